@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "HealthPipeline",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "HealthCore", targets: ["HealthCore"]),
+        .library(name: "HealthStore", targets: ["HealthStore"]),
+        .library(name: "HealthImport", targets: ["HealthImport"]),
+        .executable(name: "healthpipe", targets: ["healthpipe"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        // Pure core: data model, units, query protocol, in-memory store. No GRDB, no networking.
+        .target(name: "HealthCore"),
+        // SQLite store on GRDB.
+        .target(
+            name: "HealthStore",
+            dependencies: [
+                "HealthCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // Apple Health export reader: streaming XML, zip entries, GPX, ECG CSV.
+        .target(
+            name: "HealthImport",
+            dependencies: ["HealthCore", "HealthStore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
+        // Deterministic synthetic export generator with ground truth.
+        .target(
+            name: "HealthSynth",
+            dependencies: ["HealthCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
+        .executableTarget(
+            name: "healthpipe",
+            dependencies: [
+                "HealthCore", "HealthStore", "HealthImport", "HealthSynth",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore"]),
+        .testTarget(
+            name: "HealthImportTests",
+            dependencies: ["HealthCore", "HealthStore", "HealthImport", "HealthSynth"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,112 @@
+import Foundation
+
+/// The questions every pipeline asks of stored HealthKit data. The SQLite store and
+/// ``InMemoryHealthStore`` implement it; on Apple platforms HealthKit itself can.
+///
+/// Intervals are half-open; a sample overlaps `interval` when
+/// `sample.start < interval.end && sample.end > interval.start`.
+public protocol HealthQuerying: Sendable {
+    /// Samples of `type` overlapping `interval`, ordered by start, then anchor.
+    func samples(of type: SampleType, overlapping interval: DateInterval) async throws -> [Sample]
+
+    /// The sample of `type` with the latest end date (ties: the latest stored).
+    func latestSample(of type: SampleType) async throws -> Sample?
+
+    /// Sum, average, minimum and maximum of `type` over `interval`, in `unit`.
+    /// See ``SampleStatistics`` for exactly what each figure means.
+    func statistics(of type: SampleType, over interval: DateInterval, unit: HealthUnit) async throws -> SampleStatistics
+
+    /// Samples of `type` stored after `anchor`, oldest first, at most `limit`, and the anchor
+    /// to pass next time (as `HKAnchoredObjectQuery` does). Each stored sample is returned
+    /// exactly once across successive calls.
+    func changes(of type: SampleType, since anchor: QueryAnchor, limit: Int) async throws -> AnchoredChanges
+}
+
+/// A position in a store's change history. ``initial`` means "from the beginning".
+public struct QueryAnchor: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    public let rawValue: Int64
+
+    public init(_ rawValue: Int64) { self.rawValue = rawValue }
+
+    public static let initial = QueryAnchor(0)
+
+    public static func < (lhs: QueryAnchor, rhs: QueryAnchor) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { String(rawValue) }
+}
+
+/// The answer to ``HealthQuerying/changes(of:since:limit:)``.
+public struct AnchoredChanges: Sendable {
+    /// New samples, in anchor order.
+    public var samples: [Sample]
+    /// The anchor to ask from next time (unchanged when nothing is new).
+    public var nextAnchor: QueryAnchor
+    /// `true` when `limit` cut the answer short: ask again from `nextAnchor`.
+    public var hasMore: Bool
+
+    public init(samples: [Sample], nextAnchor: QueryAnchor, hasMore: Bool) {
+        self.samples = samples
+        self.nextAnchor = nextAnchor
+        self.hasMore = hasMore
+    }
+}
+
+/// Statistics over an interval.
+///
+/// - `sum`: each overlapping sample's value counted in proportion to the part of its
+///   duration inside the interval (instantaneous samples count whole) — the cumulative
+///   total a chart of the interval shows. Sources are *not* deduplicated here; daily
+///   normalisation does that.
+/// - `average`, `minimum`, `maximum`: over the values of the overlapping samples.
+/// - `count`: the number of overlapping samples. All figures are `nil` when it is 0.
+public struct SampleStatistics: Hashable, Sendable {
+    public var count: Int
+    public var sum: Double?
+    public var average: Double?
+    public var minimum: Double?
+    public var maximum: Double?
+    public var unit: HealthUnit
+
+    public init(count: Int, sum: Double?, average: Double?, minimum: Double?, maximum: Double?, unit: HealthUnit) {
+        self.count = count
+        self.sum = sum
+        self.average = average
+        self.minimum = minimum
+        self.maximum = maximum
+        self.unit = unit
+    }
+
+    /// Computes the statistics of `samples` (assumed to overlap `interval`) in `unit`.
+    /// Samples without a numeric value, or whose unit cannot be converted, are skipped.
+    public static func compute(_ samples: [Sample], over interval: DateInterval, unit: HealthUnit) -> SampleStatistics {
+        var count = 0
+        var sum = 0.0
+        var total = 0.0
+        var minimum = Double.infinity
+        var maximum = -Double.infinity
+        for sample in samples {
+            guard case .quantity(let raw, let symbol) = sample.value,
+                let value = try? HealthUnit(parsing: symbol).convert(raw, to: unit)
+            else { continue }
+            count += 1
+            total += value
+            minimum = Swift.min(minimum, value)
+            maximum = Swift.max(maximum, value)
+            sum += value * overlapFraction(of: sample, in: interval)
+        }
+        guard count > 0 else {
+            return SampleStatistics(count: 0, sum: nil, average: nil, minimum: nil, maximum: nil, unit: unit)
+        }
+        return SampleStatistics(
+            count: count, sum: sum, average: total / Double(count), minimum: minimum, maximum: maximum, unit: unit)
+    }
+
+    /// The part of a sample's duration that lies in `interval` (1 for an instantaneous one).
+    public static func overlapFraction(of sample: Sample, in interval: DateInterval) -> Double {
+        let duration = sample.end.timeIntervalSince(sample.start)
+        guard duration > 0 else { return 1 }
+        let lower = Swift.max(sample.start, interval.start)
+        let upper = Swift.min(sample.end, interval.end)
+        return Swift.max(0, upper.timeIntervalSince(lower)) / duration
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+extension ContentKeyBuilder {
+    mutating func add(_ date: Date?) {
+        add(date.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) })
+    }
+
+    mutating func add(_ number: Double?) {
+        add(number.map(SampleValue.format))
+    }
+
+    mutating func add(_ source: Source?) {
+        add(source?.name)
+        add(source?.version)
+    }
+
+    mutating func add(_ device: Device?) {
+        guard let device else {
+            add(nil as String?)
+            return
+        }
+        for (_, path) in Device.knownKeys { add(device[keyPath: path]) }
+    }
+
+    /// Metadata values that are export timestamps go in as instants: the same record written
+    /// by exports made at different offsets keeps its key.
+    mutating func add(_ metadata: [MetadataEntry]) {
+        add(Int64(metadata.count))
+        for entry in metadata {
+            add(entry.key)
+            if entry.value.count >= 19, let parsed = ExportDate.parse(entry.value) {
+                add(parsed.date)
+            } else {
+                add(entry.value)
+            }
+        }
+    }
+}
+
+extension Sample {
+    /// The content key: type, instants, value, unit, source, device (without its address),
+    /// creation date and metadata.
+    public var contentKey: ContentKey {
+        var builder = ContentKeyBuilder(tag: "sample")
+        builder.add(type.identifier)
+        builder.add(start)
+        builder.add(end)
+        builder.add(value.text)
+        builder.add(value.unit)
+        builder.add(source)
+        builder.add(device)
+        builder.add(creationDate)
+        builder.add(metadata)
+        return builder.finish()
+    }
+}
+
+extension Correlation {
+    /// The content key of the correlation itself (its children have their own).
+    public var contentKey: ContentKey {
+        var builder = ContentKeyBuilder(tag: "correlation")
+        builder.add(header.contentKey)
+        return builder.finish()
+    }
+}
+
+extension Workout {
+    /// The content key: the workout's own attributes and metadata.
+    public var contentKey: ContentKey {
+        var builder = ContentKeyBuilder(tag: "workout")
+        builder.add(header.contentKey)
+        builder.add(duration)
+        builder.add(durationUnit)
+        builder.add(totalDistance)
+        builder.add(totalDistanceUnit)
+        builder.add(totalEnergyBurned)
+        builder.add(totalEnergyBurnedUnit)
+        return builder.finish()
+    }
+}
+
+extension ClinicalRecord {
+    public var contentKey: ContentKey {
+        var builder = ContentKeyBuilder(tag: "clinical")
+        builder.add(type)
+        builder.add(identifier)
+        builder.add(sourceName)
+        builder.add(sourceURL)
+        builder.add(receivedDate)
+        return builder.finish()
+    }
+}
+
+extension Audiogram {
+    public var contentKey: ContentKey {
+        var builder = ContentKeyBuilder(tag: "audiogram")
+        builder.add(sample.contentKey)
+        for point in points { builder.add(point.attributes) }
+        return builder.finish()
+    }
+}
+
+extension Electrocardiogram {
+    public var contentKey: ContentKey {
+        var builder = ContentKeyBuilder(tag: "ecg")
+        builder.add(recordedDate)
+        builder.add(header)
+        builder.add(Int64(voltages.count))
+        for value in voltages { builder.add(value) }
+        return builder.finish()
+    }
+}
+
+extension RawElement {
+    public var contentKey: ContentKey {
+        var builder = ContentKeyBuilder(tag: "raw")
+        addContent(to: &builder)
+        return builder.finish()
+    }
+
+    private func addContent(to builder: inout ContentKeyBuilder) {
+        builder.add(name)
+        builder.add(attributes)
+        builder.add(Int64(children.count))
+        for child in children { child.addContent(to: &builder) }
+    }
+}

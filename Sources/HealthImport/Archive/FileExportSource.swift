@@ -1,0 +1,81 @@
+import Foundation
+import HealthCore
+
+/// A bare `export.xml`, or an unpacked export folder: the main XML on disk and the linked
+/// files beside it.
+final class FileExportSource: ExportSource {
+    let kind: String
+    let path: String
+    let refusedEntries: [String] = []
+    private let mainXML: URL
+    private let root: URL
+
+    /// A bare XML file.
+    init(xml url: URL) throws {
+        kind = "xml"
+        path = url.path
+        mainXML = url
+        root = url.deletingLastPathComponent()
+        guard let head = try? FileExportSource.head(url), MainXMLDetector.isHealthExport(head) else {
+            throw ImportError(file: url.path, "is not an Apple Health export (no <HealthData> in its first 64 KiB)")
+        }
+    }
+
+    /// An unpacked export folder: the main XML is found by content, at the top or one level down.
+    init(folder url: URL) throws {
+        kind = "folder"
+        path = url.path
+        let manager = FileManager.default
+        var candidates: [URL] = []
+        for level in [url] + ((try? manager.contentsOfDirectory(at: url, includingPropertiesForKeys: [.isDirectoryKey])) ?? []) {
+            let files = (try? manager.contentsOfDirectory(at: level, includingPropertiesForKeys: nil)) ?? []
+            candidates += files.filter { $0.pathExtension.lowercased() == "xml" }.sorted { $0.path < $1.path }
+        }
+        guard let found = candidates.first(where: { (try? FileExportSource.head($0)).map(MainXMLDetector.isHealthExport) == true })
+        else {
+            throw ImportError(file: url.path, "holds no Apple Health export (no XML file starts with <HealthData)")
+        }
+        mainXML = found
+        root = found.deletingLastPathComponent()
+    }
+
+    private static func head(_ url: URL) throws -> Data {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        return try handle.read(upToCount: MainXMLDetector.peekSize) ?? Data()
+    }
+
+    var mainXMLName: String { mainXML.path }
+
+    var mainXMLSize: Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: mainXML.path)[.size]) as? NSNumber)?.int64Value ?? 0
+    }
+
+    func streamMainXML(_ consume: (Data) throws -> Void) throws {
+        let handle = try FileHandle(forReadingFrom: mainXML)
+        defer { try? handle.close() }
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            try consume(chunk)
+        }
+    }
+
+    func readFile(exportPath: String) throws -> Data? {
+        let relative = exportPath.hasPrefix("/") ? String(exportPath.dropFirst()) : exportPath
+        guard !MainXMLDetector.isUnsafe(relative) else { return nil }
+        let direct = root.appendingPathComponent(relative)
+        if FileManager.default.fileExists(atPath: direct.path) { return try Data(contentsOf: direct) }
+        let beside = root.appendingPathComponent((relative as NSString).lastPathComponent)
+        if FileManager.default.fileExists(atPath: beside.path) { return try Data(contentsOf: beside) }
+        return nil
+    }
+
+    func electrocardiogramPaths() -> [String] {
+        let folder = root.appendingPathComponent("electrocardiograms")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return files.filter { $0.lowercased().hasSuffix(".csv") }.sorted().map { "electrocardiograms/" + $0 }
+    }
+
+    func fingerprint() throws -> String {
+        kind + ":" + (try MainXMLDetector.fileFingerprint(mainXML))
+    }
+}

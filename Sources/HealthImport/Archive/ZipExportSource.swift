@@ -1,0 +1,117 @@
+import Foundation
+import HealthCore
+import ZIPFoundation
+
+/// An `export.zip` read entry by entry as streams: nothing is ever extracted to disk.
+final class ZipExportSource: ExportSource {
+    let kind = "zip"
+    let path: String
+    private let archive: Archive
+    private let mainEntry: Entry
+    /// The folder inside the zip that holds the main XML (`apple_health_export/`).
+    private let root: String
+    private var entriesByPath: [String: Entry] = [:]
+    private(set) var refusedEntries: [String] = []
+
+    init(url: URL) throws {
+        path = url.path
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw ImportError(file: url.path, "is not a readable zip archive (\(error))")
+        }
+        self.archive = archive
+        var candidates: [Entry] = []
+        var emptyXML: [String] = []
+        var count = 0
+        for entry in archive {
+            count += 1
+            let name = entry.path
+            if MainXMLDetector.isUnsafe(name) {
+                refusedEntries.append(name)
+                continue
+            }
+            guard entry.type == .file, !MainXMLDetector.isJunk(name) else { continue }
+            entriesByPath[name] = entry
+            if name.lowercased().hasSuffix(".xml"), !name.contains("workout-routes/") {
+                if entry.uncompressedSize == 0 { emptyXML.append(name) } else { candidates.append(entry) }
+            }
+        }
+        guard count > 0 else { throw ImportError(file: url.path, "is an empty zip archive: no Health export in it") }
+        candidates.sort { $0.path.split(separator: "/").count < $1.path.split(separator: "/").count }
+        var found: Entry?
+        for candidate in candidates where try ZipExportSource.peek(archive, candidate).map(MainXMLDetector.isHealthExport) == true {
+            found = candidate
+            break
+        }
+        guard let found else {
+            var detail = "no entry starts with <HealthData or <!DOCTYPE HealthData"
+            if !emptyXML.isEmpty { detail += "; empty XML entries: " + emptyXML.joined(separator: ", ") }
+            if !refusedEntries.isEmpty { detail += "; refused unsafe entries: " + refusedEntries.joined(separator: ", ") }
+            throw ImportError(file: url.path, "holds no Apple Health export (\(detail))")
+        }
+        mainEntry = found
+        let folder = (found.path as NSString).deletingLastPathComponent
+        root = folder.isEmpty ? "" : folder + "/"
+    }
+
+    private struct StopPeek: Error {}
+
+    private static func peek(_ archive: Archive, _ entry: Entry) throws -> Data? {
+        var head = Data()
+        do {
+            _ = try archive.extract(entry, bufferSize: 16 * 1024, skipCRC32: true) { chunk in
+                head.append(chunk)
+                if head.count >= MainXMLDetector.peekSize { throw StopPeek() }
+            }
+        } catch is StopPeek {
+        } catch {
+            return nil
+        }
+        return head
+    }
+
+    var mainXMLName: String { "\((path as NSString).lastPathComponent): \(mainEntry.path)" }
+    var mainXMLSize: Int64 { Int64(mainEntry.uncompressedSize) }
+
+    func streamMainXML(_ consume: (Data) throws -> Void) throws {
+        do {
+            _ = try archive.extract(mainEntry, bufferSize: 1 << 20, skipCRC32: false) { chunk in try consume(chunk) }
+        } catch let error as ImportError {
+            throw error
+        } catch {
+            throw ImportError(file: mainXMLName, "the zip entry is damaged or truncated (\(error))")
+        }
+    }
+
+    func readFile(exportPath: String) throws -> Data? {
+        let relative = exportPath.hasPrefix("/") ? String(exportPath.dropFirst()) : exportPath
+        guard !MainXMLDetector.isUnsafe(relative) else { return nil }
+        let entry = entriesByPath[root + relative]
+            ?? entriesByPath.first { ($0.key as NSString).lastPathComponent == (relative as NSString).lastPathComponent }?.value
+        guard let entry else { return nil }
+        var data = Data()
+        do {
+            _ = try archive.extract(entry, bufferSize: 1 << 18) { data.append($0) }
+        } catch {
+            throw ImportError(file: "\((path as NSString).lastPathComponent): \(entry.path)", "the zip entry is damaged (\(error))")
+        }
+        return data
+    }
+
+    func electrocardiogramPaths() -> [String] {
+        entriesByPath.keys.filter { $0.hasPrefix(root) && $0.lowercased().hasSuffix(".csv") && $0.contains("electrocardiograms/") }
+            .map { String($0.dropFirst(root.count)) }.sorted()
+    }
+
+    func fingerprint() throws -> String {
+        var builder = ContentKeyBuilder(tag: "zip")
+        for entry in archive where !MainXMLDetector.isJunk(entry.path) {
+            builder.add(entry.path)
+            builder.add(Int64(entry.checksum))
+            builder.add(Int64(entry.uncompressedSize))
+        }
+        return "zip:" + builder.finish().description
+    }
+}

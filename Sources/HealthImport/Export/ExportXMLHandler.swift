@@ -1,0 +1,347 @@
+import Foundation
+import HealthCore
+
+/// Turns the tokens of an `export.xml` into ``HealthRecord`` values, one top-level element
+/// at a time, and hands each to `sink`. Holds at most one top-level element in memory.
+struct ExportXMLHandler: XMLHandler {
+    var info = ExportInfo()
+    /// Top-level records read so far.
+    private(set) var recordCount = 0
+    /// Things read but not modelled (unknown children), by description, for the summary.
+    private(set) var warnings: [String: Int] = [:]
+    private let sink: (HealthRecord) throws -> Void
+
+    private var depth = 0
+    private var interner = StringInterner()
+    private var devices: [String: Device?] = [:]
+    private var sample: Sample?
+    private var correlation: Correlation?
+    private var workout: Workout?
+    private var route: WorkoutRoute?
+    private var event: WorkoutEvent?
+    private var audiogram: Audiogram?
+    private var rawStack: [RawElement] = []
+    private var rawDepth = 0
+
+    init(sink: @escaping (HealthRecord) throws -> Void) { self.sink = sink }
+
+    var wantsText: Bool { false }
+
+    mutating func text(_ text: XMLText) throws {}
+
+    mutating func comment(_ text: XMLText) {
+        guard info.exportVersion == nil else { return }
+        let comment = text.string
+        if let range = comment.range(of: "HealthKit Export Version:") {
+            info.exportVersion = Int(comment[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
+    mutating func startElement(_ tag: XMLTag) throws {
+        defer { depth += 1 }
+        if !rawStack.isEmpty {
+            rawStack.append(RawElement(name: tag.nameString, attributes: entries(tag)))
+            return
+        }
+        switch depth {
+        case 0:
+            guard tag.nameIs("HealthData") else {
+                throw ExportFormatError("the root element is <\(tag.nameString)>, not <HealthData>: not an Apple Health export")
+            }
+            info.locale = tag.attribute("locale").map(tag.value)
+        case 1:
+            try startTopLevel(tag)
+        default:
+            try startChild(tag)
+        }
+    }
+
+    private mutating func startTopLevel(_ tag: XMLTag) throws {
+        if tag.nameIs("Record") {
+            sample = try readSample(tag)
+        } else if tag.nameIs("Workout") {
+            workout = try readWorkout(tag)
+        } else if tag.nameIs("Correlation") {
+            let header = try readSample(tag)
+            correlation = Correlation(
+                type: header.type, start: header.start, end: header.end, source: header.source, device: header.device,
+                creationDate: header.creationDate, utcOffsetSeconds: header.utcOffsetSeconds)
+        } else if tag.nameIs("ActivitySummary") {
+            try emit(.activitySummary(readActivitySummary(tag)))
+        } else if tag.nameIs("ClinicalRecord") {
+            try emit(.clinicalRecord(readClinicalRecord(tag)))
+        } else if tag.nameIs("Audiogram") {
+            var header = try readSample(tag)
+            if header.type.identifier.isEmpty { header.type = .audiogram }
+            audiogram = Audiogram(sample: header, points: [])
+        } else if tag.nameIs("ExportDate") {
+            info.exportDate = tag.attribute("value").flatMap { ExportDate.parse(tag.bytes($0.value))?.date }
+        } else if tag.nameIs("Me") {
+            info.characteristics = entries(tag)
+        } else {
+            rawStack = [RawElement(name: tag.nameString, attributes: entries(tag))]
+            rawDepth = depth
+        }
+    }
+
+    private mutating func startChild(_ tag: XMLTag) throws {
+        if tag.nameIs("MetadataEntry") {
+            let key = tag.attribute("key").map(tag.value) ?? ""
+            let value = tag.attribute("value").map(tag.value) ?? ""
+            let entry = MetadataEntry(key: key, value: value)
+            if event != nil {
+                event!.metadata.append(entry)
+            } else if route != nil {
+                route!.metadata.append(entry)
+            } else if sample != nil {
+                sample!.metadata.append(entry)
+            } else if audiogram != nil {
+                audiogram!.sample.metadata.append(entry)
+            } else if correlation != nil {
+                correlation!.metadata.append(entry)
+            } else if workout != nil {
+                workout!.metadata.append(entry)
+            } else {
+                warn("MetadataEntry outside a sample")
+            }
+        } else if tag.nameIs("InstantaneousBeatsPerMinute") {
+            try readBeat(tag)
+        } else if tag.nameIs("HeartRateVariabilityMetadataList") {
+            if sample != nil, sample!.beats == nil { sample!.beats = [] }
+        } else if tag.nameIs("Record"), correlation != nil {
+            sample = try readSample(tag)
+        } else if workout != nil {
+            try startWorkoutChild(tag)
+        } else if tag.nameIs("SensitivityPoint"), audiogram != nil {
+            audiogram!.points.append(readSensitivityPoint(tag))
+        } else {
+            warn("<\(tag.nameString)> inside a record (ignored)")
+            rawStack = [RawElement(name: tag.nameString)]
+            rawDepth = depth
+        }
+    }
+
+    private mutating func startWorkoutChild(_ tag: XMLTag) throws {
+        if tag.nameIs("WorkoutEvent") {
+            event = WorkoutEvent(
+                type: tag.attribute("type").map(tag.value) ?? "", date: try date(tag, "date") ?? workout!.start,
+                duration: number(tag, "duration"), durationUnit: string(tag, "durationUnit"))
+        } else if tag.nameIs("WorkoutStatistics") {
+            workout!.statistics.append(
+                WorkoutStatistic(
+                    type: SampleType(string(tag, "type") ?? ""), start: try date(tag, "startDate"),
+                    end: try date(tag, "endDate"), average: number(tag, "average"), minimum: number(tag, "minimum"),
+                    maximum: number(tag, "maximum"), sum: number(tag, "sum"), unit: string(tag, "unit")))
+        } else if tag.nameIs("WorkoutRoute") {
+            route = WorkoutRoute(
+                source: string(tag, "sourceName").map { Source(name: $0, version: string(tag, "sourceVersion")) },
+                device: device(tag), start: try date(tag, "startDate"), end: try date(tag, "endDate"),
+                creationDate: try date(tag, "creationDate"))
+        } else if tag.nameIs("FileReference"), route != nil {
+            route!.filePath = tag.attribute("path").map(tag.value)
+        } else if tag.nameIs("Location"), route != nil {
+            route!.points.append(
+                RoutePoint(
+                    time: try date(tag, "date"), latitude: number(tag, "latitude") ?? .nan,
+                    longitude: number(tag, "longitude") ?? .nan, elevation: number(tag, "altitude"),
+                    speed: number(tag, "speed"), course: number(tag, "course"),
+                    horizontalAccuracy: number(tag, "horizontalAccuracy"),
+                    verticalAccuracy: number(tag, "verticalAccuracy")))
+        } else {
+            // WorkoutActivity and anything newer: kept verbatim with the workout.
+            rawStack = [RawElement(name: tag.nameString, attributes: entries(tag))]
+            rawDepth = depth
+        }
+    }
+
+    mutating func endElement(_ tag: XMLTag) throws {
+        depth -= 1
+        if !rawStack.isEmpty {
+            let element = rawStack.removeLast()
+            if !rawStack.isEmpty {
+                rawStack[rawStack.count - 1].children.append(element)
+            } else if rawDepth == 1 {
+                try emit(.other(element))
+            } else if workout != nil {
+                workout!.extras.append(element)
+            }
+            return
+        }
+        if tag.nameIs("Record"), let finished = sample {
+            sample = nil
+            if correlation != nil {
+                correlation!.objects.append(finished)
+            } else {
+                try emit(.sample(finished))
+            }
+        } else if tag.nameIs("WorkoutEvent"), let finished = event {
+            event = nil
+            workout?.events.append(finished)
+        } else if tag.nameIs("WorkoutRoute"), let finished = route {
+            route = nil
+            workout?.routes.append(finished)
+        } else if depth == 1 {
+            if tag.nameIs("Workout"), let finished = workout {
+                workout = nil
+                try emit(.workout(finished))
+            } else if tag.nameIs("Correlation"), let finished = correlation {
+                correlation = nil
+                try emit(.correlation(finished))
+            } else if tag.nameIs("Audiogram"), let finished = audiogram {
+                audiogram = nil
+                try emit(.audiogram(finished))
+            }
+        }
+    }
+
+    private mutating func emit(_ record: HealthRecord) throws {
+        recordCount += 1
+        try sink(record)
+    }
+
+    private mutating func warn(_ what: String) { warnings[what, default: 0] += 1 }
+}
+
+extension ExportXMLHandler {
+    /// Reads the attributes shared by `Record`, `Correlation` and `Audiogram`.
+    fileprivate mutating func readSample(_ tag: XMLTag) throws -> Sample {
+        var type = ""
+        var sourceName: String?
+        var sourceVersion: String?
+        var unit: String?
+        var valueAttribute: XMLAttribute?
+        var start: ExportDate.Parsed?
+        var end: ExportDate.Parsed?
+        var created: ExportDate.Parsed?
+        var deviceValue: Device?
+        for attribute in tag.attributes {
+            switch attribute.name.count {
+            case 4:
+                if tag.attributeNameIs(attribute, "type") {
+                    type = interned(tag, attribute)
+                } else if tag.attributeNameIs(attribute, "unit") {
+                    unit = interned(tag, attribute)
+                }
+            case 5: if tag.attributeNameIs(attribute, "value") { valueAttribute = attribute }
+            case 6: if tag.attributeNameIs(attribute, "device") { deviceValue = device(tag, attribute) }
+            case 7: if tag.attributeNameIs(attribute, "endDate") { end = try parseDate(tag, attribute) }
+            case 9: if tag.attributeNameIs(attribute, "startDate") { start = try parseDate(tag, attribute) }
+            case 10: if tag.attributeNameIs(attribute, "sourceName") { sourceName = interned(tag, attribute) }
+            case 12: if tag.attributeNameIs(attribute, "creationDate") { created = try parseDate(tag, attribute) }
+            case 13: if tag.attributeNameIs(attribute, "sourceVersion") { sourceVersion = interned(tag, attribute) }
+            default: break
+            }
+        }
+        guard let start else { throw ExportFormatError("<\(tag.nameString)> without a startDate") }
+        let value: SampleValue
+        if let valueAttribute {
+            if let unit, let number = ByteParsing.double(tag.bytes(valueAttribute.value)) {
+                value = .quantity(number, unit: unit)
+            } else {
+                value = .category(interned(tag, valueAttribute))
+            }
+        } else {
+            value = .none
+        }
+        return Sample(
+            type: SampleType(type), start: start.date, end: end?.date ?? start.date, value: value,
+            source: Source(name: sourceName ?? "", version: sourceVersion), device: deviceValue,
+            creationDate: created?.date, utcOffsetSeconds: start.utcOffsetSeconds)
+    }
+
+    fileprivate mutating func readWorkout(_ tag: XMLTag) throws -> Workout {
+        let header = try readSample(tag)
+        return Workout(
+            activityType: string(tag, "workoutActivityType") ?? "", start: header.start, end: header.end,
+            duration: number(tag, "duration"), durationUnit: string(tag, "durationUnit"),
+            totalDistance: number(tag, "totalDistance"), totalDistanceUnit: string(tag, "totalDistanceUnit"),
+            totalEnergyBurned: number(tag, "totalEnergyBurned"),
+            totalEnergyBurnedUnit: string(tag, "totalEnergyBurnedUnit"), source: header.source,
+            device: header.device, creationDate: header.creationDate, utcOffsetSeconds: header.utcOffsetSeconds)
+    }
+
+    fileprivate func readActivitySummary(_ tag: XMLTag) -> ActivitySummary {
+        var summary = ActivitySummary(dateComponents: string(tag, "dateComponents") ?? "")
+        summary.activeEnergyBurned = number(tag, "activeEnergyBurned")
+        summary.activeEnergyBurnedGoal = number(tag, "activeEnergyBurnedGoal")
+        summary.activeEnergyBurnedUnit = string(tag, "activeEnergyBurnedUnit")
+        summary.appleMoveTime = number(tag, "appleMoveTime") ?? number(tag, "appleMoveMinutes")
+        summary.appleMoveTimeGoal = number(tag, "appleMoveTimeGoal") ?? number(tag, "appleMoveMinutesGoal")
+        summary.appleExerciseTime = number(tag, "appleExerciseTime")
+        summary.appleExerciseTimeGoal = number(tag, "appleExerciseTimeGoal")
+        summary.appleStandHours = number(tag, "appleStandHours")
+        summary.appleStandHoursGoal = number(tag, "appleStandHoursGoal")
+        return summary
+    }
+
+    fileprivate func readClinicalRecord(_ tag: XMLTag) throws -> ClinicalRecord {
+        ClinicalRecord(
+            type: string(tag, "type") ?? "", identifier: string(tag, "identifier") ?? "",
+            sourceName: string(tag, "sourceName") ?? "", sourceURL: string(tag, "sourceURL"),
+            fhirVersion: string(tag, "fhirVersion"), receivedDate: try date(tag, "receivedDate"),
+            resourceFilePath: string(tag, "resourceFilePath"))
+    }
+
+    fileprivate func readSensitivityPoint(_ tag: XMLTag) -> SensitivityPoint {
+        SensitivityPoint(
+            frequency: number(tag, "frequencyValue"), frequencyUnit: string(tag, "frequencyUnit"),
+            leftEar: number(tag, "leftEarValue"), rightEar: number(tag, "rightEarValue"),
+            unit: string(tag, "leftEarUnit") ?? string(tag, "rightEarUnit"), attributes: entries(tag))
+    }
+
+    fileprivate mutating func readBeat(_ tag: XMLTag) throws {
+        guard let parent = sample else {
+            warn("InstantaneousBeatsPerMinute outside a record")
+            return
+        }
+        guard let bpm = number(tag, "bpm"), let text = string(tag, "time"),
+            let secondsOfDay = BeatTime.secondsOfDay(text)
+        else {
+            warn("InstantaneousBeatsPerMinute with an unreadable bpm or time (skipped)")
+            return
+        }
+        let time = BeatTime.anchor(
+            secondsOfDay: secondsOfDay, parentStart: parent.start, utcOffsetSeconds: parent.utcOffsetSeconds ?? 0)
+        sample!.beats = (sample!.beats ?? []) + [HeartbeatInstant(time: time, beatsPerMinute: bpm)]
+    }
+
+    fileprivate func entries(_ tag: XMLTag) -> [MetadataEntry] {
+        tag.attributes.map { MetadataEntry(key: tag.attributeName($0), value: tag.value($0)) }
+    }
+
+    fileprivate func string(_ tag: XMLTag, _ name: StaticString) -> String? {
+        tag.attribute(name).map(tag.value)
+    }
+
+    fileprivate func number(_ tag: XMLTag, _ name: StaticString) -> Double? {
+        tag.attribute(name).flatMap { ByteParsing.double(tag.bytes($0.value)) }
+    }
+
+    fileprivate func date(_ tag: XMLTag, _ name: StaticString) throws -> Date? {
+        try tag.attribute(name).map { try parseDate(tag, $0).date }
+    }
+
+    fileprivate func parseDate(_ tag: XMLTag, _ attribute: XMLAttribute) throws -> ExportDate.Parsed {
+        guard let parsed = ExportDate.parse(tag.bytes(attribute.value)) else {
+            throw ExportFormatError(
+                "<\(tag.nameString)> has a \(tag.attributeName(attribute)) that is not a date of the form 2019-01-01 08:00:00 -0800")
+        }
+        return parsed
+    }
+
+    fileprivate mutating func interned(_ tag: XMLTag, _ attribute: XMLAttribute) -> String {
+        attribute.hasEntity ? tag.value(attribute) : interner.string(tag.bytes(attribute.value))
+    }
+
+    fileprivate mutating func device(_ tag: XMLTag, _ attribute: XMLAttribute) -> Device? {
+        let raw = interner.string(tag.bytes(attribute.value))
+        if let known = devices[raw] { return known }
+        let parsed = Device(exportString: tag.value(attribute))
+        if devices.count < 100_000 { devices[raw] = parsed }
+        return parsed
+    }
+
+    fileprivate mutating func device(_ tag: XMLTag) -> Device? {
+        tag.attribute("device").flatMap { device(tag, $0) }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HealthCore
+
+/// Reads the track points of a GPX 1.1 file (`workout-routes/route_….gpx`): position,
+/// elevation, time, and Apple's `speed`, `course`, `hAcc`, `vAcc` extensions.
+enum GPXReader {
+    static func points(_ data: Data, name: String) throws -> [RoutePoint] {
+        var scanner = XMLScanner(handler: GPXHandler(), initialCapacity: max(4096, data.count + 1))
+        defer { scanner.deallocate() }
+        do {
+            try scanner.feed(data)
+            try scanner.finish()
+        } catch let error as XMLScanError {
+            throw ImportError(file: name, error.description)
+        }
+        return scanner.handler.points
+    }
+}
+
+private struct GPXHandler: XMLHandler {
+    var points: [RoutePoint] = []
+    private var current: RoutePoint?
+    private var field: Field?
+    private var text = ""
+
+    private enum Field { case ele, time, speed, course, hAcc, vAcc }
+
+    var wantsText: Bool { field != nil }
+
+    mutating func startElement(_ tag: XMLTag) throws {
+        if tag.nameIs("trkpt") || tag.nameIs("rtept") {
+            let latitude = tag.attribute("lat").flatMap { ByteParsing.double(tag.bytes($0.value)) }
+            let longitude = tag.attribute("lon").flatMap { ByteParsing.double(tag.bytes($0.value)) }
+            guard let latitude, let longitude else {
+                throw ExportFormatError("a <\(tag.nameString)> without numeric lat and lon")
+            }
+            current = RoutePoint(latitude: latitude, longitude: longitude)
+        } else if current != nil {
+            field =
+                if tag.nameIs("ele") { .ele } else if tag.nameIs("time") { .time } else if tag.nameIs("speed") {
+                    .speed
+                } else if tag.nameIs("course") { .course } else if tag.nameIs("hAcc") { .hAcc } else if tag.nameIs("vAcc") {
+                    .vAcc
+                } else { nil }
+            text = ""
+        }
+    }
+
+    mutating func text(_ text: XMLText) throws { self.text += text.string }
+
+    mutating func comment(_ text: XMLText) {}
+
+    mutating func endElement(_ tag: XMLTag) throws {
+        if tag.nameIs("trkpt") || tag.nameIs("rtept"), let point = current {
+            points.append(point)
+            current = nil
+            return
+        }
+        guard let field, current != nil else { return }
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch field {
+        case .ele: current!.elevation = Double(value)
+        case .time: current!.time = ExportDate.parse(value)?.date
+        case .speed: current!.speed = Double(value)
+        case .course: current!.course = Double(value)
+        case .hAcc: current!.horizontalAccuracy = Double(value)
+        case .vAcc: current!.verticalAccuracy = Double(value)
+        }
+        self.field = nil
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Number parsing straight from bytes.
+enum ByteParsing {
+    private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
+
+    /// Parses a decimal number. Plain `-123.456` forms with at most 19 significant digits take
+    /// the exact fast path (an integer mantissa ≤ 2^53 divided by an exact power of ten is
+    /// correctly rounded); anything else goes through `strtod`.
+    static func double(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        var index = 0
+        let count = bytes.count
+        guard count > 0 else { return nil }
+        var negative = false
+        if bytes[0] == 45 || bytes[0] == 43 {
+            negative = bytes[0] == 45
+            index = 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var seenPoint = false
+        var valid = index < count
+        while index < count {
+            let byte = bytes[index]
+            if byte >= 48, byte <= 57 {
+                if digits < 19 {
+                    mantissa = mantissa * 10 + UInt64(byte - 48)
+                    if mantissa != 0 { digits += 1 }
+                    if seenPoint { fractionDigits += 1 }
+                } else {
+                    valid = false
+                    break
+                }
+            } else if byte == 46, !seenPoint {
+                seenPoint = true
+            } else {
+                valid = false
+                break
+            }
+            index += 1
+        }
+        if valid, mantissa < (1 << 53), fractionDigits <= 22 {
+            let value = Double(mantissa) / powersOfTen[fractionDigits]
+            return negative ? -value : value
+        }
+        return slow(bytes)
+    }
+
+    private static func slow(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        guard let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+}
+
+/// Interns short strings read as bytes: exports repeat the same types, units, sources and
+/// devices millions of times, and one shared `String` per distinct value saves an
+/// allocation per attribute. Bounded: past `limit` distinct values it stops interning.
+struct StringInterner {
+    private struct Slot {
+        var hash: UInt64
+        var offset: Int
+        var length: Int
+        var string: String
+    }
+
+    private var slots: [Slot?]
+    private var arena: [UInt8] = []
+    private var used = 0
+    private let limit: Int
+
+    init(limit: Int = 1 << 14) {
+        self.limit = limit
+        slots = Array(repeating: nil, count: limit * 2)
+    }
+
+    mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        guard bytes.count <= 256 else { return String(decoding: bytes, as: UTF8.self) }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while let slot = slots[index] {
+            if slot.hash == hash, slot.length == bytes.count,
+                arena.withUnsafeBufferPointer({ memcmp($0.baseAddress! + slot.offset, bytes.baseAddress!, slot.length) == 0 })
+                    || slot.length == 0
+            {
+                return slot.string
+            }
+            index = (index + 1) & mask
+        }
+        let string = String(decoding: bytes, as: UTF8.self)
+        if used < limit {
+            let offset = arena.count
+            arena.append(contentsOf: bytes)
+            slots[index] = Slot(hash: hash, offset: offset, length: bytes.count, string: string)
+            used += 1
+        }
+        return string
+    }
+}

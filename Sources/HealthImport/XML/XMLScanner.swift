@@ -1,0 +1,374 @@
+import Foundation
+
+/// A half-open range of bytes in the scanner's buffer, valid only during a callback.
+struct ByteRange: Sendable {
+    var start: Int
+    var end: Int
+    var count: Int { end - start }
+}
+
+/// One attribute of a start tag: raw byte ranges, decoded on demand.
+struct XMLAttribute: Sendable {
+    var name: ByteRange
+    var value: ByteRange
+    var hasEntity: Bool
+}
+
+/// What a ``XMLScanner`` reports. Called synchronously while the bytes are in the buffer.
+protocol XMLHandler {
+    /// `true` while the handler wants character data between tags (GPX values).
+    var wantsText: Bool { get }
+    mutating func startElement(_ tag: XMLTag) throws
+    mutating func endElement(_ tag: XMLTag) throws
+    mutating func text(_ text: XMLText) throws
+    mutating func comment(_ text: XMLText)
+}
+
+/// A streaming, non-validating XML tokenizer over bytes pushed in chunks.
+///
+/// It reads exactly what Apple Health exports and GPX files need: elements, attributes,
+/// character data, comments, CDATA and processing instructions. The DOCTYPE is skipped as
+/// raw bytes up to the root element it names — Apple's iOS 16 DTD is malformed and
+/// FoundationXML crashes on ATTLIST declarations on Linux — and its comments are still
+/// reported (the `HealthKit Export Version` lives in one). Memory is the largest single
+/// tag plus one chunk, whatever the size of the document.
+struct XMLScanner<Handler: XMLHandler> {
+    var handler: Handler
+    private var buffer: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var count = 0
+    private var position = 0
+    /// Bytes discarded from the front of the buffer so far.
+    private(set) var consumedBytes: Int64 = 0
+    private var linesBeforeBuffer = 0
+    private var attributes: [XMLAttribute] = []
+    private var openNames: [UInt8] = []
+    private var openLengths: [Int] = []
+    private var sawRoot = false
+    private var rootClosed = false
+
+    init(handler: Handler, initialCapacity: Int = 1 << 20) {
+        self.handler = handler
+        capacity = initialCapacity
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        attributes.reserveCapacity(32)
+    }
+
+    /// Frees the buffer. Call once when done.
+    func deallocate() { buffer.deallocate() }
+
+    /// The absolute byte offset of the next unread byte.
+    var byteOffset: Int64 { consumedBytes + Int64(position) }
+
+    /// Pushes the next chunk of the document and tokenizes every complete construct in it.
+    mutating func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        compact()
+        if count + chunk.count > capacity {
+            var newCapacity = capacity
+            while newCapacity < count + chunk.count { newCapacity *= 2 }
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+            grown.copyMemory(from: buffer, byteCount: count)
+            buffer.deallocate()
+            buffer = grown
+            capacity = newCapacity
+        }
+        if let source = chunk.baseAddress { (buffer + count).copyMemory(from: source, byteCount: chunk.count) }
+        count += chunk.count
+        try scan(final: false)
+    }
+
+    /// Pushes a `Data` chunk.
+    mutating func feed(_ data: Data) throws {
+        try data.withUnsafeBytes { try feed($0) }
+    }
+
+    /// Ends the document: everything must be closed.
+    mutating func finish() throws {
+        try scan(final: true)
+        if position < count {
+            throw XMLScanError(.truncated("an unfinished tag or declaration"), at: location(of: position))
+        }
+        if !sawRoot { throw XMLScanError(.noRootElement, at: location(of: position)) }
+        if !openLengths.isEmpty {
+            throw XMLScanError(.truncated("<\(openElementPath)> is not closed"), at: location(of: position))
+        }
+    }
+
+    /// Line and byte offset of a buffer position, for error messages.
+    func location(of bufferPosition: Int) -> XMLLocation {
+        var line = linesBeforeBuffer + 1
+        var index = 0
+        while index < bufferPosition {
+            if buffer.load(fromByteOffset: index, as: UInt8.self) == 10 { line += 1 }
+            index += 1
+        }
+        return XMLLocation(byteOffset: consumedBytes + Int64(bufferPosition), line: line)
+    }
+
+    /// The location of the construct being read now.
+    var currentLocation: XMLLocation { location(of: position) }
+
+    private var openElementPath: String {
+        var names: [String] = []
+        var offset = 0
+        for length in openLengths {
+            names.append(String(decoding: openNames[offset..<offset + length], as: UTF8.self))
+            offset += length
+        }
+        return names.joined(separator: "><")
+    }
+
+    private mutating func compact() {
+        guard position > 0 else { return }
+        var index = 0
+        while index < position {
+            if buffer.load(fromByteOffset: index, as: UInt8.self) == 10 { linesBeforeBuffer += 1 }
+            index += 1
+        }
+        let remaining = count - position
+        if remaining > 0 { buffer.copyMemory(from: buffer + position, byteCount: remaining) }
+        consumedBytes += Int64(position)
+        count = remaining
+        position = 0
+    }
+
+    @inline(__always) private func byte(_ index: Int) -> UInt8 {
+        buffer.load(fromByteOffset: index, as: UInt8.self)
+    }
+
+    @inline(__always) private func find(_ value: UInt8, from: Int) -> Int? {
+        guard from < count, let found = memchr(buffer + from, Int32(value), count - from) else { return nil }
+        return buffer.distance(to: found)
+    }
+
+    private func find(_ needle: StaticString, from: Int) -> Int? {
+        let length = needle.utf8CodeUnitCount
+        var start = from
+        while let candidate = find(needle.utf8Start.pointee, from: start) {
+            if candidate + length > count { return nil }
+            if memcmp(buffer + candidate, needle.utf8Start, length) == 0 { return candidate }
+            start = candidate + 1
+        }
+        return nil
+    }
+
+    private func hasPrefix(_ prefix: StaticString, at index: Int) -> Bool? {
+        let length = prefix.utf8CodeUnitCount
+        if index + length > count { return nil }
+        return memcmp(buffer + index, prefix.utf8Start, length) == 0
+    }
+
+    @inline(__always) private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 32 || byte == 10 || byte == 13 || byte == 9
+    }
+
+    private mutating func scan(final: Bool) throws {
+        while position < count {
+            guard let open = find(60, from: position) else {  // '<'
+                if handler.wantsText, count > position, final {
+                    try handler.text(XMLText(base: buffer, range: ByteRange(start: position, end: count)))
+                }
+                if final || !handler.wantsText { try checkStray(position, count) ; position = count }
+                return
+            }
+            if open > position {
+                if handler.wantsText {
+                    try handler.text(XMLText(base: buffer, range: ByteRange(start: position, end: open)))
+                } else {
+                    try checkStray(position, open)
+                }
+            }
+            position = open
+            guard let next = try markup(at: open) else { return }
+            position = next
+        }
+    }
+
+    /// Character data outside the elements that want it must be white space (anything else
+    /// means the file is not what we think it is).
+    private func checkStray(_ start: Int, _ end: Int) throws {
+        guard openLengths.isEmpty else { return }
+        var index = start
+        while index < end {
+            let value = byte(index)
+            if !XMLScanner.isSpace(value), !(value == 0xEF || value == 0xBB || value == 0xBF) {
+                throw XMLScanError(.unexpectedText, at: location(of: index))
+            }
+            index += 1
+        }
+    }
+
+    /// Reads one construct starting at `<`; returns the position after it, or `nil` when
+    /// the buffer ends inside it.
+    private mutating func markup(at open: Int) throws -> Int? {
+        guard open + 1 < count else { return nil }
+        switch byte(open + 1) {
+        case 47:  // '/'
+            guard let close = find(62, from: open + 2) else { return nil }
+            var nameEnd = close
+            while nameEnd > open + 2, XMLScanner.isSpace(byte(nameEnd - 1)) { nameEnd -= 1 }
+            let name = ByteRange(start: open + 2, end: nameEnd)
+            try popElement(name, at: open)
+            attributes.removeAll(keepingCapacity: true)
+            try attributes.withUnsafeBufferPointer {
+                try handler.endElement(XMLTag(base: buffer, name: name, attributes: $0))
+            }
+            return close + 1
+        case 63:  // '?'
+            guard let close = find("?>", from: open + 2) else { return nil }
+            return close + 2
+        case 33:  // '!'
+            guard let isComment = hasPrefix("<!--", at: open) else { return nil }
+            if isComment {
+                guard let close = find("-->", from: open + 4) else { return nil }
+                handler.comment(XMLText(base: buffer, range: ByteRange(start: open + 4, end: close)))
+                return close + 3
+            }
+            guard let isCDATA = hasPrefix("<![CDATA[", at: open) else { return nil }
+            if isCDATA {
+                guard let close = find("]]>", from: open + 9) else { return nil }
+                if handler.wantsText {
+                    try handler.text(XMLText(base: buffer, range: ByteRange(start: open + 9, end: close), raw: true))
+                }
+                return close + 3
+            }
+            guard let isDoctype = hasPrefix("<!DOCTYPE", at: open) else { return nil }
+            if isDoctype { return try skipDoctype(at: open) }
+            throw XMLScanError(.malformed("unknown declaration"), at: location(of: open))
+        default:
+            return try startTag(at: open)
+        }
+    }
+
+    /// Skips `<!DOCTYPE name [ … ]>` as raw bytes, up to the `<name` root tag (the internal
+    /// subset of iOS 16 exports is malformed, so it is never parsed), reporting its comments.
+    private mutating func skipDoctype(at open: Int) throws -> Int? {
+        var index = open + 9
+        while index < count, XMLScanner.isSpace(byte(index)) { index += 1 }
+        let nameStart = index
+        while index < count, !XMLScanner.isSpace(byte(index)), byte(index) != 91, byte(index) != 62 { index += 1 }
+        guard index < count else { return nil }
+        let rootName = Array(UnsafeRawBufferPointer(start: buffer + nameStart, count: index - nameStart))
+        while index < count, XMLScanner.isSpace(byte(index)) { index += 1 }
+        guard index < count else { return nil }
+        if byte(index) == 62 { return index + 1 }  // no internal subset
+        // Find "<rootName" followed by a delimiter.
+        var search = index
+        while let candidate = find(60, from: search) {
+            let end = candidate + 1 + rootName.count
+            guard end < count else { return nil }
+            if memcmp(buffer + candidate + 1, rootName, rootName.count) == 0 {
+                let after = byte(end)
+                if XMLScanner.isSpace(after) || after == 62 || after == 47 {
+                    reportComments(from: index, to: candidate)
+                    return candidate
+                }
+            }
+            search = candidate + 1
+        }
+        return nil
+    }
+
+    private mutating func reportComments(from start: Int, to end: Int) {
+        var index = start
+        while let open = find("<!--", from: index), open < end, let close = find("-->", from: open + 4), close <= end {
+            handler.comment(XMLText(base: buffer, range: ByteRange(start: open + 4, end: close)))
+            index = close + 3
+        }
+    }
+
+    private mutating func startTag(at open: Int) throws -> Int? {
+        var index = open + 1
+        let nameStart = index
+        while index < count {
+            let value = byte(index)
+            if XMLScanner.isSpace(value) || value == 62 || value == 47 { break }
+            index += 1
+        }
+        guard index < count else { return nil }
+        let name = ByteRange(start: nameStart, end: index)
+        if name.count == 0 { throw XMLScanError(.malformed("a tag without a name"), at: location(of: open)) }
+        attributes.removeAll(keepingCapacity: true)
+        while true {
+            while index < count, XMLScanner.isSpace(byte(index)) { index += 1 }
+            guard index < count else { return nil }
+            let value = byte(index)
+            if value == 62 {
+                try openElement(name, at: open, selfClosing: false)
+                return index + 1
+            }
+            if value == 47 {
+                guard index + 1 < count else { return nil }
+                guard byte(index + 1) == 62 else {
+                    throw XMLScanError(.malformed("'/' not followed by '>'"), at: location(of: index))
+                }
+                try openElement(name, at: open, selfClosing: true)
+                return index + 2
+            }
+            let attributeStart = index
+            while index < count {
+                let current = byte(index)
+                if current == 61 || XMLScanner.isSpace(current) || current == 62 || current == 47 { break }
+                index += 1
+            }
+            let attributeName = ByteRange(start: attributeStart, end: index)
+            while index < count, XMLScanner.isSpace(byte(index)) { index += 1 }
+            guard index < count else { return nil }
+            guard byte(index) == 61, attributeName.count > 0 else {
+                throw XMLScanError(.malformed("an attribute without '=' and a quoted value"), at: location(of: index))
+            }
+            index += 1
+            while index < count, XMLScanner.isSpace(byte(index)) { index += 1 }
+            guard index < count else { return nil }
+            let quote = byte(index)
+            guard quote == 34 || quote == 39 else {
+                throw XMLScanError(.malformed("an attribute value without quotes"), at: location(of: index))
+            }
+            guard let close = find(quote, from: index + 1) else {
+                if count - index > 16 << 20 {
+                    throw XMLScanError(.malformed("an attribute value that never ends"), at: location(of: index))
+                }
+                return nil
+            }
+            let valueRange = ByteRange(start: index + 1, end: close)
+            let hasEntity = valueRange.count > 0 && memchr(buffer + valueRange.start, 38, valueRange.count) != nil
+            attributes.append(XMLAttribute(name: attributeName, value: valueRange, hasEntity: hasEntity))
+            index = close + 1
+        }
+    }
+
+    private mutating func openElement(_ name: ByteRange, at open: Int, selfClosing: Bool) throws {
+        if openLengths.isEmpty {
+            if rootClosed { throw XMLScanError(.malformed("content after the root element"), at: location(of: open)) }
+            sawRoot = true
+        }
+        try attributes.withUnsafeBufferPointer {
+            let tag = XMLTag(base: buffer, name: name, attributes: $0)
+            try handler.startElement(tag)
+            if selfClosing { try handler.endElement(tag) }
+        }
+        if selfClosing {
+            if openLengths.isEmpty { rootClosed = true }
+        } else {
+            openNames.append(contentsOf: UnsafeRawBufferPointer(start: buffer + name.start, count: name.count))
+            openLengths.append(name.count)
+        }
+    }
+
+    private mutating func popElement(_ name: ByteRange, at open: Int) throws {
+        guard let length = openLengths.last else {
+            throw XMLScanError(.malformed("a closing tag without an opening one"), at: location(of: open))
+        }
+        let start = openNames.count - length
+        let matches = length == name.count && openNames.withUnsafeBufferPointer {
+            memcmp($0.baseAddress! + start, buffer + name.start, length) == 0
+        }
+        guard matches else {
+            let expected = String(decoding: openNames[start...], as: UTF8.self)
+            throw XMLScanError(.malformed("a closing tag that does not match <\(expected)>"), at: location(of: open))
+        }
+        openNames.removeLast(length)
+        openLengths.removeLast()
+        if openLengths.isEmpty { rootClosed = true }
+    }
+}

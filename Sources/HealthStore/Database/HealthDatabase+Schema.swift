@@ -1,0 +1,188 @@
+import GRDB
+
+extension HealthDatabase {
+    /// The schema. Migrations only ever append; table names are strings, never Swift types.
+    ///
+    /// Instants are REAL seconds since 1970 (UTC). Every stored sample — quantity, category,
+    /// correlation, workout, audiogram — is one `sample` row whose `anchor` increases
+    /// monotonically (AUTOINCREMENT: never reused) and serves anchored change queries;
+    /// `content_key` (16 bytes) makes every element family idempotent to re-import.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE sample_type (
+                        id INTEGER PRIMARY KEY,
+                        identifier TEXT NOT NULL UNIQUE,
+                        kind TEXT NOT NULL,
+                        max_duration REAL NOT NULL DEFAULT 0
+                    );
+                    CREATE TABLE source (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        version TEXT NOT NULL DEFAULT '',
+                        UNIQUE (name, version)
+                    );
+                    CREATE TABLE device (
+                        id INTEGER PRIMARY KEY,
+                        key TEXT NOT NULL UNIQUE,
+                        name TEXT, manufacturer TEXT, model TEXT, hardware TEXT, software TEXT,
+                        firmware TEXT, local_identifier TEXT, udi_device_identifier TEXT, creation_date TEXT,
+                        device_class TEXT NOT NULL
+                    );
+                    CREATE TABLE import_run (
+                        id INTEGER PRIMARY KEY,
+                        fingerprint TEXT NOT NULL,
+                        path TEXT NOT NULL,
+                        input_kind TEXT NOT NULL,
+                        started_at REAL NOT NULL,
+                        finished_at REAL NOT NULL,
+                        locale TEXT,
+                        export_date REAL,
+                        export_version INTEGER,
+                        bytes INTEGER NOT NULL,
+                        records_read INTEGER NOT NULL,
+                        records_added INTEGER NOT NULL,
+                        duplicates INTEGER NOT NULL
+                    );
+                    CREATE INDEX import_run_fingerprint ON import_run(fingerprint);
+                    CREATE TABLE sample (
+                        anchor INTEGER PRIMARY KEY AUTOINCREMENT,
+                        type_id INTEGER NOT NULL REFERENCES sample_type(id),
+                        start REAL NOT NULL,
+                        end REAL NOT NULL,
+                        utc_offset INTEGER,
+                        time_zone TEXT,
+                        value REAL,
+                        value_text TEXT,
+                        unit TEXT,
+                        source_id INTEGER NOT NULL REFERENCES source(id),
+                        device_id INTEGER REFERENCES device(id),
+                        creation_date REAL,
+                        import_id INTEGER,
+                        content_key BLOB NOT NULL UNIQUE
+                    );
+                    CREATE INDEX sample_type_start ON sample(type_id, start);
+                    CREATE TABLE metadata (
+                        owner_kind INTEGER NOT NULL,
+                        owner INTEGER NOT NULL,
+                        position INTEGER NOT NULL,
+                        key TEXT NOT NULL,
+                        value TEXT NOT NULL,
+                        PRIMARY KEY (owner_kind, owner, position)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE hrv_beat (
+                        sample INTEGER NOT NULL,
+                        position INTEGER NOT NULL,
+                        time REAL NOT NULL,
+                        bpm REAL NOT NULL,
+                        PRIMARY KEY (sample, position)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE correlation_member (
+                        correlation INTEGER NOT NULL,
+                        member INTEGER NOT NULL,
+                        PRIMARY KEY (correlation, member)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE workout (
+                        anchor INTEGER PRIMARY KEY,
+                        activity_type TEXT NOT NULL,
+                        duration REAL, duration_unit TEXT,
+                        total_distance REAL, total_distance_unit TEXT,
+                        total_energy_burned REAL, total_energy_burned_unit TEXT,
+                        extras_json TEXT
+                    );
+                    CREATE TABLE workout_event (
+                        id INTEGER PRIMARY KEY,
+                        workout INTEGER NOT NULL,
+                        position INTEGER NOT NULL,
+                        type TEXT NOT NULL,
+                        date REAL NOT NULL,
+                        duration REAL, duration_unit TEXT
+                    );
+                    CREATE INDEX workout_event_workout ON workout_event(workout);
+                    CREATE TABLE workout_statistic (
+                        workout INTEGER NOT NULL,
+                        position INTEGER NOT NULL,
+                        type TEXT NOT NULL,
+                        start REAL, end REAL,
+                        average REAL, minimum REAL, maximum REAL, sum REAL, unit TEXT,
+                        PRIMARY KEY (workout, position)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE workout_route (
+                        id INTEGER PRIMARY KEY,
+                        workout INTEGER NOT NULL,
+                        position INTEGER NOT NULL,
+                        source_id INTEGER, device_id INTEGER,
+                        start REAL, end REAL, creation_date REAL,
+                        file_path TEXT,
+                        points_loaded INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE INDEX workout_route_workout ON workout_route(workout);
+                    CREATE TABLE route_point (
+                        route INTEGER NOT NULL,
+                        position INTEGER NOT NULL,
+                        time REAL,
+                        latitude REAL NOT NULL, longitude REAL NOT NULL,
+                        elevation REAL, speed REAL, course REAL,
+                        horizontal_accuracy REAL, vertical_accuracy REAL,
+                        PRIMARY KEY (route, position)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE audiogram_point (
+                        sample INTEGER NOT NULL,
+                        position INTEGER NOT NULL,
+                        frequency REAL, frequency_unit TEXT,
+                        left_ear REAL, right_ear REAL, unit TEXT,
+                        attributes_json TEXT NOT NULL,
+                        PRIMARY KEY (sample, position)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE activity_summary (
+                        date TEXT PRIMARY KEY,
+                        active_energy_burned REAL, active_energy_burned_goal REAL, active_energy_burned_unit TEXT,
+                        apple_move_time REAL, apple_move_time_goal REAL,
+                        apple_exercise_time REAL, apple_exercise_time_goal REAL,
+                        apple_stand_hours REAL, apple_stand_hours_goal REAL
+                    );
+                    CREATE TABLE clinical_record (
+                        id INTEGER PRIMARY KEY,
+                        content_key BLOB NOT NULL UNIQUE,
+                        type TEXT NOT NULL,
+                        identifier TEXT NOT NULL,
+                        source_name TEXT NOT NULL,
+                        source_url TEXT, fhir_version TEXT,
+                        received_date REAL,
+                        resource_file_path TEXT,
+                        resource_json TEXT
+                    );
+                    CREATE TABLE electrocardiogram (
+                        id INTEGER PRIMARY KEY,
+                        content_key BLOB NOT NULL UNIQUE,
+                        file_name TEXT NOT NULL,
+                        recorded_date REAL,
+                        classification TEXT, symptoms TEXT, software_version TEXT, device TEXT,
+                        sample_rate_hz REAL, lead TEXT, unit TEXT,
+                        header_json TEXT NOT NULL,
+                        voltages BLOB NOT NULL
+                    );
+                    CREATE TABLE raw_element (
+                        id INTEGER PRIMARY KEY,
+                        content_key BLOB NOT NULL UNIQUE,
+                        name TEXT NOT NULL,
+                        element_json TEXT NOT NULL
+                    );
+                    CREATE TABLE characteristic (
+                        key TEXT PRIMARY KEY,
+                        value TEXT NOT NULL
+                    );
+                    """)
+        }
+        return migrator
+    }
+}
+
+/// What a `metadata` row belongs to.
+enum MetadataOwner: Int64 {
+    case sample = 0
+    case workoutEvent = 1
+    case workoutRoute = 2
+}

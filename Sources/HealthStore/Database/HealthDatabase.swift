@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import HealthCore
+
+/// One SQLite file (WAL mode) holding HealthKit data in HealthKit's model.
+///
+/// ```swift
+/// let database = try HealthDatabase(path: "health.sqlite")
+/// let store = database.store          // HealthQuerying
+/// let counts = try database.counts()  // rows per table
+/// ```
+public final class HealthDatabase: Sendable {
+    /// Settings of a database connection.
+    public struct Configuration: Sendable {
+        /// SQLite page cache per connection, in KiB. Bounded: imports stream, whatever their size.
+        public var cacheSizeKiB = 65_536
+        /// Open read-only (no migration).
+        public var readOnly = false
+
+        public init() {}
+    }
+
+    let pool: DatabasePool
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        self.path = path
+        var config = GRDB.Configuration()
+        config.readonly = configuration.readOnly
+        let cacheSize = configuration.cacheSizeKiB
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA cache_size = -\(cacheSize)")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        if !configuration.readOnly {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        pool = try DatabasePool(path: path, configuration: config)
+        if !configuration.readOnly {
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            try HealthDatabase.migrator.migrate(pool)
+        }
+    }
+
+    /// The query API over this database.
+    public var store: SQLiteHealthStore { SQLiteHealthStore(database: self) }
+
+    /// Row counts of every table, for summaries and tests.
+    public func counts() throws -> [String: Int] {
+        try pool.read { db in
+            let tables = try String.fetchAll(
+                db,
+                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'")
+            var counts: [String: Int] = [:]
+            for table in tables {
+                counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"") ?? 0
+            }
+            return counts
+        }
+    }
+
+    /// The highest anchor given out so far (0 for an empty store).
+    public func lastAnchor() throws -> QueryAnchor {
+        try pool.read { db in
+            QueryAnchor(try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'sample'") ?? 0)
+        }
+    }
+
+    /// Stored samples per type identifier.
+    public func sampleCountsByType() throws -> [String: Int] {
+        try pool.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT t.identifier, count(*) AS n FROM sample s JOIN sample_type t ON t.id = s.type_id GROUP BY t.identifier")
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["identifier"] as String, $0["n"] as Int) })
+        }
+    }
+
+    /// The import recorded for `fingerprint`, if an identical input was imported before.
+    public func importRun(fingerprint: String) throws -> ImportRun? {
+        try pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM import_run WHERE fingerprint = ? ORDER BY id DESC LIMIT 1", arguments: [fingerprint]
+            ).map(ImportRun.init(row:))
+        }
+    }
+
+    /// Runs `body` in one write transaction with a ``RecordWriter``: either everything it
+    /// wrote is committed, or (when it throws) nothing is.
+    public func write<T>(_ body: (RecordWriter) throws -> T) throws -> T {
+        try pool.write { db in
+            let writer = try RecordWriter(db: db)
+            let result = try body(writer)
+            try writer.finish()
+            return result
+        }
+    }
+}
+
+/// One completed import, as recorded in the store.
+public struct ImportRun: Sendable, Hashable {
+    public var id: Int64
+    public var fingerprint: String
+    public var path: String
+    public var inputKind: String
+    public var startedAt: Date
+    public var finishedAt: Date
+    public var locale: String?
+    public var exportDate: Date?
+    public var exportVersion: Int?
+    public var bytes: Int64
+    public var recordsRead: Int
+    public var recordsAdded: Int
+    public var duplicates: Int
+
+    public init(
+        id: Int64 = 0, fingerprint: String, path: String, inputKind: String, startedAt: Date, finishedAt: Date,
+        locale: String?, exportDate: Date?, exportVersion: Int?, bytes: Int64, recordsRead: Int,
+        recordsAdded: Int, duplicates: Int
+    ) {
+        self.id = id
+        self.fingerprint = fingerprint
+        self.path = path
+        self.inputKind = inputKind
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.locale = locale
+        self.exportDate = exportDate
+        self.exportVersion = exportVersion
+        self.bytes = bytes
+        self.recordsRead = recordsRead
+        self.recordsAdded = recordsAdded
+        self.duplicates = duplicates
+    }
+
+    init(row: Row) {
+        self.init(
+            id: row["id"], fingerprint: row["fingerprint"], path: row["path"], inputKind: row["input_kind"],
+            startedAt: Date(timeIntervalSince1970: row["started_at"]),
+            finishedAt: Date(timeIntervalSince1970: row["finished_at"]), locale: row["locale"],
+            exportDate: (row["export_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            exportVersion: row["export_version"], bytes: row["bytes"], recordsRead: row["records_read"],
+            recordsAdded: row["records_added"], duplicates: row["duplicates"])
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// Everything that happens on one local day of the synthetic person, generated from the
+/// seed and the day's index alone, so that each record family can be written in its own
+/// pass (exports are ordered by type) without holding more than a day in memory.
+struct DayPlan {
+    struct Bout {
+        var start: Date
+        var end: Date
+        var steps: Int
+        var watch: Bool
+        var phone: Bool
+    }
+
+    struct SleepStage {
+        var start: Date
+        var end: Date
+        var value: String
+    }
+
+    let index: Int
+    let zone: TimeZone
+    let dayStart: Date
+    let dayEnd: Date
+    let localDate: String
+    var bouts: [Bout] = []
+    /// When the Watch was on the wrist (awake hours; it is also worn through the night).
+    var watchWorn: [(Date, Date)] = []
+    /// The night that ends on this morning.
+    var bedtime = Date()
+    var wake = Date()
+    var stages: [SleepStage] = []
+    var nap: [SleepStage] = []
+    var workout: (start: Date, end: Date)?
+    var weighIn = false
+    var bloodPressure = false
+
+    static let stageValues = (
+        core: "HKCategoryValueSleepAnalysisAsleepCore", deep: "HKCategoryValueSleepAnalysisAsleepDeep",
+        rem: "HKCategoryValueSleepAnalysisAsleepREM", awake: "HKCategoryValueSleepAnalysisAwake"
+    )
+
+    /// True asleep seconds of the main night.
+    var asleepSeconds: Double {
+        stages.filter { $0.value != DayPlan.stageValues.awake }.reduce(0) { $0 + $1.end.timeIntervalSince($1.start) }
+    }
+
+    var napSeconds: Double { nap.reduce(0) { $0 + $1.end.timeIntervalSince($1.start) } }
+}
+
+extension DayPlan {
+    /// Builds day `index` of a generation.
+    static func make(index: Int, generation: SyntheticExport) -> DayPlan {
+        let zone = generation.zone(forDay: index)
+        let (dayStart, dayEnd, localDate) = generation.localDay(index, in: zone)
+        var plan = DayPlan(index: index, zone: zone, dayStart: dayStart, dayEnd: dayEnd, localDate: localDate)
+        var sleepRNG = generation.rng(day: index, stream: 1)
+        (plan.bedtime, plan.wake, plan.stages) = night(dayStart: dayStart, rng: &sleepRNG, lateNight: index % 9 == 4)
+        let nextBedtime: Date = {
+            guard index + 1 < generation.configuration.days else { return dayEnd.addingTimeInterval(-3600) }
+            var next = generation.rng(day: index + 1, stream: 1)
+            let nextZone = generation.zone(forDay: index + 1)
+            return night(dayStart: generation.localDay(index + 1, in: nextZone).start, rng: &next, lateNight: (index + 1) % 9 == 4).bed
+        }()
+        var rng = generation.rng(day: index, stream: 0)
+        // The Watch goes on 20–60 min after waking (phone-only mornings), off 15 min before bed,
+        // and charges for an hour on most evenings.
+        let watchOn = plan.wake.addingTimeInterval(rng.uniform(1200...3600))
+        let watchOff = nextBedtime.addingTimeInterval(-900)
+        if rng.chance(0.7), watchOff.timeIntervalSince(watchOn) > 6 * 3600 {
+            let chargeStart = watchOff.addingTimeInterval(-rng.uniform(7200...14400))
+            plan.watchWorn = [(watchOn, chargeStart), (chargeStart.addingTimeInterval(3600), watchOff)]
+        } else {
+            plan.watchWorn = [(watchOn, watchOff)]
+        }
+        func worn(_ time: Date) -> Bool { plan.watchWorn.contains { $0.0 <= time && time < $0.1 } }
+        // Walking bouts between waking and bed, kept inside the local day.
+        let activityEnd = min(nextBedtime.addingTimeInterval(-1800), dayEnd.addingTimeInterval(-600))
+        var cursor = plan.wake.addingTimeInterval(rng.uniform(300...900))
+        while cursor < activityEnd {
+            let length = rng.uniform(180...1500)
+            let end = min(cursor.addingTimeInterval(length), activityEnd)
+            guard end > cursor.addingTimeInterval(60) else { break }
+            let watch = worn(cursor) && worn(end)
+            let phone = !watch || rng.chance(0.75)
+            let steps = Int(end.timeIntervalSince(cursor) / 60 * rng.uniform(55...110))
+            plan.bouts.append(Bout(start: cursor, end: end, steps: steps, watch: watch, phone: phone))
+            cursor = end.addingTimeInterval(rng.uniform(900...4500))
+        }
+        // Workouts on three days a week, 18:00 local, Watch on.
+        if [0, 2, 5].contains(index % 7) {
+            let start = dayStart.addingTimeInterval(18 * 3600 + rng.uniform(0...1800))
+            let end = start.addingTimeInterval(rng.uniform(1800...3000))
+            if end < activityEnd, worn(start) {
+                plan.workout = (start, end)
+                plan.bouts.removeAll { $0.end > start && $0.start < end }
+                plan.bouts.append(Bout(start: start, end: end, steps: Int(end.timeIntervalSince(start) / 60 * 160), watch: true, phone: false))
+                plan.bouts.sort { $0.start < $1.start }
+            }
+        }
+        if rng.chance(0.12) {
+            let start = dayStart.addingTimeInterval(14 * 3600 + rng.uniform(0...3600))
+            let middle = start.addingTimeInterval(rng.uniform(600...1200))
+            let end = middle.addingTimeInterval(rng.uniform(600...1200))
+            if !plan.bouts.contains(where: { $0.end > start && $0.start < end }), plan.workout.map({ $0.start > end }) ?? true {
+                plan.nap = [
+                    SleepStage(start: start, end: middle, value: stageValues.core),
+                    SleepStage(start: middle, end: end, value: stageValues.core),
+                ]
+            }
+        }
+        plan.weighIn = index % 3 == 0
+        plan.bloodPressure = index % 7 == 6
+        return plan
+    }
+
+    /// The night ending on the morning of the day that starts at `dayStart`: bedtime 22:30
+    /// to 00:45 (01:10 on late nights), wake 06:30–07:45, stages in 5–40 min segments.
+    static func night(dayStart: Date, rng: inout SplitMix, lateNight: Bool) -> (bed: Date, wake: Date, stages: [SleepStage]) {
+        let bed = dayStart.addingTimeInterval(lateNight ? rng.uniform(1200...4200) : rng.uniform(-5400...2700))
+        let wake = dayStart.addingTimeInterval(rng.uniform(23400...27900))
+        var stages: [SleepStage] = []
+        var cursor = bed.addingTimeInterval(rng.uniform(300...1200))
+        let end = wake.addingTimeInterval(-rng.uniform(0...300))
+        var cycle = 0
+        while cursor < end {
+            let roll = rng.uniform(0...1)
+            let value: String
+            let length: Double
+            switch (cycle % 4, roll) {
+            case (_, ..<0.08):
+                value = stageValues.awake
+                length = rng.uniform(120...600)
+            case (0, _), (2, _):
+                value = stageValues.core
+                length = rng.uniform(900...2400)
+            case (1, _):
+                value = stageValues.deep
+                length = rng.uniform(600...1800)
+            default:
+                value = stageValues.rem
+                length = rng.uniform(600...1500)
+            }
+            let stageEnd = min(cursor.addingTimeInterval(length), end)
+            stages.append(SleepStage(start: cursor, end: stageEnd, value: value))
+            cursor = stageEnd
+            cycle += 1
+        }
+        return (bed, wake, stages)
+    }
+}

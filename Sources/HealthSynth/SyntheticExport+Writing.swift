@@ -1,0 +1,246 @@
+import Foundation
+import HealthCore
+import ZIPFoundation
+
+extension SyntheticExport {
+    /// Writes the export to `url` — a `.zip` (an `apple_health_export/` folder with
+    /// `export.xml` and `workout-routes/`) or a bare `.xml` (routes in `workout-routes/`
+    /// beside it) — and the ground truth to `url` with `.truth.json` in place of its
+    /// extension. Returns the ground truth.
+    @discardableResult
+    public func write(to url: URL, progress: ((Int) -> Void)? = nil) throws -> GroundTruth {
+        let manager = FileManager.default
+        let isZip = url.pathExtension.lowercased() == "zip"
+        let staging = isZip
+            ? manager.temporaryDirectory.appendingPathComponent("healthpipe-synth-\(UUID().uuidString)/apple_health_export")
+            : url.deletingLastPathComponent()
+        let routes = staging.appendingPathComponent("workout-routes")
+        try manager.createDirectory(at: routes, withIntermediateDirectories: true)
+        defer { if isZip { try? manager.removeItem(at: staging.deletingLastPathComponent()) } }
+        let xmlURL = isZip ? staging.appendingPathComponent("export.xml") : url
+        var truth = try writeXML(to: xmlURL, routes: routes, progress: progress)
+        if isZip {
+            try? manager.removeItem(at: url)
+            let archive = try Archive(url: url, accessMode: .create)
+            let folder = staging.deletingLastPathComponent()
+            try archive.addEntry(with: "apple_health_export/export.xml", relativeTo: folder, compressionMethod: .deflate)
+            for name in try manager.contentsOfDirectory(atPath: routes.path).sorted() {
+                try archive.addEntry(
+                    with: "apple_health_export/workout-routes/" + name, relativeTo: folder, compressionMethod: .deflate)
+            }
+        }
+        truth.seed = configuration.seed
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(truth).write(to: url.deletingPathExtension().appendingPathExtension("truth.json"))
+        return truth
+    }
+
+    private func writeXML(to url: URL, routes: URL, progress: ((Int) -> Void)?) throws -> GroundTruth {
+        let out = try XMLOutput(url: url, exportOffset: exportOffset)
+        let emit = RecordEmitter(out: out, seed: configuration.seed)
+        writeHeader(out)
+        let plans = { (0..<configuration.days).lazy.map { DayPlan.make(index: $0, generation: self) } }
+        for plan in plans() { writeSteps(plan, emit) }
+        for plan in plans() { writeEnergyAndDistance(plan, emit) }
+        for plan in plans() {
+            writeHeartRate(plan, emit)
+            progress?(plan.index)
+        }
+        for plan in plans() { writeVitals(plan, emit) }
+        for plan in plans() { writeSleep(plan, emit) }
+        var correlationChildren = 0
+        for plan in plans() where plan.bloodPressure { correlationChildren += writeBloodPressure(plan, emit) }
+        for plan in plans() { try writeWorkout(plan, emit, routes: routes) }
+        for plan in plans() { writeActivitySummary(plan, emit) }
+        out.write("</HealthData>\n")
+        try out.close()
+        var days: [GroundTruth.Day] = []
+        for plan in plans() { days.append(truthDay(plan)) }
+        return GroundTruth(
+            seed: configuration.seed, homeZone: configuration.homeZone,
+            exportDate: ExportDate.format(exportDate, utcOffsetSeconds: exportOffset), exportOffsetSeconds: exportOffset,
+            days: days, uniqueRecords: emit.unique, duplicateCopies: emit.duplicateCopies,
+            correlationChildrenAtTopLevel: correlationChildren, xmlBytes: out.bytesWritten)
+    }
+
+    private func writeHeader(_ out: XMLOutput) {
+        out.write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE HealthData [
+            <!-- HealthKit Export Version: 13 -->
+            <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>
+            <!ATTLIST HealthData
+              locale CDATA #REQUIRED
+            >
+            <!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
+            <!ATTLIST Record
+              type CDATA #REQUIRED
+              unit CDATA #IMPLIED
+              value CDATA #IMPLIED
+            >
+            ]>
+            <HealthData locale="en_US">
+
+            """)
+        out.write(" <ExportDate")
+        out.dateAttribute("value", exportDate)
+        out.write("/>\n <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1990-04-12\" HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexFemale\" HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeNotSet\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n")
+    }
+
+    private func writeSteps(_ plan: DayPlan, _ emit: RecordEmitter) {
+        for bout in plan.bouts {
+            if bout.watch {
+                for (start, end, steps) in emit.pieces(bout.start, bout.end, total: bout.steps, minLength: 60, maxLength: 360) {
+                    emit.record(
+                        "HKQuantityTypeIdentifierStepCount", source: RecordEmitter.watchSource, device: emit.device(watch: true),
+                        unit: "count", value: String(steps), start: start, end: end)
+                }
+            }
+            if bout.phone {
+                let seen = Int((Double(bout.steps) * 0.96).rounded())
+                for (start, end, steps) in emit.pieces(bout.start, bout.end, total: seen, minLength: 300, maxLength: 720) {
+                    emit.record(
+                        "HKQuantityTypeIdentifierStepCount", source: RecordEmitter.phoneSource, device: emit.device(watch: false),
+                        unit: "count", value: String(steps), start: start, end: end)
+                }
+            }
+        }
+    }
+
+    private func writeEnergyAndDistance(_ plan: DayPlan, _ emit: RecordEmitter) {
+        for bout in plan.bouts {
+            let kcal = Double(bout.steps) * 0.045
+            for (device, seen) in [(true, bout.watch), (false, bout.phone)] where seen {
+                let source = device ? RecordEmitter.watchSource : RecordEmitter.phoneSource
+                let pieces = emit.pieces(bout.start, bout.end, total: bout.steps, minLength: device ? 60 : 300, maxLength: device ? 300 : 720)
+                for (start, end, steps) in pieces {
+                    let share = Double(steps) / Double(max(bout.steps, 1))
+                    emit.record(
+                        "HKQuantityTypeIdentifierActiveEnergyBurned", source: source, device: emit.device(watch: device),
+                        unit: "Cal", value: (kcal * share).fixed(3), start: start, end: end)
+                    emit.record(
+                        "HKQuantityTypeIdentifierDistanceWalkingRunning", source: source, device: emit.device(watch: device),
+                        unit: "km", value: (Double(steps) * 0.00075).fixed(5), start: start, end: end)
+                }
+            }
+        }
+        for (on, off) in plan.watchWorn {
+            var cursor = on
+            while cursor < off {
+                let end = min(cursor.addingTimeInterval(1800), off)
+                emit.record(
+                    "HKQuantityTypeIdentifierBasalEnergyBurned", source: RecordEmitter.watchSource,
+                    device: emit.device(watch: true), unit: "kJ",
+                    value: (end.timeIntervalSince(cursor) / 3600 * 290).fixed(2), start: cursor, end: end)
+                cursor = end
+            }
+        }
+    }
+
+    private func writeHeartRate(_ plan: DayPlan, _ emit: RecordEmitter) {
+        let step = 3600 / Double(configuration.heartRatePerHour)
+        var wornSpans = plan.watchWorn
+        wornSpans.append((plan.bedtime, plan.wake))
+        for (on, off) in wornSpans {
+            var cursor = on.addingTimeInterval(emit.rng.uniform(0...step))
+            while cursor < off {
+                let active = plan.bouts.contains { $0.start <= cursor && cursor < $0.end }
+                let asleep = cursor < plan.wake
+                let bpm = asleep ? emit.rng.uniform(50...60) : active ? emit.rng.uniform(95...150) : emit.rng.uniform(62...82)
+                // One record in 97 is written twice, as real exports do.
+                emit.record(
+                    "HKQuantityTypeIdentifierHeartRate", source: RecordEmitter.watchSource, device: emit.device(watch: true),
+                    unit: "count/min", value: String(Int(bpm)), start: cursor, end: cursor,
+                    metadata: [("HKMetadataKeyHeartRateMotionContext", active ? "2" : "0")],
+                    copies: emit.rng.int(0...96) == 0 ? 2 : 1)
+                cursor = cursor.addingTimeInterval(step + emit.rng.uniform(-20...20))
+            }
+        }
+    }
+
+    private func writeVitals(_ plan: DayPlan, _ emit: RecordEmitter) {
+        let zone = [(MetadataEntry.timeZoneKey, plan.zone.identifier)]
+        let morning = plan.wake.addingTimeInterval(1800)
+        emit.record(
+            "HKQuantityTypeIdentifierRestingHeartRate", source: RecordEmitter.watchSource, device: emit.device(watch: true),
+            unit: "count/min", value: String(emit.rng.int(52...62)), start: plan.dayStart, end: plan.dayEnd.addingTimeInterval(-1))
+        for index in 0..<3 {
+            let start = plan.bedtime.addingTimeInterval(Double(index + 1) * plan.wake.timeIntervalSince(plan.bedtime) / 4)
+            let end = start.addingTimeInterval(60)
+            var beats: [(Date, Double)] = []
+            var time = start.addingTimeInterval(2)
+            while time < end, beats.count < 12 {
+                let bpm = emit.rng.uniform(50...62)
+                beats.append((time, bpm))
+                time = time.addingTimeInterval(60 / bpm)
+            }
+            emit.record(
+                "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", source: RecordEmitter.watchSource,
+                device: emit.device(watch: true), unit: "ms", value: emit.rng.uniform(35...75).fixed(4), start: start, end: end,
+                metadata: zone, beats: beats)
+        }
+        if plan.weighIn {
+            let drift = 70 + 2 * sin(Double(plan.index) / 40)
+            for (type, unit, value) in [
+                ("HKQuantityTypeIdentifierBodyMass", "kg", (drift + emit.rng.uniform(-0.4...0.4)).fixed(2)),
+                ("HKQuantityTypeIdentifierBodyFatPercentage", "%", emit.rng.uniform(0.19...0.22).fixed(3)),
+            ] {
+                emit.record(type, source: ("Withings", "6.3"), device: nil, unit: unit, value: value, start: morning, end: morning)
+            }
+        }
+    }
+
+    private func writeSleep(_ plan: DayPlan, _ emit: RecordEmitter) {
+        let type = "HKCategoryTypeIdentifierSleepAnalysis"
+        let zone = [(MetadataEntry.timeZoneKey, plan.zone.identifier)]
+        for stage in plan.stages + plan.nap {
+            emit.record(
+                type, source: RecordEmitter.watchSource, device: emit.device(watch: true), unit: nil, value: stage.value,
+                start: stage.start, end: stage.end, metadata: zone)
+        }
+        // The iPhone's bedtime schedule writes in-bed; a third-party app writes its own night.
+        emit.record(
+            type, source: RecordEmitter.phoneSource, device: emit.device(watch: false), unit: nil,
+            value: "HKCategoryValueSleepAnalysisInBed", start: plan.bedtime.addingTimeInterval(-600),
+            end: plan.wake.addingTimeInterval(300), metadata: zone)
+        let onset = (plan.stages.first?.start ?? plan.bedtime).addingTimeInterval(180)
+        let end = (plan.stages.last?.end ?? plan.wake).addingTimeInterval(-120)
+        let middle = onset.addingTimeInterval(end.timeIntervalSince(onset) * emit.rng.uniform(0.4...0.6))
+        for (start, stop) in [(onset, middle), (middle.addingTimeInterval(600), end)] where stop > start {
+            emit.record(
+                type, source: ("AutoSleep", "7.4"), device: nil, unit: nil, value: "HKCategoryValueSleepAnalysisAsleepUnspecified",
+                start: start, end: stop)
+        }
+    }
+
+    /// Writes the two readings at top level and the correlation that holds them again.
+    private func writeBloodPressure(_ plan: DayPlan, _ emit: RecordEmitter) -> Int {
+        let time = plan.wake.addingTimeInterval(2400)
+        let source = ("Omron Connect", "8.1")
+        let systolic = String(emit.rng.int(108...128))
+        let diastolic = String(emit.rng.int(68...84))
+        let readings = [
+            ("HKQuantityTypeIdentifierBloodPressureSystolic", systolic),
+            ("HKQuantityTypeIdentifierBloodPressureDiastolic", diastolic),
+        ]
+        for (type, value) in readings {
+            emit.record(type, source: source, device: nil, unit: "mmHg", value: value, start: time, end: time)
+        }
+        emit.unique["HKCorrelationTypeIdentifierBloodPressure", default: 0] += 1
+        emit.out.write("  <Correlation")
+        emit.out.attribute("type", "HKCorrelationTypeIdentifierBloodPressure")
+        emit.out.attribute("sourceName", source.0)
+        emit.out.attribute("sourceVersion", source.1)
+        emit.out.dateAttribute("creationDate", time.addingTimeInterval(5))
+        emit.out.dateAttribute("startDate", time)
+        emit.out.dateAttribute("endDate", time)
+        emit.out.write(">\n")
+        for (type, value) in readings {
+            emit.record(type, source: source, device: nil, unit: "mmHg", value: value, start: time, end: time, count: false)
+        }
+        emit.out.write("  </Correlation>\n")
+        return readings.count
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HealthCore
+
+/// A deterministic synthetic Apple Health export with ground truth.
+///
+/// It models what makes real data hard: Watch and iPhone both counting steps with different
+/// sample lengths, phone-only mornings, Watch charging gaps, Watch sleep stages with
+/// `HKTimeZone` under an iPhone in-bed schedule and a third-party sleep app, nights that
+/// start after midnight, naps, blood-pressure correlations duplicated at top level,
+/// workouts with statistics and GPX routes, a trip to another zone, DST changes, exact
+/// duplicate records, and every timestamp written at the export-time offset.
+///
+/// ```swift
+/// let truth = try SyntheticExport(configuration: .init(days: 30, seed: 7)).write(to: url)
+/// ```
+public struct SyntheticExport: Sendable {
+    /// What to generate.
+    public struct Configuration: Sendable {
+        public var days = 30
+        public var seed: UInt64 = 1
+        /// The first local day (`YYYY-MM-DD`).
+        public var startDate = "2024-01-01"
+        public var homeZone = "America/Los_Angeles"
+        public var tripZone = "Europe/Paris"
+        /// Heart-rate samples per hour while the Watch is worn (Apple writes 6–12 at rest).
+        public var heartRatePerHour = 12
+
+        public init(days: Int = 30, seed: UInt64 = 1) {
+            self.days = days
+            self.seed = seed
+        }
+    }
+
+    public let configuration: Configuration
+    let home: TimeZone
+    let trip: TimeZone
+    let tripDays: Range<Int>
+    let firstDay: Int
+
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        guard let home = TimeZone(identifier: configuration.homeZone), let trip = TimeZone(identifier: configuration.tripZone)
+        else { throw SynthError("unknown time zone \(configuration.homeZone) or \(configuration.tripZone)") }
+        guard let first = ExportDate.parse(configuration.startDate + " 00:00:00 +0000") else {
+            throw SynthError("start date must be YYYY-MM-DD")
+        }
+        guard configuration.days > 0 else { throw SynthError("days must be at least 1") }
+        self.home = home
+        self.trip = trip
+        firstDay = Int(first.date.timeIntervalSince1970 / 86400)
+        let tripStart = configuration.days * 2 / 5
+        tripDays = configuration.days >= 20 ? tripStart..<(tripStart + 7) : 0..<0
+    }
+
+    func zone(forDay index: Int) -> TimeZone { tripDays.contains(index) ? trip : home }
+
+    /// Start, end and `YYYY-MM-DD` of local day `index` in `zone` (23, 24 or 25 hours long).
+    func localDay(_ index: Int, in zone: TimeZone) -> (start: Date, end: Date, date: String) {
+        let (year, month, day) = ExportDate.civilFromDays(firstDay + index)
+        let (nextYear, nextMonth, nextDay) = ExportDate.civilFromDays(firstDay + index + 1)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let start = calendar.date(from: DateComponents(year: year, month: month, day: day))!
+        let end = calendar.date(from: DateComponents(year: nextYear, month: nextMonth, day: nextDay))!
+        let text = String(format: "%04d-%02d-%02d", year, month, day)
+        return (start, end, text)
+    }
+
+    func rng(day: Int, stream: UInt64) -> SplitMix {
+        var mixer = SplitMix(seed: configuration.seed &* 0x2545_F491_4F6C_DD1D &+ UInt64(day) &* 0x9E37_79B9 &+ stream)
+        return SplitMix(seed: mixer.next())
+    }
+
+    /// The moment of export: an hour after the last day ends.
+    var exportDate: Date {
+        let last = configuration.days - 1
+        return localDay(last, in: zone(forDay: last)).end.addingTimeInterval(3600)
+    }
+
+    /// The offset every timestamp is written with: the home zone's at export time.
+    var exportOffset: Int { home.secondsFromGMT(for: exportDate) }
+}
+
+/// A generator setting that cannot work.
+public struct SynthError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(_ description: String) { self.description = description }
+}

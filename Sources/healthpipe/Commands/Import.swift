@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import HealthImport
+import HealthStore
+
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import an Apple Health export (export.zip, export.xml or the unpacked folder).")
+
+    @Argument(help: "export.zip, export.xml, or an unpacked apple_health_export folder.")
+    var path: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Flag(help: "Import even if this identical file was imported before.")
+    var force = false
+
+    @Flag(help: "No progress line.")
+    var quiet = false
+
+    func run() throws {
+        let store = try HealthDatabase(path: database.path)
+        var options = HealthImporter.Options()
+        options.force = force
+        let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
+        let summary: ImportSummary
+        do {
+            summary = try HealthImporter(database: store, options: options).run(path: path) { progress.show($0) }
+        } catch let error as ImportError {
+            progress.clear()
+            printError("error: \(error)")
+            printError("Nothing was imported: the store is unchanged.")
+            throw ExitCode(2)
+        }
+        progress.clear()
+        print(ImportReport.render(summary))
+    }
+}
+
+/// A progress line on a terminal, redrawn in place.
+final class ProgressLine {
+    private let enabled: Bool
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func show(_ progress: ImportProgress) {
+        guard enabled else { return }
+        var line = String(
+            format: "  %@ read, %@ records, %.1f MB/s", ImportReport.bytes(progress.bytes),
+            ImportReport.count(progress.records), progress.megabytesPerSecond)
+        if let fraction = progress.fraction { line += String(format: ", %.0f%%", fraction * 100) }
+        if let remaining = progress.secondsRemaining { line += String(format: ", ETA %.0fs", remaining) }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+    }
+
+    func clear() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

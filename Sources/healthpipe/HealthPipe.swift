@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct HealthPipe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "healthpipe",
+        abstract: "Turn HealthKit data into a clean, queryable store.",
+        subcommands: [Demo.self, Import.self, Stats.self, Synth.self, Bench.self])
+}
+
+/// `--db`, shared by every command that reads or writes the store.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: "The SQLite store (default: $XDG_DATA_HOME/healthpipe/health.sqlite).")
+    var db: String?
+
+    /// The path given, or the default in the user's data directory.
+    var path: String { db ?? DatabaseOptions.defaultPath() }
+
+    static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return xdg + "/healthpipe/health.sqlite"
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/share/healthpipe/health.sqlite"
+    }
+}
+
+/// Writes to standard error.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
