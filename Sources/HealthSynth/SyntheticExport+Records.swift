@@ -5,6 +5,8 @@ import HealthCore
 final class RecordEmitter {
     let out: XMLOutput
     var rng: SplitMix
+    /// Object addresses differ between exports of the same data: a stream of its own.
+    private var addressRNG: SplitMix
     var unique: [String: Int] = [:]
     var duplicateCopies = 0
 
@@ -14,11 +16,12 @@ final class RecordEmitter {
     init(out: XMLOutput, seed: UInt64) {
         self.out = out
         rng = SplitMix(seed: seed ^ 0xD1B5_4A32_D192_ED03)
+        addressRNG = SplitMix(seed: UInt64(out.exportOffset + 86400) ^ 0x5851_F42D_4C95_7F2D)
     }
 
     /// A device string with a fresh `0x…` object address, as real exports have.
     func device(watch: Bool) -> String {
-        let address = String(0x2_8000_0000 + rng.next() % 0x0FFF_FFFF, radix: 16)
+        let address = String(0x2_8000_0000 + addressRNG.next() % 0x0FFF_FFFF, radix: 16)
         return watch
             ? "<<HKDevice: 0x\(address)>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:10.1>"
             : "<<HKDevice: 0x\(address)>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,2, software:17.1>"

@@ -40,7 +40,16 @@ extension SyntheticExport {
         let out = try XMLOutput(url: url, exportOffset: exportOffset)
         let emit = RecordEmitter(out: out, seed: configuration.seed)
         writeHeader(out)
-        let plans = { (0..<configuration.days).lazy.map { DayPlan.make(index: $0, generation: self) } }
+        // Each pass reseeds the emitter per day, so a day's records depend on that day only.
+        var pass: UInt64 = 10
+        let plans = { () -> LazyMapSequence<Range<Int>, DayPlan> in
+            pass += 1
+            return (0..<configuration.days).lazy.map { index in
+                let plan = DayPlan.make(index: index, generation: self)
+                emit.rng = rng(day: index, stream: pass)
+                return plan
+            }
+        }
         for plan in plans() { writeSteps(plan, emit) }
         for plan in plans() { writeEnergyAndDistance(plan, emit) }
         for plan in plans() {

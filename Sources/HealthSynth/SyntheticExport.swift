@@ -24,6 +24,9 @@ public struct SyntheticExport: Sendable {
         public var tripZone = "Europe/Paris"
         /// Heart-rate samples per hour while the Watch is worn (Apple writes 6–12 at rest).
         public var heartRatePerHour = 12
+        /// First day of the 7-day trip to `tripZone` (`YYYY-MM-DD`); by default 40% into the
+        /// range when it spans at least 20 days. Set it to make overlapping exports agree.
+        public var tripStartDate: String?
 
         public init(days: Int = 30, seed: UInt64 = 1) {
             self.days = days
@@ -34,6 +37,7 @@ public struct SyntheticExport: Sendable {
     public let configuration: Configuration
     let home: TimeZone
     let trip: TimeZone
+    /// Absolute days (since 1970-01-01) spent in `tripZone`.
     let tripDays: Range<Int>
     let firstDay: Int
 
@@ -48,11 +52,19 @@ public struct SyntheticExport: Sendable {
         self.home = home
         self.trip = trip
         firstDay = Int(first.date.timeIntervalSince1970 / 86400)
-        let tripStart = configuration.days * 2 / 5
-        tripDays = configuration.days >= 20 ? tripStart..<(tripStart + 7) : 0..<0
+        if let trip = configuration.tripStartDate {
+            guard let parsed = ExportDate.parse(trip + " 00:00:00 +0000") else {
+                throw SynthError("trip start must be YYYY-MM-DD")
+            }
+            let start = Int(parsed.date.timeIntervalSince1970 / 86400)
+            tripDays = start..<(start + 7)
+        } else {
+            let start = firstDay + configuration.days * 2 / 5
+            tripDays = configuration.days >= 20 ? start..<(start + 7) : 0..<0
+        }
     }
 
-    func zone(forDay index: Int) -> TimeZone { tripDays.contains(index) ? trip : home }
+    func zone(forDay index: Int) -> TimeZone { tripDays.contains(firstDay + index) ? trip : home }
 
     /// Start, end and `YYYY-MM-DD` of local day `index` in `zone` (23, 24 or 25 hours long).
     func localDay(_ index: Int, in zone: TimeZone) -> (start: Date, end: Date, date: String) {
@@ -66,8 +78,12 @@ public struct SyntheticExport: Sendable {
         return (start, end, text)
     }
 
-    func rng(day: Int, stream: UInt64) -> SplitMix {
-        var mixer = SplitMix(seed: configuration.seed &* 0x2545_F491_4F6C_DD1D &+ UInt64(day) &* 0x9E37_79B9 &+ stream)
+    /// The random stream of day `index` for one purpose. Keyed by the absolute calendar
+    /// day, so two exports with the same seed whose ranges overlap hold the same records
+    /// for the shared days (what a newer export of the same phone looks like).
+    func rng(day index: Int, stream: UInt64) -> SplitMix {
+        let absolute = UInt64(bitPattern: Int64(firstDay + index))
+        var mixer = SplitMix(seed: configuration.seed &* 0x2545_F491_4F6C_DD1D &+ absolute &* 0x9E37_79B9 &+ stream)
         return SplitMix(seed: mixer.next())
     }
 

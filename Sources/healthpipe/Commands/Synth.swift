@@ -24,6 +24,9 @@ struct Synth: ParsableCommand {
     @Option(help: "Heart-rate samples per worn hour (raises the size per day).")
     var heartRatePerHour = 12
 
+    @Option(help: "First day of the 7-day trip abroad, YYYY-MM-DD (default: 40% into the range).")
+    var tripStart: String?
+
     @Option(help: "Output: FILE.zip (a full export archive) or FILE.xml (export.xml, routes beside it).")
     var out: String
 
@@ -38,6 +41,7 @@ struct Synth: ParsableCommand {
         var configuration = SyntheticExport.Configuration(days: days, seed: seed)
         configuration.startDate = start
         configuration.heartRatePerHour = heartRatePerHour
+        configuration.tripStartDate = tripStart
         let started = Date()
         let truth = try SyntheticExport(configuration: configuration).write(to: URL(fileURLWithPath: out))
         let records = truth.uniqueRecords.values.reduce(0, +)
