@@ -34,8 +34,13 @@ public struct ContentKeyBuilder: Sendable {
     private var bytes: [UInt8] = []
 
     public init(tag: String) {
-        bytes.reserveCapacity(256)
+        bytes.reserveCapacity(512)
         add(tag)
+    }
+
+    init(tag: String, _ text: String) {
+        self.init(tag: tag)
+        add(text)
     }
 
     public mutating func add(_ text: String?) {

@@ -5,8 +5,9 @@ extension ContentKeyBuilder {
         add(date.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) })
     }
 
+    /// Numbers go in by their exact bit pattern (no formatting on the hot path).
     mutating func add(_ number: Double?) {
-        add(number.map(SampleValue.format))
+        add(number.map { Int64(bitPattern: ($0 == 0 ? 0 : $0).bitPattern) })
     }
 
     mutating func add(_ source: Source?) {
@@ -19,7 +20,15 @@ extension ContentKeyBuilder {
             add(nil as String?)
             return
         }
-        for (_, path) in Device.knownKeys { add(device[keyPath: path]) }
+        add(device.name)
+        add(device.manufacturer)
+        add(device.model)
+        add(device.hardware)
+        add(device.software)
+        add(device.firmware)
+        add(device.localIdentifier)
+        add(device.udiDeviceIdentifier)
+        add(device.creationDate)
     }
 
     /// Metadata values that are export timestamps go in as instants: the same record written
@@ -45,13 +54,36 @@ extension Sample {
         builder.add(type.identifier)
         builder.add(start)
         builder.add(end)
-        builder.add(value.text)
-        builder.add(value.unit)
+        switch value {
+        case .quantity(let number, let unit):
+            builder.add(number)
+            builder.add(unit)
+        case .category(let text):
+            builder.add(text)
+        case .none:
+            builder.add(nil as String?)
+        }
         builder.add(source)
         builder.add(device)
         builder.add(creationDate)
         builder.add(metadata)
         return builder.finish()
+    }
+}
+
+extension HealthRecord {
+    /// The content key of the record, whatever its family.
+    public var contentKey: ContentKey {
+        switch self {
+        case .sample(let sample): sample.contentKey
+        case .correlation(let correlation): correlation.contentKey
+        case .workout(let workout): workout.contentKey
+        case .activitySummary(let summary): ContentKeyBuilder(tag: "summary", summary.dateComponents).finish()
+        case .clinicalRecord(let record): record.contentKey
+        case .audiogram(let audiogram): audiogram.contentKey
+        case .electrocardiogram(let ecg): ecg.contentKey
+        case .other(let element): element.contentKey
+        }
     }
 }
 

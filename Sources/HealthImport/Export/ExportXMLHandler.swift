@@ -333,12 +333,31 @@ extension ExportXMLHandler {
         attribute.hasEntity ? tag.value(attribute) : interner.string(tag.bytes(attribute.value))
     }
 
+    /// Devices are cached by their string without the `0x…` address, which differs from
+    /// record to record; each distinct device is parsed once.
     fileprivate mutating func device(_ tag: XMLTag, _ attribute: XMLAttribute) -> Device? {
-        let raw = interner.string(tag.bytes(attribute.value))
-        if let known = devices[raw] { return known }
+        let key = interner.string(ExportXMLHandler.withoutAddress(tag.bytes(attribute.value)))
+        if let known = devices[key] { return known }
         let parsed = Device(exportString: tag.value(attribute))
-        if devices.count < 100_000 { devices[raw] = parsed }
+        if devices.count < 100_000 { devices[key] = parsed }
         return parsed
+    }
+
+    /// The bytes after `<<HKDevice: 0x…>, ` (escaped as `&lt;&lt;HKDevice: 0x…&gt;, `).
+    static func withoutAddress(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let prefixes: [(StaticString, StaticString)] = [("&lt;&lt;HKDevice:", "&gt;"), ("<<HKDevice:", ">")]
+        for (prefix, close) in prefixes where bytes.count > prefix.utf8CodeUnitCount {
+            guard memcmp(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 else { continue }
+            var index = prefix.utf8CodeUnitCount
+            let closeLength = close.utf8CodeUnitCount
+            while index + closeLength <= bytes.count {
+                if memcmp(bytes.baseAddress! + index, close.utf8Start, closeLength) == 0 {
+                    return UnsafeRawBufferPointer(rebasing: bytes[(index + closeLength)...])
+                }
+                index += 1
+            }
+        }
+        return bytes
     }
 
     fileprivate mutating func device(_ tag: XMLTag) -> Device? {

@@ -21,7 +21,7 @@ private struct GPXHandler: XMLHandler {
     var points: [RoutePoint] = []
     private var current: RoutePoint?
     private var field: Field?
-    private var text = ""
+    private var text: [UInt8] = []
 
     private enum Field { case ele, time, speed, course, hAcc, vAcc }
 
@@ -42,11 +42,11 @@ private struct GPXHandler: XMLHandler {
                 } else if tag.nameIs("course") { .course } else if tag.nameIs("hAcc") { .hAcc } else if tag.nameIs("vAcc") {
                     .vAcc
                 } else { nil }
-            text = ""
+            text.removeAll(keepingCapacity: true)
         }
     }
 
-    mutating func text(_ text: XMLText) throws { self.text += text.string }
+    mutating func text(_ text: XMLText) throws { self.text.append(contentsOf: text.bytes) }
 
     mutating func comment(_ text: XMLText) {}
 
@@ -57,14 +57,20 @@ private struct GPXHandler: XMLHandler {
             return
         }
         guard let field, current != nil else { return }
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        switch field {
-        case .ele: current!.elevation = Double(value)
-        case .time: current!.time = ExportDate.parse(value)?.date
-        case .speed: current!.speed = Double(value)
-        case .course: current!.course = Double(value)
-        case .hAcc: current!.horizontalAccuracy = Double(value)
-        case .vAcc: current!.verticalAccuracy = Double(value)
+        text.withUnsafeBytes { raw in
+            var lower = 0
+            var upper = raw.count
+            while lower < upper, raw[lower] <= 32 { lower += 1 }
+            while upper > lower, raw[upper - 1] <= 32 { upper -= 1 }
+            let value = UnsafeRawBufferPointer(rebasing: raw[lower..<upper])
+            switch field {
+            case .ele: current!.elevation = ByteParsing.double(value)
+            case .time: current!.time = ExportDate.parse(value)?.date
+            case .speed: current!.speed = ByteParsing.double(value)
+            case .course: current!.course = ByteParsing.double(value)
+            case .hAcc: current!.horizontalAccuracy = ByteParsing.double(value)
+            case .vAcc: current!.verticalAccuracy = ByteParsing.double(value)
+            }
         }
         self.field = nil
     }

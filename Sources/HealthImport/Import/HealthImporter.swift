@@ -64,7 +64,7 @@ public struct HealthImporter: Sendable {
             var lastReport = Date()
             do {
                 while let batch = try job.channel.receive() {
-                    for record in batch { try writer.write(record) }
+                    for item in batch { try writer.write(item.record, key: item.key) }
                     if let progress, Date().timeIntervalSince(lastReport) >= options.progressInterval {
                         lastReport = Date()
                         let (bytes, records) = job.channel.progress
@@ -80,11 +80,14 @@ public struct HealthImporter: Sendable {
                 throw error
             }
             done.wait()
+            let xmlDone = Date()
+            summary.phases["xml"] = xmlDone.timeIntervalSince(started)
             summary.exportInfo = job.info
             summary.bytes = job.bytesRead
             summary.recordsRead = job.recordsRead
             summary.warnings = job.warnings
             try HealthImporter.attachFiles(source: source, writer: writer, summary: &summary)
+            summary.phases["files"] = Date().timeIntervalSince(xmlDone)
             try writer.writeCharacteristics(job.info.characteristics)
             summary.added = writer.added
             summary.duplicates = writer.duplicates
@@ -96,7 +99,9 @@ public struct HealthImporter: Sendable {
                     locale: job.info.locale, exportDate: job.info.exportDate, exportVersion: job.info.exportVersion,
                     bytes: job.bytesRead, recordsRead: summary.recordsRead, recordsAdded: summary.totalAdded,
                     duplicates: summary.totalDuplicates))
+            summary.phases["commit"] = Date().timeIntervalSinceReferenceDate
         }
+        summary.phases["commit"] = Date().timeIntervalSinceReferenceDate - (summary.phases["commit"] ?? 0)
         summary.elapsed = Date().timeIntervalSince(started)
         return summary
     }
@@ -154,7 +159,7 @@ private final class ParseJob: @unchecked Sendable {
     private(set) var warnings: [String: Int] = [:]
     private(set) var bytesRead: Int64 = 0
     private(set) var recordsRead = 0
-    private var batch: [HealthRecord] = []
+    private var batch: [KeyedRecord] = []
 
     init(source: any ExportSource, batchSize: Int) {
         self.source = source
@@ -165,7 +170,7 @@ private final class ParseJob: @unchecked Sendable {
     func run() {
         var scanner = XMLScanner(
             handler: ExportXMLHandler { [unowned self] record in
-                batch.append(record)
+                batch.append(KeyedRecord(record: record, key: record.contentKey))
                 if batch.count >= batchSize {
                     try channel.send(batch, bytesRead: bytesRead)
                     batch.removeAll(keepingCapacity: true)

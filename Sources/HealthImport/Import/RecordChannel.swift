@@ -1,11 +1,17 @@
 import Foundation
 import HealthCore
 
+/// A record and its content key, computed on the parsing thread.
+struct KeyedRecord: Sendable {
+    var record: HealthRecord
+    var key: ContentKey
+}
+
 /// A bounded hand-over of record batches from the parser thread to the writer: memory
 /// stays at `capacity` batches however large the export.
 final class RecordChannel: @unchecked Sendable {
     private let condition = NSCondition()
-    private var queue: [[HealthRecord]] = []
+    private var queue: [[KeyedRecord]] = []
     private let capacity: Int
     private var closed = false
     private var producerError: (any Error)?
@@ -19,7 +25,7 @@ final class RecordChannel: @unchecked Sendable {
 
     /// Producer: hands over a batch; blocks while the queue is full. Throws when the
     /// consumer has stopped (the import failed on the writing side).
-    func send(_ batch: [HealthRecord], bytesRead: Int64) throws {
+    func send(_ batch: [KeyedRecord], bytesRead: Int64) throws {
         condition.lock()
         defer { condition.unlock() }
         while queue.count >= capacity, !consumerStopped { condition.wait() }
@@ -40,7 +46,7 @@ final class RecordChannel: @unchecked Sendable {
     }
 
     /// Consumer: the next batch, `nil` at the end; rethrows the producer's error.
-    func receive() throws -> [HealthRecord]? {
+    func receive() throws -> [KeyedRecord]? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty, !closed { condition.wait() }

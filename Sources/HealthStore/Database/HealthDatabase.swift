@@ -30,6 +30,7 @@ public final class HealthDatabase: Sendable {
         config.readonly = configuration.readOnly
         let cacheSize = configuration.cacheSizeKiB
         config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA page_size = 8192")
             try db.execute(sql: "PRAGMA cache_size = -\(cacheSize)")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }

@@ -24,6 +24,7 @@ public final class RecordWriter {
     private var typeIDs: [String: Int64] = [:]
     private var sourceIDs: [Source: Int64] = [:]
     private var deviceIDs: [Device: Int64] = [:]
+    private var recentDevices: [(Device, Int64)] = []
     private var maxDurations: [Int64: Double] = [:]
 
     /// Records added and skipped as duplicates, per family.
@@ -121,16 +122,24 @@ public final class RecordWriter {
     /// (same content key) was already stored.
     @discardableResult
     public func write(_ record: HealthRecord) throws -> Bool {
+        try write(record, key: record.contentKey)
+    }
+
+    /// Writes one record whose content key the caller computed already (importers compute
+    /// keys on the parsing thread, off the writer's critical path). `key` must be
+    /// `record.contentKey`.
+    @discardableResult
+    public func write(_ record: HealthRecord, key: ContentKey) throws -> Bool {
         let isNew: Bool
         switch record {
-        case .sample(let sample): isNew = try writeSample(sample) != nil
-        case .correlation(let correlation): isNew = try writeCorrelation(correlation)
-        case .workout(let workout): isNew = try writeWorkout(workout)
+        case .sample(let sample): isNew = try writeSample(sample, key: key) != nil
+        case .correlation(let correlation): isNew = try writeCorrelation(correlation, key: key)
+        case .workout(let workout): isNew = try writeWorkout(workout, key: key)
         case .activitySummary(let summary): isNew = try writeSummary(summary)
-        case .clinicalRecord(let record): isNew = try writeClinical(record)
-        case .audiogram(let audiogram): isNew = try writeAudiogram(audiogram)
-        case .electrocardiogram(let ecg): isNew = try writeECG(ecg)
-        case .other(let element): isNew = try writeRaw(element)
+        case .clinicalRecord(let record): isNew = try writeClinical(record, key: key)
+        case .audiogram(let audiogram): isNew = try writeAudiogram(audiogram, key: key)
+        case .electrocardiogram(let ecg): isNew = try writeECG(ecg, key: key)
+        case .other(let element): isNew = try writeRaw(element, key: key)
         }
         if isNew { added[record.family, default: 0] += 1 } else { duplicates[record.family, default: 0] += 1 }
         return isNew
@@ -190,8 +199,8 @@ public final class RecordWriter {
         }
     }
 
-    private func writeCorrelation(_ correlation: Correlation) throws -> Bool {
-        guard let anchor = try writeSample(correlation.header, key: correlation.contentKey) else { return false }
+    private func writeCorrelation(_ correlation: Correlation, key: ContentKey) throws -> Bool {
+        guard let anchor = try writeSample(correlation.header, key: key) else { return false }
         for object in correlation.objects {
             let key = object.contentKey
             var member = try writeSample(object, key: key)
@@ -206,8 +215,8 @@ public final class RecordWriter {
         return true
     }
 
-    private func writeWorkout(_ workout: Workout) throws -> Bool {
-        guard let anchor = try writeSample(workout.header, key: workout.contentKey) else { return false }
+    private func writeWorkout(_ workout: Workout, key: ContentKey) throws -> Bool {
+        guard let anchor = try writeSample(workout.header, key: key) else { return false }
         insertWorkout.bind(anchor)
         insertWorkout.bind(workout.activityType)
         insertWorkout.bind(workout.duration)
@@ -306,8 +315,8 @@ public final class RecordWriter {
         return false
     }
 
-    private func writeClinical(_ record: ClinicalRecord) throws -> Bool {
-        insertClinical.bind(record.contentKey.bytes)
+    private func writeClinical(_ record: ClinicalRecord, key: ContentKey) throws -> Bool {
+        insertClinical.bind(key.bytes)
         insertClinical.bind(record.type)
         insertClinical.bind(record.identifier)
         insertClinical.bind(record.sourceName)
@@ -328,8 +337,8 @@ public final class RecordWriter {
         try db.execute(sql: "UPDATE clinical_record SET resource_json = ? WHERE id = ?", arguments: [json, recordID])
     }
 
-    private func writeAudiogram(_ audiogram: Audiogram) throws -> Bool {
-        guard let anchor = try writeSample(audiogram.sample, key: audiogram.contentKey) else { return false }
+    private func writeAudiogram(_ audiogram: Audiogram, key: ContentKey) throws -> Bool {
+        guard let anchor = try writeSample(audiogram.sample, key: key) else { return false }
         for (position, point) in audiogram.points.enumerated() {
             insertAudiogramPoint.bind(anchor)
             insertAudiogramPoint.bind(position)
@@ -344,8 +353,8 @@ public final class RecordWriter {
         return true
     }
 
-    private func writeECG(_ ecg: Electrocardiogram) throws -> Bool {
-        insertECG.bind(ecg.contentKey.bytes)
+    private func writeECG(_ ecg: Electrocardiogram, key: ContentKey) throws -> Bool {
+        insertECG.bind(key.bytes)
         insertECG.bind(ecg.fileName)
         insertECG.bind(ecg.recordedDate)
         insertECG.bind(ecg.classification)
@@ -360,8 +369,8 @@ public final class RecordWriter {
         return try insertECG.run() == 1
     }
 
-    private func writeRaw(_ element: RawElement) throws -> Bool {
-        insertRaw.bind(element.contentKey.bytes)
+    private func writeRaw(_ element: RawElement, key: ContentKey) throws -> Bool {
+        insertRaw.bind(key.bytes)
         insertRaw.bind(element.name)
         insertRaw.bind(try JSONText.encode(element))
         return try insertRaw.run() == 1
@@ -420,6 +429,16 @@ public final class RecordWriter {
     }
 
     private func deviceID(_ device: Device) throws -> Int64 {
+        // Records alternate between a handful of devices: compare with the recent ones
+        // (strings shared with the parser's cache compare by identity) before hashing.
+        for (recent, id) in recentDevices where recent == device { return id }
+        let id = try lookUpDevice(device)
+        recentDevices.insert((device, id), at: 0)
+        if recentDevices.count > 4 { recentDevices.removeLast() }
+        return id
+    }
+
+    private func lookUpDevice(_ device: Device) throws -> Int64 {
         if let known = deviceIDs[device] { return known }
         try DeviceRow.insert(device, db: db)
         let id = db.lastInsertedRowID

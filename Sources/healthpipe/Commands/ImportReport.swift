@@ -25,6 +25,10 @@ enum ImportReport {
                 format: "  %@ of XML in %.2f s (%.1f MB/s); %@ records read, %@ added, %@ duplicates skipped",
                 bytes(summary.bytes), summary.elapsed, summary.megabytesPerSecond, count(summary.recordsRead),
                 count(summary.totalAdded), count(summary.totalDuplicates)))
+        let phases = ["xml", "files", "commit"].compactMap { name in
+            summary.phases[name].map { String(format: "%@ %.2f s", name, $0) }
+        }
+        if !phases.isEmpty { lines.append("  phases: " + phases.joined(separator: ", ")) }
         let families = HealthRecord.Family.allCases.filter { (summary.added[$0] ?? 0) + (summary.duplicates[$0] ?? 0) > 0 }
         if !families.isEmpty {
             lines.append("  by family (added / duplicate):")
