@@ -18,7 +18,7 @@ extension HealthUnit {
         guard symbol.hasPrefix("mmol<"), symbol.hasSuffix(">/L") else { return nil }
         let mass = symbol.dropFirst("mmol<".count).dropLast(">/L".count)
         guard let grams = Double(mass), grams > 0 else { return nil }
-        return HealthUnit(symbol: symbol, dimension: .glucose, scale: grams / 10)
+        return HealthUnit(symbol: symbol, dimension: .glucose, numerator: grams, denominator: 10)
     }
 
     /// Glucose: 1 mmol/L = 18.0156 mg/dL (molar mass of glucose 180.156 g/mol).
@@ -30,32 +30,33 @@ extension HealthUnit {
 
     static let catalog: [String: HealthUnit] = {
         var units: [String: HealthUnit] = [:]
-        func add(_ dimension: Dimension, _ symbol: String, _ scale: Double, offset: Double = 0) {
-            units[symbol] = HealthUnit(symbol: symbol, dimension: dimension, scale: scale, offset: offset)
+        func add(_ dimension: Dimension, _ symbol: String, _ numerator: Double, _ denominator: Double = 1, offset: Double = 0) {
+            units[symbol] = HealthUnit(
+                symbol: symbol, dimension: dimension, numerator: numerator, denominator: denominator, offset: offset)
         }
         add(.count, "count", 1)
         add(.mass, "kg", 1)
-        add(.mass, "g", 0.001)
-        add(.mass, "mg", 1e-6)
-        add(.mass, "mcg", 1e-9)
-        add(.mass, "lb", kilogramsPerPound)
-        add(.mass, "oz", kilogramsPerPound / 16)
-        add(.mass, "st", kilogramsPerPound * 14)
+        add(.mass, "g", 1, 1e3)
+        add(.mass, "mg", 1, 1e6)
+        add(.mass, "mcg", 1, 1e9)
+        add(.mass, "lb", 45_359_237, 1e8)  // 0.45359237 kg
+        add(.mass, "oz", 45_359_237, 16e8)
+        add(.mass, "st", 635_029_318, 1e8)  // 14 lb
         add(.length, "m", 1)
         add(.length, "km", 1000)
-        add(.length, "cm", 0.01)
-        add(.length, "mm", 0.001)
-        add(.length, "in", 0.0254)
-        add(.length, "ft", 0.3048)
-        add(.length, "yd", 0.9144)
-        add(.length, "mi", 1609.344)
+        add(.length, "cm", 1, 100)
+        add(.length, "mm", 1, 1000)
+        add(.length, "in", 254, 1e4)
+        add(.length, "ft", 3048, 1e4)
+        add(.length, "yd", 9144, 1e4)
+        add(.length, "mi", 1_609_344, 1e3)
         add(.energy, "kcal", 1)
         add(.energy, "Cal", 1)
-        add(.energy, "cal", 0.001)
-        add(.energy, "kJ", 1 / kilojoulesPerKilocalorie)
-        add(.energy, "J", 0.001 / kilojoulesPerKilocalorie)
+        add(.energy, "cal", 1, 1e3)
+        add(.energy, "kJ", 1000, 4184)  // 1 kcal = 4.184 kJ
+        add(.energy, "J", 1, 4184)
         add(.time, "s", 1)
-        add(.time, "ms", 0.001)
+        add(.time, "ms", 1, 1e3)
         add(.time, "min", 60)
         add(.time, "hr", 3600)
         add(.time, "d", 86400)
@@ -63,22 +64,22 @@ extension HealthUnit {
         add(.frequency, "count/s", 60)
         add(.frequency, "Hz", 60)
         add(.temperature, "degC", 1)
-        add(.temperature, "degF", 5.0 / 9.0, offset: -32 * 5.0 / 9.0)
+        add(.temperature, "degF", 5, 9, offset: -32)
         add(.temperature, "K", 1, offset: -273.15)
         add(.pressure, "mmHg", 1)
-        add(.pressure, "cmAq", 0.73555912)
-        add(.pressure, "inHg", 25.4)
+        add(.pressure, "cmAq", 73_555_912, 1e8)
+        add(.pressure, "inHg", 254, 10)
         add(.glucose, "mg/dL", 1)
-        add(.glucose, "mmol/L", glucoseMgPerDlPerMmolPerL)
+        add(.glucose, "mmol/L", 180_156, 1e4)  // 18.0156 mg/dL
         add(.volume, "L", 1)
-        add(.volume, "mL", 0.001)
-        add(.volume, "fl_oz_us", 0.0295735295625)
-        add(.volume, "fl_oz_imp", 0.0284130625)
-        add(.volume, "cup_us", 0.2365882365)
+        add(.volume, "mL", 1, 1e3)
+        add(.volume, "fl_oz_us", 295_735_295_625, 1e13)
+        add(.volume, "fl_oz_imp", 284_130_625, 1e10)
+        add(.volume, "cup_us", 2_365_882_365, 1e10)
         add(.speed, "m/s", 1)
-        add(.speed, "km/hr", 1000.0 / 3600.0)
-        add(.speed, "mi/hr", 1609.344 / 3600.0)
-        add(.speed, "m/hr", 1.0 / 3600.0)
+        add(.speed, "km/hr", 1000, 3600)
+        add(.speed, "mi/hr", 1_609_344, 3_600_000)
+        add(.speed, "m/hr", 1, 3600)
         add(.fraction, "%", 1)
         add(.soundLevel, "dBASPL", 1)
         add(.hearingLevel, "dBHL", 1)

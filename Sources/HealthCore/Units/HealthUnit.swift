@@ -1,24 +1,27 @@
 /// A HealthKit unit with an exact conversion to the base unit of its dimension.
 ///
-/// `base = value × scale + offset`; conversions only run within one dimension.
+/// The scale is a ratio of two exactly representable numbers, and a conversion multiplies
+/// by one combined ratio, so that decimal definitions stay exact:
+/// `base = (value + offset) × numerator / denominator` (the offset is for temperatures).
 ///
 /// ```swift
-/// try HealthUnit.convert(150, from: "lb", to: "kg")     // 68.0388555
+/// try HealthUnit.convert(150, from: "lb", to: "kg")        // 68.0388555
 /// try HealthUnit.convert(5.5, from: "mmol/L", to: "mg/dL") // 99.0858
 /// ```
 public struct HealthUnit: Hashable, Sendable {
     /// The symbol as HealthKit and the export write it.
     public let symbol: String
     public let dimension: Dimension
-    /// Multiplier to the dimension's base unit.
-    public let scale: Double
-    /// Added after scaling (temperatures only).
+    public let numerator: Double
+    public let denominator: Double
+    /// Added to a value in this unit before scaling (temperatures only).
     public let offset: Double
 
-    public init(symbol: String, dimension: Dimension, scale: Double, offset: Double = 0) {
+    public init(symbol: String, dimension: Dimension, numerator: Double, denominator: Double = 1, offset: Double = 0) {
         self.symbol = symbol
         self.dimension = dimension
-        self.scale = scale
+        self.numerator = numerator
+        self.denominator = denominator
         self.offset = offset
     }
 
@@ -50,9 +53,12 @@ public struct HealthUnit: Hashable, Sendable {
         guard dimension == target.dimension else {
             throw UnitError.incompatible(from: symbol, to: target.symbol)
         }
-        if self == target { return value }
-        let base = value * scale + offset
-        return (base - target.offset) / target.scale
+        if symbol == target.symbol { return value }
+        if offset == 0, target.offset == 0 {
+            return value * (numerator * target.denominator) / (denominator * target.numerator)
+        }
+        let base = (value + offset) * numerator / denominator
+        return base * target.denominator / target.numerator - target.offset
     }
 
     /// Converts `value` between two unit symbols.

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import HealthCore
+
+@Suite struct ContentKeyTests {
+    static func steps(_ value: Double = 100, device: String, start: String = "2024-01-15 07:30:00 -0800") -> Sample {
+        let parsed = ExportDate.parse(start)!
+        return Sample(
+            type: .stepCount, start: parsed.date, end: parsed.date.addingTimeInterval(600), value: .quantity(value, unit: "count"),
+            source: Source(name: "Jane’s iPhone", version: "17.1"), device: Device(exportString: device),
+            utcOffsetSeconds: parsed.utcOffsetSeconds)
+    }
+
+    @Test func ignoresTheDeviceAddressAndTheWrittenOffset() {
+        let a = Self.steps(device: "<<HKDevice: 0x1>, name:iPhone, hardware:iPhone14,2>")
+        let b = Self.steps(device: "<<HKDevice: 0x2ff>, name:iPhone, hardware:iPhone14,2>", start: "2024-01-15 08:30:00 -0700")
+        #expect(a.contentKey == b.contentKey)
+    }
+
+    @Test func changesWithAnyField() {
+        let base = Self.steps(device: "<<HKDevice: 0x1>, name:iPhone>")
+        var other = base
+        other.value = .quantity(101, unit: "count")
+        #expect(other.contentKey != base.contentKey)
+        other = base
+        other.source.version = "17.2"
+        #expect(other.contentKey != base.contentKey)
+        other = base
+        other.metadata = [MetadataEntry(key: "HKWasUserEntered", value: "1")]
+        #expect(other.contentKey != base.contentKey)
+        other = base
+        other.type = .distanceWalkingRunning
+        #expect(other.contentKey != base.contentKey)
+    }
+
+    @Test func metadataTimestampsCountAsInstants() {
+        var a = Self.steps(device: "")
+        var b = a
+        a.metadata = [MetadataEntry(key: "Original Creation Date", value: "2015-12-21 13:46:53 +0300")]
+        b.metadata = [MetadataEntry(key: "Original Creation Date", value: "2015-12-21 11:46:53 +0100")]
+        #expect(a.contentKey == b.contentKey)
+    }
+
+    @Test func fieldBoundariesMatter() {
+        var ab = ContentKeyBuilder(tag: "t")
+        ab.add("ab")
+        ab.add("c")
+        var abc = ContentKeyBuilder(tag: "t")
+        abc.add("a")
+        abc.add("bc")
+        #expect(ab.finish() != abc.finish())
+    }
+
+    @Test func murmurMatchesTheReferenceVectors() {
+        // Reference values of MurmurHash3_x64_128 with seed 0.
+        #expect(MurmurHash3.hash128(UnsafeRawBufferPointer(start: nil, count: 0)) == ContentKey(high: 0, low: 0))
+        let hello = Array("hello".utf8)
+        let key = hello.withUnsafeBytes { MurmurHash3.hash128($0) }
+        #expect(key.high == 0xcbd8_a7b3_41bd_9b02 && key.low == 0x5b1e_906a_48ae_1d19)
+        let fox = Array("The quick brown fox jumps over the lazy dog".utf8)
+        let foxKey = fox.withUnsafeBytes { MurmurHash3.hash128($0) }
+        #expect(foxKey.high == 0xe34b_bc7b_bc07_1b6c && foxKey.low == 0x7a43_3ca9_c49a_9347)
+    }
+}
