@@ -46,7 +46,11 @@ let package = Package(
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore"]),
         .testTarget(
             name: "HealthImportTests",
-            dependencies: ["HealthCore", "HealthStore", "HealthImport", "HealthSynth"]
+            dependencies: [
+                "HealthCore", "HealthStore", "HealthImport", "HealthSynth",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -62,10 +62,12 @@ public final class HealthDatabase: Sendable {
         }
     }
 
-    /// The highest anchor given out so far (0 for an empty store).
+    /// The anchor of the most recently stored sample (0 for an empty store). Anchors only
+    /// grow; a duplicate that was skipped may leave a gap (SQLite's AUTOINCREMENT counts
+    /// the attempt), which anchored queries do not notice.
     public func lastAnchor() throws -> QueryAnchor {
         try pool.read { db in
-            QueryAnchor(try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'sample'") ?? 0)
+            QueryAnchor(try Int64.fetchOne(db, sql: "SELECT max(anchor) FROM sample") ?? 0)
         }
     }
 
@@ -144,5 +146,12 @@ public struct ImportRun: Sendable, Hashable {
             exportDate: (row["export_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
             exportVersion: row["export_version"], bytes: row["bytes"], recordsRead: row["records_read"],
             recordsAdded: row["records_added"], duplicates: row["duplicates"])
+    }
+}
+
+extension HealthDatabase {
+    /// Every distinct device in the store.
+    public func deviceRows() throws -> [Device] {
+        try pool.read { db in try Row.fetchAll(db, sql: "SELECT * FROM device ORDER BY id").map { DeviceRow.device(from: $0) } }
     }
 }

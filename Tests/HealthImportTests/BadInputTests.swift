@@ -1,0 +1,133 @@
+import Foundation
+import HealthCore
+import HealthImport
+import HealthStore
+import Testing
+import ZIPFoundation
+
+/// Bad input fails with a message that names the file and the place, and leaves the store
+/// exactly as it was.
+@Suite struct BadInputTests {
+    /// A store with some content, to check that failures leave it untouched.
+    static func populatedStore(in folder: URL) throws -> HealthDatabase {
+        let database = try Fixtures.database(in: folder)
+        try Fixtures.importExport(Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_export.xml"), into: database)
+        return database
+    }
+
+    static func expectFailure(_ path: String, into database: HealthDatabase, mentioning words: [String]) throws {
+        let before = try Fixtures.snapshot(database)
+        do {
+            try Fixtures.importExport(path, into: database)
+            Issue.record("importing \(path) should fail")
+        } catch let error as ImportError {
+            for word in words { #expect(error.description.contains(word), "\(error.description) lacks \(word)") }
+        }
+        #expect(try Fixtures.snapshot(database) == before)
+    }
+
+    @Test func zipWhoseExportIsEmpty() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Self.populatedStore(in: folder)
+        try Self.expectFailure(
+            Fixtures.path("rinoshiyo-apple-health-mcp-server/adversarial/x4-3-multi-empty-xml.zip"), into: database,
+            mentioning: ["x4-3-multi-empty-xml.zip", "no Apple Health export", "empty XML entries: apple_health_export/export.xml"])
+    }
+
+    @Test func zipWithTruncatedXML() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Self.populatedStore(in: folder)
+        try Self.expectFailure(
+            Fixtures.path("rinoshiyo-apple-health-mcp-server/adversarial/x4-7-broken-xml.zip"), into: database,
+            mentioning: ["x4-7-broken-xml.zip: apple_health_export/export.xml", "truncated", "line 1, byte 112", "record 1"])
+    }
+
+    /// Cutting a real export anywhere before its end must fail and change nothing.
+    @Test func truncatedAtEveryOffset() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Self.populatedStore(in: folder)
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("opendroid-hk/sampleexport.xml")))
+        let end = try #require(data.range(of: Data("</HealthData>".utf8))).lowerBound
+        let cut = folder.appendingPathComponent("cut.xml")
+        for offset in stride(from: 3000, to: end, by: 1499) {
+            try data.prefix(offset).write(to: cut)
+            try Self.expectFailure(cut.path, into: database, mentioning: [cut.path, "line "])
+        }
+    }
+
+    @Test func truncatedZipEntryReportsTheEntry() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Self.populatedStore(in: folder)
+        let xml = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("opendroid-hk/sampleexport.xml")))
+        let zip = folder.appendingPathComponent("cut.zip")
+        let archive = try Archive(url: zip, accessMode: .create)
+        try archive.addEntry(
+            with: "apple_health_export/export.xml", type: .file, uncompressedSize: Int64(xml.count - 5000),
+            compressionMethod: .deflate
+        ) { position, size in xml.subdata(in: Int(position)..<Int(position) + size) }
+        try Self.expectFailure(zip.path, into: database, mentioning: ["cut.zip: apple_health_export/export.xml", "truncated"])
+    }
+
+    @Test func emptyFilesAndNonExports() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Self.populatedStore(in: folder)
+        let empty = folder.appendingPathComponent("empty.xml")
+        try Data().write(to: empty)
+        try Self.expectFailure(empty.path, into: database, mentioning: ["empty.xml", "is empty"])
+        let text = folder.appendingPathComponent("notes.xml")
+        try Data("<notes><note/></notes>".utf8).write(to: text)
+        try Self.expectFailure(text.path, into: database, mentioning: ["notes.xml", "not an Apple Health export"])
+        let emptyZip = folder.appendingPathComponent("empty.zip")
+        _ = try Archive(url: emptyZip, accessMode: .create)
+        try Self.expectFailure(emptyZip.path, into: database, mentioning: ["empty.zip", "empty zip"])
+        try Self.expectFailure(folder.appendingPathComponent("missing.zip").path, into: database, mentioning: ["does not exist"])
+    }
+
+    @Test func wellFormedButWrongRecordsNameTheRecord() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Self.populatedStore(in: folder)
+        let bad = folder.appendingPathComponent("bad-date.xml")
+        try Data(
+            """
+            <HealthData locale="en_US">
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="A" unit="count" value="1" startDate="2024-01-01 08:00:00 -0800" endDate="2024-01-01 08:01:00 -0800"/>
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="A" unit="count" value="2" startDate="yesterday" endDate="2024-01-01 08:01:00 -0800"/>
+            </HealthData>
+            """.utf8
+        ).write(to: bad)
+        try Self.expectFailure(bad.path, into: database, mentioning: ["bad-date.xml", "line 3", "record 2", "startDate"])
+    }
+
+    @Test func zipSlipEntriesAreRefusedAndNothingIsWrittenOutside() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Fixtures.database(in: folder)
+        let xml = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("AlekSi-applehealth/testdata.xml")))
+        let zip = folder.appendingPathComponent("slip.zip")
+        let archive = try Archive(url: zip, accessMode: .create)
+        for name in ["apple_health_export/export.xml", "../evil.xml", "/tmp/evil-absolute.xml", "apple_health_export/../../evil2.xml"] {
+            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(xml.count)) { position, size in
+                xml.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        let summary = try Fixtures.importExport(zip.path, into: database)
+        #expect(summary.refusedEntries.sorted() == ["../evil.xml", "/tmp/evil-absolute.xml", "apple_health_export/../../evil2.xml"])
+        #expect(try Fixtures.dataCounts(database)["sample"] == 2)
+        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("evil.xml").path))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/evil-absolute.xml"))
+
+        // An export whose only XML is an unsafe name is refused outright.
+        let onlySlip = folder.appendingPathComponent("only-slip.zip")
+        let second = try Archive(url: onlySlip, accessMode: .create)
+        try second.addEntry(with: "../export.xml", type: .file, uncompressedSize: Int64(xml.count)) { position, size in
+            xml.subdata(in: Int(position)..<Int(position) + size)
+        }
+        try Self.expectFailure(onlySlip.path, into: database, mentioning: ["refused unsafe entries: ../export.xml"])
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import HealthCore
+import HealthImport
+import HealthStore
+import Testing
+
+/// Paths and helpers shared by the import tests.
+enum Fixtures {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/apple-health")
+
+    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// A fresh empty folder, removed by the caller's `defer`.
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A new database in `folder`.
+    static func database(in folder: URL, name: String = "health.sqlite") throws -> HealthDatabase {
+        try HealthDatabase(path: folder.appendingPathComponent(name).path)
+    }
+
+    /// Imports `path` into `database`.
+    @discardableResult
+    static func importExport(_ path: String, into database: HealthDatabase, force: Bool = false) throws -> ImportSummary {
+        var options = HealthImporter.Options()
+        options.force = force
+        return try HealthImporter(database: database, options: options).run(path: path)
+    }
+
+    /// Row counts of the tables that hold data (empty tables and bookkeeping left out).
+    static func dataCounts(_ database: HealthDatabase) throws -> [String: Int] {
+        try database.counts().filter {
+            $0.value > 0 && !["import_run", "sample_type", "source", "device", "grdb_migrations", "sqlite_sequence"].contains($0.key)
+        }
+    }
+
+    /// Everything that identifies the store's content: row counts of every table and the last anchor.
+    static func snapshot(_ database: HealthDatabase) throws -> [String: Int] {
+        var counts = try database.counts()
+        counts["lastAnchor"] = Int(try database.lastAnchor().rawValue)
+        return counts
+    }
+}
