@@ -155,3 +155,21 @@ extension HealthDatabase {
         try pool.read { db in try Row.fetchAll(db, sql: "SELECT * FROM device ORDER BY id").map { DeviceRow.device(from: $0) } }
     }
 }
+
+extension HealthDatabase {
+    /// Every stored ECG recording, oldest first.
+    public func electrocardiograms() throws -> [Electrocardiogram] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM electrocardiogram ORDER BY recorded_date, id").map { row in
+                let blob: Data = row["voltages"]
+                let voltages = blob.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
+                let header = (try? JSONDecoder().decode([MetadataEntry].self, from: Data((row["header_json"] as String).utf8))) ?? []
+                return Electrocardiogram(
+                    fileName: row["file_name"], recordedDate: (row["recorded_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    classification: row["classification"], symptoms: row["symptoms"], softwareVersion: row["software_version"],
+                    device: row["device"], sampleRateHz: row["sample_rate_hz"], lead: row["lead"], unit: row["unit"],
+                    header: header, voltages: voltages)
+            }
+        }
+    }
+}

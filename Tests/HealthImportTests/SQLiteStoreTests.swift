@@ -1,0 +1,129 @@
+import Foundation
+import HealthCore
+import HealthImport
+import HealthStore
+import Testing
+
+/// The SQLite store answers every query exactly as the in-memory reference does.
+@Suite struct SQLiteStoreTests {
+    static let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// Deterministic samples of several types, lengths (0 s to 10 h) and sources.
+    static func samples() -> [Sample] {
+        var state: UInt64 = 42
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        return (0..<400).map { index in
+            let type: SampleType = [.stepCount, .heartRate, .sleepAnalysis][index % 3]
+            let start = t0.addingTimeInterval(Double(next(86400)))
+            let length = [0, 60, 600, 36000][next(4)]
+            let value: SampleValue = type == .sleepAnalysis
+                ? .category("HKCategoryValueSleepAnalysisAsleepCore") : .quantity(Double(next(200)), unit: "count")
+            return Sample(
+                type: type, start: start, end: start.addingTimeInterval(Double(length)), value: value,
+                source: Source(name: ["Watch", "Phone"][next(2)], version: "1"),
+                device: next(2) == 0 ? Device(name: "Apple Watch", hardware: "Watch6,1") : nil,
+                metadata: next(3) == 0 ? [MetadataEntry(key: "HKTimeZone", value: "Europe/Paris"), MetadataEntry(key: "k", value: "\(index)")] : [],
+                utcOffsetSeconds: 3600)
+        }
+    }
+
+    static func stores() throws -> (URL, HealthDatabase, InMemoryHealthStore) {
+        let folder = try Fixtures.temporaryFolder()
+        let database = try Fixtures.database(in: folder)
+        let samples = samples()
+        try database.write { writer in for sample in samples { try writer.write(.sample(sample)) } }
+        return (folder, database, InMemoryHealthStore(samples: samples))
+    }
+
+    @Test func overlapQueriesMatchTheReference() async throws {
+        let (folder, database, reference) = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = database.store
+        for type in [SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass] {
+            for startHour in stride(from: -11, to: 26, by: 3) {
+                for hours in [0.5, 1, 6, 24] {
+                    let interval = DateInterval(
+                        start: Self.t0.addingTimeInterval(Double(startHour) * 3600), duration: hours * 3600)
+                    let got = try await store.samples(of: type, overlapping: interval)
+                    let expected = await reference.samples(of: type, overlapping: interval)
+                    #expect(got == expected, "\(type) \(interval)")
+                }
+            }
+        }
+    }
+
+    @Test func latestAndStatisticsMatchTheReference() async throws {
+        let (folder, database, reference) = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = database.store
+        for type in [SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass] {
+            let got = try await store.latestSample(of: type)
+            let expected = await reference.latestSample(of: type)
+            #expect(got == expected)
+        }
+        let count = try HealthUnit(parsing: "count")
+        let day = DateInterval(start: Self.t0.addingTimeInterval(3600), duration: 43200)
+        let got = try await store.statistics(of: .stepCount, over: day, unit: count)
+        let expected = await reference.statistics(of: .stepCount, over: day, unit: count)
+        #expect(got == expected)
+        #expect(got.count > 10)
+    }
+
+    @Test func anchoredChangesAcrossImportsReturnEachSampleOnce() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Fixtures.database(in: folder)
+        let store = database.store
+        try Fixtures.importExport(Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_export.xml"), into: database)
+        var anchor = QueryAnchor.initial
+        var heartRates: [Double] = []
+        repeat {
+            let page = try await store.changes(of: .heartRate, since: anchor, limit: 1)
+            heartRates += page.samples.compactMap(\.value.number)
+            if page.samples.isEmpty { break }
+            anchor = page.nextAnchor
+        } while true
+        #expect(heartRates == [72, 78])
+        try Fixtures.importExport(Fixtures.path("alxdrcirilo-apple-health-parser/export.xml"), into: database)
+        try Fixtures.importExport(Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_export.xml"), into: database, force: true)
+        let next = try await store.changes(of: .heartRate, since: anchor, limit: 100)
+        #expect(next.samples.count == 2)  // the two of the second file; none of the first again
+        #expect(!next.hasMore)
+        let after = try await store.changes(of: .heartRate, since: next.nextAnchor, limit: 100)
+        #expect(after.samples.isEmpty && after.nextAnchor == next.nextAnchor)
+        #expect(try database.lastAnchor() >= next.nextAnchor)
+    }
+}
+
+@Suite struct LinkedFileTests {
+    @Test func ecgCSVAndFHIRResourcesOfAnUnpackedFolder() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let export = folder.appendingPathComponent("apple_health_export")
+        let manager = FileManager.default
+        try manager.createDirectory(at: export.appendingPathComponent("electrocardiograms"), withIntermediateDirectories: true)
+        try manager.createDirectory(at: export.appendingPathComponent("clinical-records"), withIntermediateDirectories: true)
+        try manager.copyItem(atPath: Fixtures.path("opendroid-hk/sampleexport.xml"), toPath: export.appendingPathComponent("eksport.xml").path)
+        try manager.copyItem(
+            atPath: Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_ecg.csv"),
+            toPath: export.appendingPathComponent("electrocardiograms/ecg_2024-06-15.csv").path)
+        try Data(#"{"resourceType":"Procedure","id":"p1"}"#.utf8).write(
+            to: export.appendingPathComponent("clinical-records/Procedure-488D59AE-81D4-4597-8FBB-713DE1CEF228.json"))
+        let database = try Fixtures.database(in: folder)
+        let summary = try Fixtures.importExport(folder.path, into: database)
+        #expect(summary.inputKind == "folder")
+        #expect(summary.clinicalResourcesLoaded == 1)
+        #expect(summary.added[.electrocardiogram] == 1)
+        #expect(summary.warnings["clinical resource referenced but missing"] == 5)
+        let ecg = try database.electrocardiograms()
+        #expect(ecg.count == 1)
+        #expect(ecg[0].voltages == [100, 200, -50, 150, 75, 0, -25, 50, 125, 175])
+        #expect(ecg[0].sampleRateHz == 512)
+        #expect(ecg[0].classification == "Sinus Rhythm")
+        #expect(ecg[0].recordedDate?.timeIntervalSince1970 == 1_718_447_400)
+        #expect(!ecg[0].header.contains { $0.key == "Name" || $0.key == "Date of Birth" })
+    }
+}

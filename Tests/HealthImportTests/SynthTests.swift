@@ -1,0 +1,77 @@
+import Foundation
+import HealthCore
+import HealthImport
+import HealthStore
+import HealthSynth
+import Testing
+
+@Suite struct SynthTests {
+    static func generate(days: Int, start: String = "2024-02-20", seed: UInt64 = 5, name: String, in folder: URL) throws
+        -> (URL, GroundTruth)
+    {
+        var configuration = SyntheticExport.Configuration(days: days, seed: seed)
+        configuration.startDate = start
+        let url = folder.appendingPathComponent(name)
+        return (url, try SyntheticExport(configuration: configuration).write(to: url))
+    }
+
+    @Test func sameSeedSameBytes() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (first, truth) = try Self.generate(days: 8, name: "a.xml", in: folder)
+        let firstBytes = try Data(contentsOf: first)
+        let (second, _) = try Self.generate(days: 8, name: "b.xml", in: folder)
+        #expect(try Data(contentsOf: second) == firstBytes)
+        let (other, _) = try Self.generate(days: 8, seed: 6, name: "c.xml", in: folder)
+        #expect(try Data(contentsOf: other) != firstBytes)
+        #expect(truth.xmlBytes == Int64(firstBytes.count))
+    }
+
+    /// A 30-day export across the spring DST change with the trip: the import holds exactly
+    /// what the ground truth says was written, and the truth describes the hard parts.
+    @Test func importMatchesTheGroundTruth() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (zip, truth) = try Self.generate(days: 30, name: "export.zip", in: folder)
+        let database = try Fixtures.database(in: folder)
+        let summary = try Fixtures.importExport(zip.path, into: database)
+        let unique = truth.uniqueRecords
+        #expect(summary.added[.activitySummary] == 30)
+        #expect(summary.added[.workout] == unique["Workout"])
+        #expect(summary.added[.correlation] == unique["HKCorrelationTypeIdentifierBloodPressure"])
+        #expect(summary.totalDuplicates == truth.duplicateCopies)
+        let storedSamples = try database.counts()["sample"]!
+        #expect(storedSamples == unique.values.reduce(0, +) - unique["ActivitySummary"]!)
+        #expect(summary.routeFilesLoaded == unique["Workout"])
+        #expect(summary.exportInfo.exportVersion == 13)
+
+        // Exported on 2024-03-21 (PDT): every timestamp carries -0700, also February's.
+        #expect(truth.exportOffsetSeconds == -25200)
+        let xml = try Data(contentsOf: folder.appendingPathComponent("export.zip"))
+        #expect(!xml.isEmpty)
+        #expect(truth.days.count == 30)
+        #expect(Set(truth.days.map(\.timeZone)) == ["America/Los_Angeles", "Europe/Paris"])
+        #expect(truth.days.filter { $0.timeZone == "Europe/Paris" }.count == 7)
+        #expect(truth.days.contains { $0.bedtime.contains("T00:") })  // a night that starts after midnight
+        #expect(truth.days.contains { $0.napMinutes > 0 })
+        for day in truth.days {
+            #expect(day.watchSteps <= day.steps && day.iPhoneSteps < day.steps + 1)
+            #expect(day.watchSteps + day.iPhoneSteps > day.steps)  // both devices see shared steps
+            #expect((240...560).contains(day.asleepMinutes), "\(day.date): \(day.asleepMinutes)")
+        }
+        let byType = try database.sampleCountsByType()
+        #expect(byType["HKQuantityTypeIdentifierStepCount"] == unique["HKQuantityTypeIdentifierStepCount"])
+        #expect(byType["HKQuantityTypeIdentifierHeartRate"] == unique["HKQuantityTypeIdentifierHeartRate"])
+    }
+
+    @Test func xmlTimestampsAllUseTheExportOffset() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (xml, truth) = try Self.generate(days: 25, name: "export.xml", in: folder)
+        let text = try String(contentsOf: xml, encoding: .utf8)
+        #expect(truth.exportOffsetSeconds == -25200)
+        #expect(text.contains("2024-02-20 ") && text.contains(" -0700\""))
+        #expect(!text.contains(" -0800\"") && !text.contains(" +0100\""))
+        #expect(text.contains("HKTimeZone\" value=\"Europe/Paris\""))
+    }
+}

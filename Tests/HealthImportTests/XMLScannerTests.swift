@@ -1,0 +1,137 @@
+import Foundation
+import HealthCore
+import Testing
+
+@testable import HealthImport
+
+/// The streaming scanner gives the same records whatever the chunk boundaries.
+@Suite struct XMLScannerTests {
+    static func records(_ data: Data, chunk: Int) throws -> (ExportInfo, [HealthRecord]) {
+        var records: [HealthRecord] = []
+        var scanner = XMLScanner(handler: ExportXMLHandler { records.append($0) }, initialCapacity: 16)
+        defer { scanner.deallocate() }
+        var offset = 0
+        while offset < data.count {
+            try scanner.feed(data.subdata(in: offset..<min(offset + chunk, data.count)))
+            offset += chunk
+        }
+        try scanner.finish()
+        return (scanner.handler.info, records)
+    }
+
+    @Test(arguments: ["opendroid-hk/sampleexport.xml", "dogsheep-healthkit-to-sqlite/export.xml", "rinoshiyo-apple-health-mcp-server/sample_export.xml"])
+    func chunkBoundariesDoNotMatter(_ path: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(path)))
+        let (info, whole) = try Self.records(data, chunk: data.count)
+        #expect(!whole.isEmpty)
+        for chunk in [1, 2, 3, 7, 64, 1000] {
+            let (chunkedInfo, chunked) = try Self.records(data, chunk: chunk)
+            #expect(chunked == whole, "chunk \(chunk)")
+            #expect(chunkedInfo == info)
+        }
+    }
+
+    @Test func entitiesControlCharactersAndUnknownElements() throws {
+        let xml = """
+            <?xml version="1.0"?>
+            <!DOCTYPE HealthData [
+              <!-- HealthKit Export Version: 12 -->
+              <!ATTLIST Broken
+                type CDATA #IMPLIED
+              <!ELEMENT Dup EMPTY> >
+            ]>
+            <HealthData locale="de_DE">
+             <Record type="HKDataTypeSleepDurationGoal" sourceName="Tom &amp; &quot;Jerry&quot; &#x1F600;" unit="hr" value="8" startDate="2024-01-01 00:00:00 +0100" endDate="2024-01-01 00:00:00 +0100">
+              <MetadataEntry key="meal" value="a\u{0B}b"/>
+              <MetadataEntry key="Meal" value="2"/>
+             </Record>
+             <VisionPrescription type="glasses" dateIssued="2023-01-01 00:00:00 +0100" expirationDate="2025-01-01 00:00:00 +0100">
+              <RightEye sphere="-1.25" sphereUnit="D"/>
+             </VisionPrescription>
+            </HealthData>
+            """
+        let (info, records) = try Self.records(Data(xml.utf8), chunk: 5)
+        #expect(info.exportVersion == 12)
+        #expect(info.locale == "de_DE")
+        #expect(records.count == 2)
+        guard case .sample(let sample) = records[0], case .other(let element) = records[1] else {
+            Issue.record("unexpected records \(records)")
+            return
+        }
+        #expect(sample.type.identifier == "HKDataTypeSleepDurationGoal")
+        #expect(sample.type.kind == .other)
+        #expect(sample.source.name == "Tom & \"Jerry\" 😀")
+        #expect(sample.metadata == [MetadataEntry(key: "meal", value: "a\u{0B}b"), MetadataEntry(key: "Meal", value: "2")])
+        #expect(element.name == "VisionPrescription")
+        #expect(element.children == [RawElement(name: "RightEye", attributes: [
+            MetadataEntry(key: "sphere", value: "-1.25"), MetadataEntry(key: "sphereUnit", value: "D"),
+        ])])
+    }
+
+    @Test func mismatchedTagsAreReportedWithTheirLine() throws {
+        let xml = "<HealthData>\n <Record type=\"x\" sourceName=\"a\" startDate=\"2024-01-01 00:00:00 +0000\">\n</Workout>\n</HealthData>"
+        #expect {
+            _ = try Self.records(Data(xml.utf8), chunk: 4)
+        } throws: { error in
+            "\(error)".contains("line 3") && "\(error)".contains("does not match <Record>")
+        }
+    }
+
+    @Test func numbersParseExactly() {
+        for text in ["0", "72", "-3.5", "2.95276", "0.000001", "123456789.123456789", "1e3", "1.7976931348623157e308", "4.30455"] {
+            let parsed = Array(text.utf8).withUnsafeBytes { ByteParsing.double($0) }
+            #expect(parsed == Double(text), "\(text)")
+        }
+        for text in ["", "-", "abc", "1.2.3", "nan"] {
+            #expect(Array(text.utf8).withUnsafeBytes { ByteParsing.double($0) } == nil, "\(text)")
+        }
+    }
+}
+
+@Suite struct BeatTimeTests {
+    @Test func localeFormats() {
+        #expect(BeatTime.secondsOfDay("11:26:02.34 AM") == 41162.34)
+        #expect(BeatTime.secondsOfDay("12:00:01.20 AM") == 1.2)
+        #expect(BeatTime.secondsOfDay("12:30:00 PM") == 45000)
+        #expect(BeatTime.secondsOfDay("9:05:01.5\u{202F}PM") == 75901.5)
+        #expect(BeatTime.secondsOfDay("00:20:37,80") == 1237.8)
+        #expect(BeatTime.secondsOfDay("23:59:59.99") == 86399.99)
+        #expect(BeatTime.secondsOfDay("noon") == nil)
+        #expect(BeatTime.secondsOfDay("25:00:00") == nil)
+    }
+
+    @Test func anchoredAcrossMidnight() throws {
+        // Parent starts 23:59:50 at -0800; beats at 23:59:58.5 and 00:00:01.2 the next day.
+        let parent = try #require(ExportDate.parse("2024-01-01 23:59:50 -0800"))
+        let before = BeatTime.anchor(secondsOfDay: 86398.5, parentStart: parent.date, utcOffsetSeconds: -28800)
+        let after = BeatTime.anchor(secondsOfDay: 1.2, parentStart: parent.date, utcOffsetSeconds: -28800)
+        #expect(before.timeIntervalSince(parent.date) == 8.5)
+        #expect((after.timeIntervalSince(parent.date) * 10).rounded() == 112)
+        // And the other way: a parent just after midnight with a beat written before it.
+        let early = try #require(ExportDate.parse("2024-01-02 00:00:02 +0100"))
+        let previous = BeatTime.anchor(secondsOfDay: 86399, parentStart: early.date, utcOffsetSeconds: 3600)
+        #expect(previous.timeIntervalSince(early.date) == -3)
+    }
+
+    @Test func beatsOfAnImportedRecordCrossMidnight() throws {
+        let xml = """
+            <HealthData locale="en_US">
+             <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="W" unit="ms" value="40" startDate="2024-01-01 23:59:50 -0800" endDate="2024-01-02 00:00:50 -0800">
+              <HeartRateVariabilityMetadataList>
+               <InstantaneousBeatsPerMinute bpm="60" time="11:59:58.50 PM"/>
+               <InstantaneousBeatsPerMinute bpm="61" time="12:00:01.20 AM"/>
+              </HeartRateVariabilityMetadataList>
+             </Record>
+            </HealthData>
+            """
+        let (_, records) = try XMLScannerTests.records(Data(xml.utf8), chunk: 100)
+        guard case .sample(let sample) = records.first else {
+            Issue.record("no sample")
+            return
+        }
+        let beats = try #require(sample.beats)
+        #expect(beats.map(\.beatsPerMinute) == [60, 61])
+        #expect(beats[0].time.timeIntervalSince(sample.start) == 8.5)
+        #expect((beats[1].time.timeIntervalSince(sample.start) * 10).rounded() == 112)
+    }
+}
