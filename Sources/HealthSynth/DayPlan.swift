@@ -60,7 +60,9 @@ extension DayPlan {
             guard index + 1 < generation.configuration.days else { return dayEnd.addingTimeInterval(-3600) }
             var next = generation.rng(day: index + 1, stream: 1)
             let nextZone = generation.zone(forDay: index + 1)
-            return night(dayStart: generation.localDay(index + 1, in: nextZone).start, rng: &next, lateNight: (index + 1) % 9 == 4).bed
+            return night(
+                dayStart: generation.localDay(index + 1, in: nextZone).start, rng: &next, lateNight: (index + 1) % 9 == 4
+            ).bed
         }()
         var rng = generation.rng(day: index, stream: 0)
         // The Watch goes on 20–60 min after waking (phone-only mornings), off 15 min before bed,
@@ -94,7 +96,8 @@ extension DayPlan {
             if end < activityEnd, worn(start) {
                 plan.workout = (start, end)
                 plan.bouts.removeAll { $0.end > start && $0.start < end }
-                plan.bouts.append(Bout(start: start, end: end, steps: Int(end.timeIntervalSince(start) / 60 * 160), watch: true, phone: false))
+                plan.bouts.append(
+                    Bout(start: start, end: end, steps: Int(end.timeIntervalSince(start) / 60 * 160), watch: true, phone: false))
                 plan.bouts.sort { $0.start < $1.start }
             }
         }

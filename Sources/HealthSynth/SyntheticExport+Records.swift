@@ -92,7 +92,8 @@ final class RecordEmitter {
         var result: [(Date, Date, Int)] = []
         var given = 0
         for index in 1..<bounds.count {
-            let upTo = index == bounds.count - 1
+            let upTo =
+                index == bounds.count - 1
                 ? total : Int((Double(total) * bounds[index].timeIntervalSince(start) / duration).rounded())
             result.append((bounds[index - 1], bounds[index], upTo - given))
             given = upTo

@@ -24,7 +24,9 @@ extension SyntheticExport {
         out.dateAttribute("startDate", start)
         out.dateAttribute("endDate", end)
         out.write(">\n")
-        for (key, value) in [("HKIndoorWorkout", "0"), (MetadataEntry.timeZoneKey, plan.zone.identifier), ("HKElevationAscended", "3120 cm")] {
+        for (key, value) in [
+            ("HKIndoorWorkout", "0"), (MetadataEntry.timeZoneKey, plan.zone.identifier), ("HKElevationAscended", "3120 cm"),
+        ] {
             out.write("   <MetadataEntry")
             out.attribute("key", key)
             out.attribute("value", value)
@@ -40,7 +42,10 @@ extension SyntheticExport {
         let statistics: [(String, [(String, String)])] = [
             ("HKQuantityTypeIdentifierActiveEnergyBurned", [("sum", (Double(steps) * 0.045).fixed(3)), ("unit", "Cal")]),
             ("HKQuantityTypeIdentifierDistanceWalkingRunning", [("sum", (Double(steps) * 0.00075).fixed(5)), ("unit", "km")]),
-            ("HKQuantityTypeIdentifierHeartRate", [("average", "142"), ("minimum", "96"), ("maximum", "171"), ("unit", "count/min")]),
+            (
+                "HKQuantityTypeIdentifierHeartRate",
+                [("average", "142"), ("minimum", "96"), ("maximum", "171"), ("unit", "count/min")]
+            ),
         ]
         for (type, values) in statistics {
             out.write("   <WorkoutStatistics")

@@ -11,7 +11,8 @@ extension SyntheticExport {
     public func write(to url: URL, progress: ((Int) -> Void)? = nil) throws -> GroundTruth {
         let manager = FileManager.default
         let isZip = url.pathExtension.lowercased() == "zip"
-        let staging = isZip
+        let staging =
+            isZip
             ? manager.temporaryDirectory.appendingPathComponent("healthpipe-synth-\(UUID().uuidString)/apple_health_export")
             : url.deletingLastPathComponent()
         let routes = staging.appendingPathComponent("workout-routes")
@@ -95,7 +96,9 @@ extension SyntheticExport {
             """)
         out.write(" <ExportDate")
         out.dateAttribute("value", exportDate)
-        out.write("/>\n <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1990-04-12\" HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexFemale\" HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeNotSet\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n")
+        out.write(
+            "/>\n <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1990-04-12\" HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexFemale\" HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeNotSet\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n"
+        )
     }
 
     private func writeSteps(_ plan: DayPlan, _ emit: RecordEmitter) {
@@ -123,7 +126,8 @@ extension SyntheticExport {
             let kcal = Double(bout.steps) * 0.045
             for (device, seen) in [(true, bout.watch), (false, bout.phone)] where seen {
                 let source = device ? RecordEmitter.watchSource : RecordEmitter.phoneSource
-                let pieces = emit.pieces(bout.start, bout.end, total: bout.steps, minLength: device ? 60 : 300, maxLength: device ? 300 : 720)
+                let pieces = emit.pieces(
+                    bout.start, bout.end, total: bout.steps, minLength: device ? 60 : 300, maxLength: device ? 300 : 720)
                 for (start, end, steps) in pieces {
                     let share = Double(steps) / Double(max(bout.steps, 1))
                     emit.record(
@@ -174,7 +178,8 @@ extension SyntheticExport {
         let morning = plan.wake.addingTimeInterval(1800)
         emit.record(
             "HKQuantityTypeIdentifierRestingHeartRate", source: RecordEmitter.watchSource, device: emit.device(watch: true),
-            unit: "count/min", value: String(emit.rng.int(52...62)), start: plan.dayStart, end: plan.dayEnd.addingTimeInterval(-1))
+            unit: "count/min", value: String(emit.rng.int(52...62)), start: plan.dayStart, end: plan.dayEnd.addingTimeInterval(-1)
+        )
         for index in 0..<3 {
             let start = plan.bedtime.addingTimeInterval(Double(index + 1) * plan.wake.timeIntervalSince(plan.bedtime) / 4)
             let end = start.addingTimeInterval(60)
@@ -196,7 +201,8 @@ extension SyntheticExport {
                 ("HKQuantityTypeIdentifierBodyMass", "kg", (drift + emit.rng.uniform(-0.4...0.4)).fixed(2)),
                 ("HKQuantityTypeIdentifierBodyFatPercentage", "%", emit.rng.uniform(0.19...0.22).fixed(3)),
             ] {
-                emit.record(type, source: ("Withings", "6.3"), device: nil, unit: unit, value: value, start: morning, end: morning)
+                emit.record(
+                    type, source: ("Withings", "6.3"), device: nil, unit: unit, value: value, start: morning, end: morning)
             }
         }
     }
@@ -219,7 +225,8 @@ extension SyntheticExport {
         let middle = onset.addingTimeInterval(end.timeIntervalSince(onset) * emit.rng.uniform(0.4...0.6))
         for (start, stop) in [(onset, middle), (middle.addingTimeInterval(600), end)] where stop > start {
             emit.record(
-                type, source: ("AutoSleep", "7.4"), device: nil, unit: nil, value: "HKCategoryValueSleepAnalysisAsleepUnspecified",
+                type, source: ("AutoSleep", "7.4"), device: nil, unit: nil,
+                value: "HKCategoryValueSleepAnalysisAsleepUnspecified",
                 start: start, end: stop)
         }
     }

@@ -7,7 +7,8 @@ import Testing
     static func steps(_ value: Double = 100, device: String, start: String = "2024-01-15 07:30:00 -0800") -> Sample {
         let parsed = ExportDate.parse(start)!
         return Sample(
-            type: .stepCount, start: parsed.date, end: parsed.date.addingTimeInterval(600), value: .quantity(value, unit: "count"),
+            type: .stepCount, start: parsed.date, end: parsed.date.addingTimeInterval(600),
+            value: .quantity(value, unit: "count"),
             source: Source(name: "Jane’s iPhone", version: "17.1"), device: Device(exportString: device),
             utcOffsetSeconds: parsed.utcOffsetSeconds)
     }

@@ -9,7 +9,10 @@ import Testing
                 exportString:
                     "<<HKDevice: 0x283b92580>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone13,4, software:16.3.1>"
             ))
-        #expect(device == Device(name: "iPhone", manufacturer: "Apple Inc.", model: "iPhone", hardware: "iPhone13,4", software: "16.3.1"))
+        #expect(
+            device
+                == Device(name: "iPhone", manufacturer: "Apple Inc.", model: "iPhone", hardware: "iPhone13,4", software: "16.3.1")
+        )
         #expect(device.deviceClass == .iPhone)
     }
 

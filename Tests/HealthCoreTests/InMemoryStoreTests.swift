@@ -8,7 +8,9 @@ import Testing
 @Suite struct InMemoryStoreTests {
     static let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
-    static func sample(_ type: SampleType = .stepCount, from start: Double, to end: Double, _ value: Double, unit: String = "count")
+    static func sample(
+        _ type: SampleType = .stepCount, from start: Double, to end: Double, _ value: Double, unit: String = "count"
+    )
         -> Sample
     {
         Sample(

@@ -32,7 +32,9 @@ import ZIPFoundation
         let database = try Self.populatedStore(in: folder)
         try Self.expectFailure(
             Fixtures.path("rinoshiyo-apple-health-mcp-server/adversarial/x4-3-multi-empty-xml.zip"), into: database,
-            mentioning: ["x4-3-multi-empty-xml.zip", "no Apple Health export", "empty XML entries: apple_health_export/export.xml"])
+            mentioning: [
+                "x4-3-multi-empty-xml.zip", "no Apple Health export", "empty XML entries: apple_health_export/export.xml",
+            ])
     }
 
     @Test func zipWithTruncatedXML() throws {
@@ -111,15 +113,19 @@ import ZIPFoundation
         let xml = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("AlekSi-applehealth/testdata.xml")))
         let zip = folder.appendingPathComponent("slip.zip")
         let archive = try Archive(url: zip, accessMode: .create)
-        for name in ["apple_health_export/export.xml", "../evil.xml", "/tmp/evil-absolute.xml", "apple_health_export/../../evil2.xml"] {
+        for name in [
+            "apple_health_export/export.xml", "../evil.xml", "/tmp/evil-absolute.xml", "apple_health_export/../../evil2.xml",
+        ] {
             try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(xml.count)) { position, size in
                 xml.subdata(in: Int(position)..<Int(position) + size)
             }
         }
         let summary = try Fixtures.importExport(zip.path, into: database)
-        #expect(summary.refusedEntries.sorted() == ["../evil.xml", "/tmp/evil-absolute.xml", "apple_health_export/../../evil2.xml"])
+        #expect(
+            summary.refusedEntries.sorted() == ["../evil.xml", "/tmp/evil-absolute.xml", "apple_health_export/../../evil2.xml"])
         #expect(try Fixtures.dataCounts(database)["sample"] == 2)
-        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("evil.xml").path))
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("evil.xml").path))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/evil-absolute.xml"))
 
         // An export whose only XML is an unsafe name is refused outright.

@@ -10,31 +10,46 @@ import Testing
     static let expected: [(path: String, counts: [String: Int])] = [
         // iOS 16 export with the broken v12 DTD, in a zip with __MACOSX junk: 1 Record +
         // 1 Workout (4 events, 3 statistics, 7 metadata), 10 summaries, a 644-point GPX route.
-        ("jshrake-healthkit-to-sqlite/export.zip", [
-            "sample": 2, "metadata": 15, "workout": 1, "workout_event": 4, "workout_statistic": 3, "workout_route": 1,
-            "route_point": 644, "activity_summary": 10,
-        ]),
+        (
+            "jshrake-healthkit-to-sqlite/export.zip",
+            [
+                "sample": 2, "metadata": 15, "workout": 1, "workout_event": 4, "workout_statistic": 3, "workout_route": 1,
+                "route_point": 644, "activity_summary": 10,
+            ]
+        ),
         // v11: 5 Records, 1 Workout, 6 ClinicalRecords, 17 summaries, 10 HRV beats; the GPX
         // route and FHIR files are not part of the fixture.
-        ("opendroid-hk/sampleexport.xml", [
-            "sample": 6, "metadata": 3, "hrv_beat": 10, "workout": 1, "workout_event": 8, "workout_route": 1,
-            "clinical_record": 6, "activity_summary": 17, "characteristic": 5,
-        ]),
+        (
+            "opendroid-hk/sampleexport.xml",
+            [
+                "sample": 6, "metadata": 3, "hrv_beat": 10, "workout": 1, "workout_event": 8, "workout_route": 1,
+                "clinical_record": 6, "activity_summary": 17, "characteristic": 5,
+            ]
+        ),
         // 6 top-level Records (2 of them also inside the Correlation), 1 Correlation, 1 Workout.
-        ("rinoshiyo-apple-health-mcp-server/sample_export.xml", [
-            "sample": 8, "correlation_member": 2, "metadata": 5, "workout": 1, "workout_event": 1,
-            "workout_statistic": 1, "workout_route": 1, "route_point": 3, "activity_summary": 1, "characteristic": 5,
-        ]),
+        (
+            "rinoshiyo-apple-health-mcp-server/sample_export.xml",
+            [
+                "sample": 8, "correlation_member": 2, "metadata": 5, "workout": 1, "workout_event": 1,
+                "workout_statistic": 1, "workout_route": 1, "route_point": 3, "activity_summary": 1, "characteristic": 5,
+            ]
+        ),
         // Old format: route points inline as <Location>.
-        ("dogsheep-healthkit-to-sqlite/export.xml", [
-            "sample": 3, "metadata": 9, "workout": 1, "workout_route": 1, "route_point": 2, "activity_summary": 2,
-            "characteristic": 4,
-        ]),
+        (
+            "dogsheep-healthkit-to-sqlite/export.xml",
+            [
+                "sample": 3, "metadata": 9, "workout": 1, "workout_route": 1, "route_point": 2, "activity_summary": 2,
+                "characteristic": 4,
+            ]
+        ),
         // Unpacked folder with a GPX file.
-        ("dogsheep-healthkit-to-sqlite/zip_contents", [
-            "sample": 3, "metadata": 9, "workout": 1, "workout_route": 1, "route_point": 3, "activity_summary": 2,
-            "characteristic": 4,
-        ]),
+        (
+            "dogsheep-healthkit-to-sqlite/zip_contents",
+            [
+                "sample": 3, "metadata": 9, "workout": 1, "workout_route": 1, "route_point": 3, "activity_summary": 2,
+                "characteristic": 4,
+            ]
+        ),
         ("AlekSi-applehealth/testdata.xml", ["sample": 2, "metadata": 4, "characteristic": 4]),
         ("tdda-applehealthdata/export6s3sample.xml", ["sample": 16, "workout": 1, "activity_summary": 2, "characteristic": 4]),
         ("alxdrcirilo-apple-health-parser/export.zip", ["sample": 8, "metadata": 3, "characteristic": 5]),

@@ -19,13 +19,15 @@ import Testing
             let type: SampleType = [.stepCount, .heartRate, .sleepAnalysis][index % 3]
             let start = t0.addingTimeInterval(Double(next(86400)))
             let length = [0, 60, 600, 36000][next(4)]
-            let value: SampleValue = type == .sleepAnalysis
+            let value: SampleValue =
+                type == .sleepAnalysis
                 ? .category("HKCategoryValueSleepAnalysisAsleepCore") : .quantity(Double(next(200)), unit: "count")
             return Sample(
                 type: type, start: start, end: start.addingTimeInterval(Double(length)), value: value,
                 source: Source(name: ["Watch", "Phone"][next(2)], version: "1"),
                 device: next(2) == 0 ? Device(name: "Apple Watch", hardware: "Watch6,1") : nil,
-                metadata: next(3) == 0 ? [MetadataEntry(key: "HKTimeZone", value: "Europe/Paris"), MetadataEntry(key: "k", value: "\(index)")] : [],
+                metadata: next(3) == 0
+                    ? [MetadataEntry(key: "HKTimeZone", value: "Europe/Paris"), MetadataEntry(key: "k", value: "\(index)")] : [],
                 utcOffsetSeconds: 3600)
         }
     }
@@ -88,7 +90,8 @@ import Testing
         } while true
         #expect(heartRates == [72, 78])
         try Fixtures.importExport(Fixtures.path("alxdrcirilo-apple-health-parser/export.xml"), into: database)
-        try Fixtures.importExport(Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_export.xml"), into: database, force: true)
+        try Fixtures.importExport(
+            Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_export.xml"), into: database, force: true)
         let next = try await store.changes(of: .heartRate, since: anchor, limit: 100)
         #expect(next.samples.count == 2)  // the two of the second file; none of the first again
         #expect(!next.hasMore)
@@ -106,7 +109,8 @@ import Testing
         let manager = FileManager.default
         try manager.createDirectory(at: export.appendingPathComponent("electrocardiograms"), withIntermediateDirectories: true)
         try manager.createDirectory(at: export.appendingPathComponent("clinical-records"), withIntermediateDirectories: true)
-        try manager.copyItem(atPath: Fixtures.path("opendroid-hk/sampleexport.xml"), toPath: export.appendingPathComponent("eksport.xml").path)
+        try manager.copyItem(
+            atPath: Fixtures.path("opendroid-hk/sampleexport.xml"), toPath: export.appendingPathComponent("eksport.xml").path)
         try manager.copyItem(
             atPath: Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_ecg.csv"),
             toPath: export.appendingPathComponent("electrocardiograms/ecg_2024-06-15.csv").path)

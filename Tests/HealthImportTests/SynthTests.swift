@@ -6,7 +6,9 @@ import HealthSynth
 import Testing
 
 @Suite struct SynthTests {
-    static func generate(days: Int, start: String = "2024-02-20", seed: UInt64 = 5, name: String, in folder: URL) throws
+    static func generate(
+        days: Int, start: String = "2024-02-20", seed: UInt64 = 5, name: String, in folder: URL
+    ) throws
         -> (URL, GroundTruth)
     {
         var configuration = SyntheticExport.Configuration(days: days, seed: seed)

@@ -34,7 +34,8 @@ enum Fixtures {
     /// Row counts of the tables that hold data (empty tables and bookkeeping left out).
     static func dataCounts(_ database: HealthDatabase) throws -> [String: Int] {
         try database.counts().filter {
-            $0.value > 0 && !["import_run", "sample_type", "source", "device", "grdb_migrations", "sqlite_sequence"].contains($0.key)
+            $0.value > 0
+                && !["import_run", "sample_type", "source", "device", "grdb_migrations", "sqlite_sequence"].contains($0.key)
         }
     }
 

@@ -19,7 +19,10 @@ import Testing
         return (scanner.handler.info, records)
     }
 
-    @Test(arguments: ["opendroid-hk/sampleexport.xml", "dogsheep-healthkit-to-sqlite/export.xml", "rinoshiyo-apple-health-mcp-server/sample_export.xml"])
+    @Test(arguments: [
+        "opendroid-hk/sampleexport.xml", "dogsheep-healthkit-to-sqlite/export.xml",
+        "rinoshiyo-apple-health-mcp-server/sample_export.xml",
+    ])
     func chunkBoundariesDoNotMatter(_ path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(path)))
         let (info, whole) = try Self.records(data, chunk: data.count)
@@ -63,13 +66,19 @@ import Testing
         #expect(sample.source.name == "Tom & \"Jerry\" 😀")
         #expect(sample.metadata == [MetadataEntry(key: "meal", value: "a\u{0B}b"), MetadataEntry(key: "Meal", value: "2")])
         #expect(element.name == "VisionPrescription")
-        #expect(element.children == [RawElement(name: "RightEye", attributes: [
-            MetadataEntry(key: "sphere", value: "-1.25"), MetadataEntry(key: "sphereUnit", value: "D"),
-        ])])
+        #expect(
+            element.children == [
+                RawElement(
+                    name: "RightEye",
+                    attributes: [
+                        MetadataEntry(key: "sphere", value: "-1.25"), MetadataEntry(key: "sphereUnit", value: "D"),
+                    ])
+            ])
     }
 
     @Test func mismatchedTagsAreReportedWithTheirLine() throws {
-        let xml = "<HealthData>\n <Record type=\"x\" sourceName=\"a\" startDate=\"2024-01-01 00:00:00 +0000\">\n</Workout>\n</HealthData>"
+        let xml =
+            "<HealthData>\n <Record type=\"x\" sourceName=\"a\" startDate=\"2024-01-01 00:00:00 +0000\">\n</Workout>\n</HealthData>"
         #expect {
             _ = try Self.records(Data(xml.utf8), chunk: 4)
         } throws: { error in
@@ -78,7 +87,8 @@ import Testing
     }
 
     @Test func numbersParseExactly() {
-        for text in ["0", "72", "-3.5", "2.95276", "0.000001", "123456789.123456789", "1e3", "1.7976931348623157e308", "4.30455"] {
+        for text in ["0", "72", "-3.5", "2.95276", "0.000001", "123456789.123456789", "1e3", "1.7976931348623157e308", "4.30455"]
+        {
             let parsed = Array(text.utf8).withUnsafeBytes { ByteParsing.double($0) }
             #expect(parsed == Double(text), "\(text)")
         }

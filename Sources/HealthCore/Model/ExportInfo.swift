@@ -9,7 +9,8 @@ public struct ExportInfo: Hashable, Sendable, Codable {
     /// The `Me` element: characteristics such as `HKCharacteristicTypeIdentifierDateOfBirth`.
     public var characteristics: [MetadataEntry]
 
-    public init(locale: String? = nil, exportDate: Date? = nil, exportVersion: Int? = nil, characteristics: [MetadataEntry] = []) {
+    public init(locale: String? = nil, exportDate: Date? = nil, exportVersion: Int? = nil, characteristics: [MetadataEntry] = [])
+    {
         self.locale = locale
         self.exportDate = exportDate
         self.exportVersion = exportVersion

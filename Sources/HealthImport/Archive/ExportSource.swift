@@ -31,8 +31,9 @@ enum MainXMLDetector {
     static let peekSize = 64 * 1024
 
     static func isHealthExport(_ head: Data) -> Bool {
-        guard let text = String(data: head.prefix(peekSize), encoding: .utf8)
-            ?? String(data: head.prefix(peekSize - 3), encoding: .utf8)
+        guard
+            let text = String(data: head.prefix(peekSize), encoding: .utf8)
+                ?? String(data: head.prefix(peekSize - 3), encoding: .utf8)
         else { return false }
         return text.contains("<!DOCTYPE HealthData") || text.contains("<HealthData")
     }

@@ -31,7 +31,8 @@ final class FileExportSource: ExportSource {
             let files = (try? manager.contentsOfDirectory(at: level, includingPropertiesForKeys: nil)) ?? []
             candidates += files.filter { $0.pathExtension.lowercased() == "xml" }.sorted { $0.path < $1.path }
         }
-        guard let found = candidates.first(where: { (try? FileExportSource.head($0)).map(MainXMLDetector.isHealthExport) == true })
+        guard
+            let found = candidates.first(where: { (try? FileExportSource.head($0)).map(MainXMLDetector.isHealthExport) == true })
         else {
             throw ImportError(file: url.path, "holds no Apple Health export (no XML file starts with <HealthData)")
         }

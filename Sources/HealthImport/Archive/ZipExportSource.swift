@@ -11,6 +11,9 @@ final class ZipExportSource: ExportSource {
     /// The folder inside the zip that holds the main XML (`apple_health_export/`).
     private let root: String
     private var entriesByPath: [String: Entry] = [:]
+    /// By file name alone, for references whose folder does not match the zip's layout.
+    private lazy var entriesByName: [String: Entry] = Dictionary(
+        entriesByPath.map { (($0.key as NSString).lastPathComponent, $0.value) }, uniquingKeysWith: { first, _ in first })
     private(set) var refusedEntries: [String] = []
 
     init(url: URL) throws {
@@ -41,7 +44,8 @@ final class ZipExportSource: ExportSource {
         guard count > 0 else { throw ImportError(file: url.path, "is an empty zip archive: no Health export in it") }
         candidates.sort { $0.path.split(separator: "/").count < $1.path.split(separator: "/").count }
         var found: Entry?
-        for candidate in candidates where try ZipExportSource.peek(archive, candidate).map(MainXMLDetector.isHealthExport) == true {
+        for candidate in candidates where try ZipExportSource.peek(archive, candidate).map(MainXMLDetector.isHealthExport) == true
+        {
             found = candidate
             break
         }
@@ -88,21 +92,24 @@ final class ZipExportSource: ExportSource {
     func readFile(exportPath: String) throws -> Data? {
         let relative = exportPath.hasPrefix("/") ? String(exportPath.dropFirst()) : exportPath
         guard !MainXMLDetector.isUnsafe(relative) else { return nil }
-        let entry = entriesByPath[root + relative]
-            ?? entriesByPath.first { ($0.key as NSString).lastPathComponent == (relative as NSString).lastPathComponent }?.value
+        let entry =
+            entriesByPath[root + relative] ?? entriesByName[(relative as NSString).lastPathComponent]
         guard let entry else { return nil }
         var data = Data()
         do {
             _ = try archive.extract(entry, bufferSize: 1 << 18) { data.append($0) }
         } catch {
-            throw ImportError(file: "\((path as NSString).lastPathComponent): \(entry.path)", "the zip entry is damaged (\(error))")
+            throw ImportError(
+                file: "\((path as NSString).lastPathComponent): \(entry.path)", "the zip entry is damaged (\(error))")
         }
         return data
     }
 
     func electrocardiogramPaths() -> [String] {
-        entriesByPath.keys.filter { $0.hasPrefix(root) && $0.lowercased().hasSuffix(".csv") && $0.contains("electrocardiograms/") }
-            .map { String($0.dropFirst(root.count)) }.sorted()
+        entriesByPath.keys.filter {
+            $0.hasPrefix(root) && $0.lowercased().hasSuffix(".csv") && $0.contains("electrocardiograms/")
+        }
+        .map { String($0.dropFirst(root.count)) }.sorted()
     }
 
     func fingerprint() throws -> String {

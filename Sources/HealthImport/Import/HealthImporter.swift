@@ -37,8 +37,8 @@ public struct HealthImporter: Sendable {
         self.options = options
     }
 
-    /// Runs the import. `progress` is called on the calling thread every
-    /// `options.progressInterval` seconds.
+    /// Runs the import. `progress` is called from the writing thread every
+    /// `options.progressInterval` seconds; keep it short.
     public func run(path: String, progress: ((ImportProgress) -> Void)? = nil) throws -> ImportSummary {
         let started = Date()
         let source = try HealthImporter.openSource(path)
@@ -52,6 +52,7 @@ public struct HealthImporter: Sendable {
             return summary
         }
         let options = self.options
+        var commitStarted = Date()
         try database.write { writer in
             let job = ParseJob(source: source, batchSize: options.batchSize)
             let done = DispatchSemaphore(value: 0)
@@ -99,9 +100,9 @@ public struct HealthImporter: Sendable {
                     locale: job.info.locale, exportDate: job.info.exportDate, exportVersion: job.info.exportVersion,
                     bytes: job.bytesRead, recordsRead: summary.recordsRead, recordsAdded: summary.totalAdded,
                     duplicates: summary.totalDuplicates))
-            summary.phases["commit"] = Date().timeIntervalSinceReferenceDate
+            commitStarted = Date()
         }
-        summary.phases["commit"] = Date().timeIntervalSinceReferenceDate - (summary.phases["commit"] ?? 0)
+        summary.phases["commit"] = Date().timeIntervalSince(commitStarted)
         summary.elapsed = Date().timeIntervalSince(started)
         return summary
     }

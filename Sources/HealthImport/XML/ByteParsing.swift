@@ -82,11 +82,12 @@ struct StringInterner {
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
         while let slot = slots[index] {
-            if slot.hash == hash, slot.length == bytes.count,
-                arena.withUnsafeBufferPointer({ memcmp($0.baseAddress! + slot.offset, bytes.baseAddress!, slot.length) == 0 })
-                    || slot.length == 0
-            {
-                return slot.string
+            if slot.hash == hash, slot.length == bytes.count {
+                if slot.length == 0 { return slot.string }
+                let equal = arena.withUnsafeBufferPointer {
+                    memcmp($0.baseAddress! + slot.offset, bytes.baseAddress!, slot.length) == 0
+                }
+                if equal { return slot.string }
             }
             index = (index + 1) & mask
         }

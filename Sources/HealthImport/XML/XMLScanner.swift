@@ -168,7 +168,7 @@ struct XMLScanner<Handler: XMLHandler> {
                 if handler.wantsText, count > position, final {
                     try handler.text(XMLText(base: buffer, range: ByteRange(start: position, end: count)))
                 }
-                if final || !handler.wantsText { try checkStray(position, count) ; position = count }
+                if final || !handler.wantsText { try checkStray(position, count); position = count }
                 return
             }
             if open > position {
@@ -360,9 +360,11 @@ struct XMLScanner<Handler: XMLHandler> {
             throw XMLScanError(.malformed("a closing tag without an opening one"), at: location(of: open))
         }
         let start = openNames.count - length
-        let matches = length == name.count && openNames.withUnsafeBufferPointer {
-            memcmp($0.baseAddress! + start, buffer + name.start, length) == 0
-        }
+        let matches =
+            length == name.count
+            && openNames.withUnsafeBufferPointer {
+                memcmp($0.baseAddress! + start, buffer + name.start, length) == 0
+            }
         guard matches else {
             let expected = String(decoding: openNames[start...], as: UTF8.self)
             throw XMLScanError(.malformed("a closing tag that does not match <\(expected)>"), at: location(of: open))

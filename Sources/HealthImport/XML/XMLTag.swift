@@ -136,7 +136,8 @@ enum XMLEntities {
         default:
             guard name.hasPrefix("#") else { return nil }
             let digits = name.dropFirst()
-            let code = digits.hasPrefix("x") || digits.hasPrefix("X")
+            let code =
+                digits.hasPrefix("x") || digits.hasPrefix("X")
                 ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             return code.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
         }

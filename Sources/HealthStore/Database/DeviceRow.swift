@@ -6,9 +6,11 @@ import HealthCore
 /// physical device is one row whatever its `0x…` address in the export.
 enum DeviceRow {
     static func key(_ device: Device) -> String {
-        [device.name, device.manufacturer, device.model, device.hardware, device.software, device.firmware,
-         device.localIdentifier, device.udiDeviceIdentifier, device.creationDate]
-            .map { $0 ?? "\u{1E}" }.joined(separator: "\u{1F}")
+        [
+            device.name, device.manufacturer, device.model, device.hardware, device.software, device.firmware,
+            device.localIdentifier, device.udiDeviceIdentifier, device.creationDate,
+        ]
+        .map { $0 ?? "\u{1E}" }.joined(separator: "\u{1F}")
     }
 
     static func insert(_ device: Device, db: Database) throws {

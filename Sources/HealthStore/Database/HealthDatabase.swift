@@ -53,7 +53,8 @@ public final class HealthDatabase: Sendable {
         try pool.read { db in
             let tables = try String.fetchAll(
                 db,
-                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'")
+                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'"
+            )
             var counts: [String: Int] = [:]
             for table in tables {
                 counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(table)\"") ?? 0
@@ -76,7 +77,9 @@ public final class HealthDatabase: Sendable {
         try pool.read { db in
             let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT t.identifier, count(*) AS n FROM sample s JOIN sample_type t ON t.id = s.type_id GROUP BY t.identifier")
+                sql:
+                    "SELECT t.identifier, count(*) AS n FROM sample s JOIN sample_type t ON t.id = s.type_id GROUP BY t.identifier"
+            )
             return Dictionary(uniqueKeysWithValues: rows.map { ($0["identifier"] as String, $0["n"] as Int) })
         }
     }
@@ -163,9 +166,11 @@ extension HealthDatabase {
             try Row.fetchAll(db, sql: "SELECT * FROM electrocardiogram ORDER BY recorded_date, id").map { row in
                 let blob: Data = row["voltages"]
                 let voltages = blob.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
-                let header = (try? JSONDecoder().decode([MetadataEntry].self, from: Data((row["header_json"] as String).utf8))) ?? []
+                let header =
+                    (try? JSONDecoder().decode([MetadataEntry].self, from: Data((row["header_json"] as String).utf8))) ?? []
                 return Electrocardiogram(
-                    fileName: row["file_name"], recordedDate: (row["recorded_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    fileName: row["file_name"],
+                    recordedDate: (row["recorded_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
                     classification: row["classification"], symptoms: row["symptoms"], softwareVersion: row["software_version"],
                     device: row["device"], sampleRateHz: row["sample_rate_hz"], lead: row["lead"], unit: row["unit"],
                     header: header, voltages: voltages)

@@ -37,7 +37,8 @@ public struct SQLiteHealthStore: HealthQuerying {
     public func latestSample(of type: SampleType) async throws -> Sample? {
         try await database.pool.read { db in
             guard let (typeID, maxDuration) = try Self.typeInfo(db, type),
-                let latestStart = try Double.fetchOne(db, sql: "SELECT max(start) FROM sample WHERE type_id = ?", arguments: [typeID])
+                let latestStart = try Double.fetchOne(
+                    db, sql: "SELECT max(start) FROM sample WHERE type_id = ?", arguments: [typeID])
             else { return nil }
             return try Self.fetch(
                 db, where: "s.type_id = ? AND s.start >= ? ORDER BY s.end DESC, s.anchor DESC LIMIT 1",
@@ -46,7 +47,9 @@ public struct SQLiteHealthStore: HealthQuerying {
         }
     }
 
-    public func statistics(of type: SampleType, over interval: DateInterval, unit: HealthUnit) async throws
+    public func statistics(
+        of type: SampleType, over interval: DateInterval, unit: HealthUnit
+    ) async throws
         -> SampleStatistics
     {
         SampleStatistics.compute(try await samples(of: type, overlapping: interval), over: interval, unit: unit)
@@ -77,7 +80,9 @@ public struct SQLiteHealthStore: HealthQuerying {
     }
 
     /// Samples with their metadata and HRV beats, in the order of `clause`.
-    private static func fetchWithAnchors(_ db: Database, where clause: String, arguments: StatementArguments) throws
+    private static func fetchWithAnchors(
+        _ db: Database, where clause: String, arguments: StatementArguments
+    ) throws
         -> [(anchor: Int64, sample: Sample)]
     {
         let rows = try Row.fetchAll(db, sql: "SELECT \(columns) WHERE \(clause)", arguments: arguments)
@@ -89,8 +94,8 @@ public struct SQLiteHealthStore: HealthQuerying {
             let list = chunk.map(String.init).joined(separator: ",")
             for row in try Row.fetchAll(
                 db,
-                sql: "SELECT owner, key, value FROM metadata WHERE owner_kind = 0 AND owner IN (\(list)) ORDER BY owner, position")
-            {
+                sql: "SELECT owner, key, value FROM metadata WHERE owner_kind = 0 AND owner IN (\(list)) ORDER BY owner, position"
+            ) {
                 metadata[row["owner"], default: []].append(MetadataEntry(key: row["key"], value: row["value"]))
             }
             for row in try Row.fetchAll(

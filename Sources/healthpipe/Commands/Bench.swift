@@ -78,7 +78,7 @@ enum ChildProcess {
 
     static func measure(_ executable: String, _ arguments: [String]) throws -> Measurement {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let started = Date()
         let spawned = posix_spawnp(&pid, executable, nil, nil, argv, environ)

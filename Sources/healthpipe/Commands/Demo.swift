@@ -16,7 +16,8 @@ struct Demo: AsyncParsableCommand {
     var dir: String?
 
     func run() async throws {
-        let folder = URL(fileURLWithPath: dir ?? NSTemporaryDirectory() + "healthpipe-demo-\(ProcessInfo.processInfo.processIdentifier)")
+        let folder = URL(
+            fileURLWithPath: dir ?? NSTemporaryDirectory() + "healthpipe-demo-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let export = folder.appendingPathComponent("export.zip")
         let dbPath = folder.appendingPathComponent("health.sqlite").path
@@ -28,7 +29,10 @@ struct Demo: AsyncParsableCommand {
         print(ImportReport.render(summary).split(separator: "\n").prefix(2).joined(separator: "\n"))
         print("3. Importing the same file again")
         let again = try HealthImporter(database: database).run(path: export.path)
-        print(String(format: "  recognised in %.3f s: %@", again.elapsed, again.alreadyImported == nil ? "re-read" : "already imported, nothing to do"))
+        print(
+            String(
+                format: "  recognised in %.3f s: %@", again.elapsed,
+                again.alreadyImported == nil ? "re-read" : "already imported, nothing to do"))
         print("4. Querying through the HealthQuerying protocol")
         let store = database.store
         let lastDay = truth.days[truth.days.count - 1]
@@ -39,7 +43,9 @@ struct Demo: AsyncParsableCommand {
         let dayStart = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))!
         let day = DateInterval(start: dayStart, end: calendar.date(byAdding: .day, value: 1, to: dayStart)!)
         let steps = try await store.statistics(of: .stepCount, over: day, unit: HealthUnit(parsing: "count"))
-        print("  \(lastDay.date): \(steps.count) step samples; raw sum over all sources \(Int(steps.sum ?? 0)) (Watch and iPhone double count), true steps \(lastDay.steps)")
+        print(
+            "  \(lastDay.date): \(steps.count) step samples; raw sum over all sources \(Int(steps.sum ?? 0)) (Watch and iPhone double count), true steps \(lastDay.steps)"
+        )
         if let weight = try await store.latestSample(of: .bodyMass), let kilograms = weight.value.number {
             let pounds = try HealthUnit.convert(kilograms, from: "kg", to: "lb")
             print(String(format: "  latest body mass: %.2f kg = %.2f lb", kilograms, pounds))
