@@ -15,6 +15,15 @@ import ZIPFoundation
         return database
     }
 
+    /// Adds `data` to `archive` under any name, unsafe ones included (ZIPFoundation writes
+    /// names as given).
+    static func add(_ data: Data, as name: String, to archive: Archive) throws {
+        let data = Data(data)
+        try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) {
+            position, size in data.subdata(in: Int(position)..<Int(position) + size)
+        }
+    }
+
     static func expectFailure(_ path: String, into database: HealthDatabase, mentioning words: [String]) throws {
         let before = try Fixtures.snapshot(database)
         do {
@@ -67,10 +76,7 @@ import ZIPFoundation
         let xml = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("opendroid-hk/sampleexport.xml")))
         let zip = folder.appendingPathComponent("cut.zip")
         let archive = try Archive(url: zip, accessMode: .create)
-        try archive.addEntry(
-            with: "apple_health_export/export.xml", type: .file, uncompressedSize: Int64(xml.count - 5000),
-            compressionMethod: .deflate
-        ) { position, size in xml.subdata(in: Int(position)..<Int(position) + size) }
+        try Self.add(xml.prefix(xml.count - 5000), as: "apple_health_export/export.xml", to: archive)
         try Self.expectFailure(zip.path, into: database, mentioning: ["cut.zip: apple_health_export/export.xml", "truncated"])
     }
 
@@ -116,9 +122,7 @@ import ZIPFoundation
         for name in [
             "apple_health_export/export.xml", "../evil.xml", "/tmp/evil-absolute.xml", "apple_health_export/../../evil2.xml",
         ] {
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(xml.count)) { position, size in
-                xml.subdata(in: Int(position)..<Int(position) + size)
-            }
+            try Self.add(xml, as: name, to: archive)
         }
         let summary = try Fixtures.importExport(zip.path, into: database)
         #expect(
@@ -131,9 +135,7 @@ import ZIPFoundation
         // An export whose only XML is an unsafe name is refused outright.
         let onlySlip = folder.appendingPathComponent("only-slip.zip")
         let second = try Archive(url: onlySlip, accessMode: .create)
-        try second.addEntry(with: "../export.xml", type: .file, uncompressedSize: Int64(xml.count)) { position, size in
-            xml.subdata(in: Int(position)..<Int(position) + size)
-        }
+        try Self.add(xml, as: "../export.xml", to: second)
         try Self.expectFailure(onlySlip.path, into: database, mentioning: ["refused unsafe entries: ../export.xml"])
     }
 }

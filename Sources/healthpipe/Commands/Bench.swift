@@ -63,7 +63,7 @@ struct BenchImport: ParsableCommand {
     private func report(_ name: String, _ run: ChildProcess.Measurement, _ size: Int64) {
         print(
             String(
-                format: "%@: exit %d, %.2f s, %.1f MB/s, peak RSS %.1f MB", name, run.status, run.seconds,
+                format: "%@: exit %d, %.2f s, %.1f MB/s, peak RSS %.1f MiB", name, run.status, run.seconds,
                 Double(size) / 1e6 / run.seconds, Double(run.peakRSSKiB) / 1024))
     }
 }
