@@ -6,21 +6,21 @@ import HealthCore
 /// element family by content key. Obtain one from ``HealthDatabase/write(_:)``.
 public final class RecordWriter {
     let db: Database
-    private var insertSample: PreparedInsert
-    private var findSample: PreparedInsert
-    private var insertMetadata: PreparedInsert
-    private var insertBeat: PreparedInsert
-    private var insertMember: PreparedInsert
-    private var insertWorkout: PreparedInsert
-    private var insertEvent: PreparedInsert
-    private var insertStatistic: PreparedInsert
-    private var insertRoute: PreparedInsert
+    var insertSample: PreparedInsert
+    var findSample: PreparedInsert
+    var insertMetadata: PreparedInsert
+    var insertBeat: PreparedInsert
+    var insertMember: PreparedInsert
+    var insertWorkout: PreparedInsert
+    var insertEvent: PreparedInsert
+    var insertStatistic: PreparedInsert
+    var insertRoute: PreparedInsert
     var insertPoint: PreparedInsert
-    private var insertSummary: PreparedInsert
-    private var insertClinical: PreparedInsert
-    private var insertAudiogramPoint: PreparedInsert
-    private var insertECG: PreparedInsert
-    private var insertRaw: PreparedInsert
+    var insertSummary: PreparedInsert
+    var insertClinical: PreparedInsert
+    var insertAudiogramPoint: PreparedInsert
+    var insertECG: PreparedInsert
+    var insertRaw: PreparedInsert
     private var typeIDs: [String: Int64] = [:]
     private var sourceIDs: [Source: Int64] = [:]
     private var deviceIDs: [Device: Int64] = [:]
@@ -33,9 +33,9 @@ public final class RecordWriter {
     /// Samples added per type identifier (correlation members and workouts included).
     public private(set) var addedByType: [String: Int] = [:]
     /// Routes added by this writer whose points live in a file (`FileReference`).
-    public private(set) var pendingRouteFiles: [(routeID: Int64, path: String)] = []
+    public internal(set) var pendingRouteFiles: [(routeID: Int64, path: String)] = []
     /// Clinical records added by this writer whose FHIR resource lives in a file.
-    public private(set) var pendingClinicalFiles: [(recordID: Int64, path: String)] = []
+    public internal(set) var pendingClinicalFiles: [(recordID: Int64, path: String)] = []
 
     init(db: Database) throws {
         self.db = db
@@ -188,7 +188,7 @@ public final class RecordWriter {
         return anchor
     }
 
-    private func writeMetadata(_ metadata: [MetadataEntry], owner: MetadataOwner, id: Int64) throws {
+    func writeMetadata(_ metadata: [MetadataEntry], owner: MetadataOwner, id: Int64) throws {
         for (position, entry) in metadata.enumerated() {
             insertMetadata.bind(owner.rawValue)
             insertMetadata.bind(id)
@@ -197,207 +197,6 @@ public final class RecordWriter {
             insertMetadata.bind(entry.value)
             try insertMetadata.run()
         }
-    }
-
-    private func writeCorrelation(_ correlation: Correlation, key: ContentKey) throws -> Bool {
-        guard let anchor = try writeSample(correlation.header, key: key) else { return false }
-        for object in correlation.objects {
-            let key = object.contentKey
-            var member = try writeSample(object, key: key)
-            if member == nil {
-                findSample.bind(key.bytes)
-                member = try findSample.fetchInt()
-            }
-            insertMember.bind(anchor)
-            insertMember.bind(member)
-            try insertMember.run()
-        }
-        return true
-    }
-
-    private func writeWorkout(_ workout: Workout, key: ContentKey) throws -> Bool {
-        guard let anchor = try writeSample(workout.header, key: key) else { return false }
-        insertWorkout.bind(anchor)
-        insertWorkout.bind(workout.activityType)
-        insertWorkout.bind(workout.duration)
-        insertWorkout.bind(workout.durationUnit)
-        insertWorkout.bind(workout.totalDistance)
-        insertWorkout.bind(workout.totalDistanceUnit)
-        insertWorkout.bind(workout.totalEnergyBurned)
-        insertWorkout.bind(workout.totalEnergyBurnedUnit)
-        insertWorkout.bind(workout.extras.isEmpty ? nil : try JSONText.encode(workout.extras))
-        try insertWorkout.run()
-        for (position, event) in workout.events.enumerated() {
-            insertEvent.bind(anchor)
-            insertEvent.bind(position)
-            insertEvent.bind(event.type)
-            insertEvent.bind(event.date)
-            insertEvent.bind(event.duration)
-            insertEvent.bind(event.durationUnit)
-            try insertEvent.run()
-            try writeMetadata(event.metadata, owner: .workoutEvent, id: insertEvent.lastInsertedRowID)
-        }
-        for (position, statistic) in workout.statistics.enumerated() {
-            insertStatistic.bind(anchor)
-            insertStatistic.bind(position)
-            insertStatistic.bind(statistic.type.identifier)
-            insertStatistic.bind(statistic.start)
-            insertStatistic.bind(statistic.end)
-            insertStatistic.bind(statistic.average)
-            insertStatistic.bind(statistic.minimum)
-            insertStatistic.bind(statistic.maximum)
-            insertStatistic.bind(statistic.sum)
-            insertStatistic.bind(statistic.unit)
-            try insertStatistic.run()
-        }
-        for (position, route) in workout.routes.enumerated() {
-            insertRoute.bind(anchor)
-            insertRoute.bind(position)
-            insertRoute.bind(try route.source.map(sourceID))
-            insertRoute.bind(try route.device.map(deviceID))
-            insertRoute.bind(route.start)
-            insertRoute.bind(route.end)
-            insertRoute.bind(route.creationDate)
-            insertRoute.bind(route.filePath)
-            insertRoute.bind(route.points.isEmpty ? 0 : 1)
-            try insertRoute.run()
-            let routeID = insertRoute.lastInsertedRowID
-            try writeMetadata(route.metadata, owner: .workoutRoute, id: routeID)
-            try writePoints(route.points, route: routeID)
-            if route.points.isEmpty, let path = route.filePath { pendingRouteFiles.append((routeID, path)) }
-        }
-        return true
-    }
-
-    /// Stores the points of a route (inline `Location`s, or a GPX file read later).
-    func writePoints(_ points: [RoutePoint], route: Int64) throws {
-        for (position, point) in points.enumerated() {
-            insertPoint.bind(route)
-            insertPoint.bind(position)
-            insertPoint.bind(point.time)
-            insertPoint.bind(point.latitude)
-            insertPoint.bind(point.longitude)
-            insertPoint.bind(point.elevation)
-            insertPoint.bind(point.speed)
-            insertPoint.bind(point.course)
-            insertPoint.bind(point.horizontalAccuracy)
-            insertPoint.bind(point.verticalAccuracy)
-            try insertPoint.run()
-        }
-    }
-
-    private func writeSummary(_ summary: ActivitySummary) throws -> Bool {
-        insertSummary.bind(summary.dateComponents)
-        insertSummary.bind(summary.activeEnergyBurned)
-        insertSummary.bind(summary.activeEnergyBurnedGoal)
-        insertSummary.bind(summary.activeEnergyBurnedUnit)
-        insertSummary.bind(summary.appleMoveTime)
-        insertSummary.bind(summary.appleMoveTimeGoal)
-        insertSummary.bind(summary.appleExerciseTime)
-        insertSummary.bind(summary.appleExerciseTimeGoal)
-        insertSummary.bind(summary.appleStandHours)
-        insertSummary.bind(summary.appleStandHoursGoal)
-        if try insertSummary.run() == 1 { return true }
-        // A later export can complete a day that an earlier one caught half-way: keep the newest.
-        try db.execute(
-            sql: """
-                UPDATE activity_summary SET active_energy_burned = ?, active_energy_burned_goal = ?,
-                    active_energy_burned_unit = ?, apple_move_time = ?, apple_move_time_goal = ?,
-                    apple_exercise_time = ?, apple_exercise_time_goal = ?, apple_stand_hours = ?,
-                    apple_stand_hours_goal = ? WHERE date = ?
-                """,
-            arguments: [
-                summary.activeEnergyBurned, summary.activeEnergyBurnedGoal, summary.activeEnergyBurnedUnit,
-                summary.appleMoveTime, summary.appleMoveTimeGoal, summary.appleExerciseTime,
-                summary.appleExerciseTimeGoal, summary.appleStandHours, summary.appleStandHoursGoal,
-                summary.dateComponents,
-            ])
-        return false
-    }
-
-    private func writeClinical(_ record: ClinicalRecord, key: ContentKey) throws -> Bool {
-        insertClinical.bind(key.bytes)
-        insertClinical.bind(record.type)
-        insertClinical.bind(record.identifier)
-        insertClinical.bind(record.sourceName)
-        insertClinical.bind(record.sourceURL)
-        insertClinical.bind(record.fhirVersion)
-        insertClinical.bind(record.receivedDate)
-        insertClinical.bind(record.resourceFilePath)
-        insertClinical.bind(record.resourceJSON)
-        guard try insertClinical.run() == 1 else { return false }
-        if record.resourceJSON == nil, let path = record.resourceFilePath {
-            pendingClinicalFiles.append((insertClinical.lastInsertedRowID, path))
-        }
-        return true
-    }
-
-    /// Attaches a clinical record's FHIR JSON read after the main XML.
-    func setClinicalResource(_ json: String, recordID: Int64) throws {
-        try db.execute(sql: "UPDATE clinical_record SET resource_json = ? WHERE id = ?", arguments: [json, recordID])
-    }
-
-    private func writeAudiogram(_ audiogram: Audiogram, key: ContentKey) throws -> Bool {
-        guard let anchor = try writeSample(audiogram.sample, key: key) else { return false }
-        for (position, point) in audiogram.points.enumerated() {
-            insertAudiogramPoint.bind(anchor)
-            insertAudiogramPoint.bind(position)
-            insertAudiogramPoint.bind(point.frequency)
-            insertAudiogramPoint.bind(point.frequencyUnit)
-            insertAudiogramPoint.bind(point.leftEar)
-            insertAudiogramPoint.bind(point.rightEar)
-            insertAudiogramPoint.bind(point.unit)
-            insertAudiogramPoint.bind(try JSONText.encode(point.attributes))
-            try insertAudiogramPoint.run()
-        }
-        return true
-    }
-
-    private func writeECG(_ ecg: Electrocardiogram, key: ContentKey) throws -> Bool {
-        insertECG.bind(key.bytes)
-        insertECG.bind(ecg.fileName)
-        insertECG.bind(ecg.recordedDate)
-        insertECG.bind(ecg.classification)
-        insertECG.bind(ecg.symptoms)
-        insertECG.bind(ecg.softwareVersion)
-        insertECG.bind(ecg.device)
-        insertECG.bind(ecg.sampleRateHz)
-        insertECG.bind(ecg.lead)
-        insertECG.bind(ecg.unit)
-        insertECG.bind(try JSONText.encode(ecg.header))
-        insertECG.bind(ecg.voltages.withUnsafeBytes { Array($0) })
-        return try insertECG.run() == 1
-    }
-
-    private func writeRaw(_ element: RawElement, key: ContentKey) throws -> Bool {
-        insertRaw.bind(key.bytes)
-        insertRaw.bind(element.name)
-        insertRaw.bind(try JSONText.encode(element))
-        return try insertRaw.run() == 1
-    }
-
-    /// Replaces the stored `Me` characteristics with the newest export's.
-    public func writeCharacteristics(_ characteristics: [MetadataEntry]) throws {
-        guard !characteristics.isEmpty else { return }
-        try db.execute(sql: "DELETE FROM characteristic")
-        for entry in characteristics {
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO characteristic (key, value) VALUES (?, ?)", arguments: [entry.key, entry.value])
-        }
-    }
-
-    /// Records a finished import (used to recognise the same input next time).
-    public func recordImport(_ run: ImportRun) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO import_run (fingerprint, path, input_kind, started_at, finished_at, locale, export_date,
-                    export_version, bytes, records_read, records_added, duplicates) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
-                """,
-            arguments: [
-                run.fingerprint, run.path, run.inputKind, run.startedAt.timeIntervalSince1970,
-                run.finishedAt.timeIntervalSince1970, run.locale, run.exportDate?.timeIntervalSince1970,
-                run.exportVersion, run.bytes, run.recordsRead, run.recordsAdded, run.duplicates,
-            ])
     }
 
     func finish() throws {
@@ -409,7 +208,7 @@ public final class RecordWriter {
         maxDurations = [:]
     }
 
-    private func typeID(_ type: SampleType) throws -> Int64 {
+    func typeID(_ type: SampleType) throws -> Int64 {
         if let known = typeIDs[type.identifier] { return known }
         try db.execute(
             sql: "INSERT INTO sample_type (identifier, kind) VALUES (?, ?)",
@@ -419,7 +218,7 @@ public final class RecordWriter {
         return id
     }
 
-    private func sourceID(_ source: Source) throws -> Int64 {
+    func sourceID(_ source: Source) throws -> Int64 {
         if let known = sourceIDs[source] { return known }
         try db.execute(
             sql: "INSERT INTO source (name, version) VALUES (?, ?)", arguments: [source.name, source.version ?? ""])
@@ -428,7 +227,7 @@ public final class RecordWriter {
         return id
     }
 
-    private func deviceID(_ device: Device) throws -> Int64 {
+    func deviceID(_ device: Device) throws -> Int64 {
         // Records alternate between a handful of devices: compare with the recent ones
         // (strings shared with the parser's cache compare by identity) before hashing.
         for (recent, id) in recentDevices where recent == device { return id }
@@ -444,18 +243,5 @@ public final class RecordWriter {
         let id = db.lastInsertedRowID
         deviceIDs[device] = id
         return id
-    }
-}
-
-extension RecordWriter {
-    /// Stores the points of a route read from its GPX file and marks the route loaded.
-    public func attachRoutePoints(_ points: [RoutePoint], route: Int64) throws {
-        try writePoints(points, route: route)
-        try db.execute(sql: "UPDATE workout_route SET points_loaded = 1 WHERE id = ?", arguments: [route])
-    }
-
-    /// Attaches a clinical record's FHIR JSON read after the main XML.
-    public func attachClinicalResource(_ json: String, recordID: Int64) throws {
-        try setClinicalResource(json, recordID: recordID)
     }
 }

@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import HealthCore
+
+extension RecordWriter {
+    func writeCorrelation(_ correlation: Correlation, key: ContentKey) throws -> Bool {
+        guard let anchor = try writeSample(correlation.header, key: key) else { return false }
+        for object in correlation.objects {
+            let key = object.contentKey
+            var member = try writeSample(object, key: key)
+            if member == nil {
+                findSample.bind(key.bytes)
+                member = try findSample.fetchInt()
+            }
+            insertMember.bind(anchor)
+            insertMember.bind(member)
+            try insertMember.run()
+        }
+        return true
+    }
+
+    func writeSummary(_ summary: ActivitySummary) throws -> Bool {
+        insertSummary.bind(summary.dateComponents)
+        insertSummary.bind(summary.activeEnergyBurned)
+        insertSummary.bind(summary.activeEnergyBurnedGoal)
+        insertSummary.bind(summary.activeEnergyBurnedUnit)
+        insertSummary.bind(summary.appleMoveTime)
+        insertSummary.bind(summary.appleMoveTimeGoal)
+        insertSummary.bind(summary.appleExerciseTime)
+        insertSummary.bind(summary.appleExerciseTimeGoal)
+        insertSummary.bind(summary.appleStandHours)
+        insertSummary.bind(summary.appleStandHoursGoal)
+        if try insertSummary.run() == 1 { return true }
+        // A later export can complete a day that an earlier one caught half-way: keep the newest.
+        try db.execute(
+            sql: """
+                UPDATE activity_summary SET active_energy_burned = ?, active_energy_burned_goal = ?,
+                    active_energy_burned_unit = ?, apple_move_time = ?, apple_move_time_goal = ?,
+                    apple_exercise_time = ?, apple_exercise_time_goal = ?, apple_stand_hours = ?,
+                    apple_stand_hours_goal = ? WHERE date = ?
+                """,
+            arguments: [
+                summary.activeEnergyBurned, summary.activeEnergyBurnedGoal, summary.activeEnergyBurnedUnit,
+                summary.appleMoveTime, summary.appleMoveTimeGoal, summary.appleExerciseTime,
+                summary.appleExerciseTimeGoal, summary.appleStandHours, summary.appleStandHoursGoal,
+                summary.dateComponents,
+            ])
+        return false
+    }
+
+    func writeClinical(_ record: ClinicalRecord, key: ContentKey) throws -> Bool {
+        insertClinical.bind(key.bytes)
+        insertClinical.bind(record.type)
+        insertClinical.bind(record.identifier)
+        insertClinical.bind(record.sourceName)
+        insertClinical.bind(record.sourceURL)
+        insertClinical.bind(record.fhirVersion)
+        insertClinical.bind(record.receivedDate)
+        insertClinical.bind(record.resourceFilePath)
+        insertClinical.bind(record.resourceJSON)
+        guard try insertClinical.run() == 1 else { return false }
+        if record.resourceJSON == nil, let path = record.resourceFilePath {
+            pendingClinicalFiles.append((insertClinical.lastInsertedRowID, path))
+        }
+        return true
+    }
+
+    func writeAudiogram(_ audiogram: Audiogram, key: ContentKey) throws -> Bool {
+        guard let anchor = try writeSample(audiogram.sample, key: key) else { return false }
+        for (position, point) in audiogram.points.enumerated() {
+            insertAudiogramPoint.bind(anchor)
+            insertAudiogramPoint.bind(position)
+            insertAudiogramPoint.bind(point.frequency)
+            insertAudiogramPoint.bind(point.frequencyUnit)
+            insertAudiogramPoint.bind(point.leftEar)
+            insertAudiogramPoint.bind(point.rightEar)
+            insertAudiogramPoint.bind(point.unit)
+            insertAudiogramPoint.bind(try JSONText.encode(point.attributes))
+            try insertAudiogramPoint.run()
+        }
+        return true
+    }
+
+    func writeECG(_ ecg: Electrocardiogram, key: ContentKey) throws -> Bool {
+        insertECG.bind(key.bytes)
+        insertECG.bind(ecg.fileName)
+        insertECG.bind(ecg.recordedDate)
+        insertECG.bind(ecg.classification)
+        insertECG.bind(ecg.symptoms)
+        insertECG.bind(ecg.softwareVersion)
+        insertECG.bind(ecg.device)
+        insertECG.bind(ecg.sampleRateHz)
+        insertECG.bind(ecg.lead)
+        insertECG.bind(ecg.unit)
+        insertECG.bind(try JSONText.encode(ecg.header))
+        insertECG.bind(ecg.voltages.withUnsafeBytes { Array($0) })
+        return try insertECG.run() == 1
+    }
+
+    func writeRaw(_ element: RawElement, key: ContentKey) throws -> Bool {
+        insertRaw.bind(key.bytes)
+        insertRaw.bind(element.name)
+        insertRaw.bind(try JSONText.encode(element))
+        return try insertRaw.run() == 1
+    }
+
+    /// Replaces the stored `Me` characteristics with the newest export's.
+    public func writeCharacteristics(_ characteristics: [MetadataEntry]) throws {
+        guard !characteristics.isEmpty else { return }
+        try db.execute(sql: "DELETE FROM characteristic")
+        for entry in characteristics {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO characteristic (key, value) VALUES (?, ?)", arguments: [entry.key, entry.value])
+        }
+    }
+
+    /// Records a finished import (used to recognise the same input next time).
+    public func recordImport(_ run: ImportRun) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO import_run (fingerprint, path, input_kind, started_at, finished_at, locale, export_date,
+                    export_version, bytes, records_read, records_added, duplicates) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+                """,
+            arguments: [
+                run.fingerprint, run.path, run.inputKind, run.startedAt.timeIntervalSince1970,
+                run.finishedAt.timeIntervalSince1970, run.locale, run.exportDate?.timeIntervalSince1970,
+                run.exportVersion, run.bytes, run.recordsRead, run.recordsAdded, run.duplicates,
+            ])
+    }
+
+    /// Attaches a clinical record's FHIR JSON read after the main XML.
+    public func attachClinicalResource(_ json: String, recordID: Int64) throws {
+        try db.execute(sql: "UPDATE clinical_record SET resource_json = ? WHERE id = ?", arguments: [json, recordID])
+    }
+}
