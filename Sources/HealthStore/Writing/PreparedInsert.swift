@@ -18,9 +18,10 @@ struct PreparedInsert {
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+    /// Ready for the next row. Every call site binds every parameter, so bindings are not
+    /// cleared.
     mutating func reset() {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
         index = 0
     }
 
@@ -68,6 +69,7 @@ struct PreparedInsert {
     /// Runs the statement; returns the number of rows it changed.
     @discardableResult
     mutating func run() throws -> Int {
+        assert(index == sqlite3_bind_parameter_count(handle), "every parameter must be bound for every row")
         defer { reset() }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
@@ -78,6 +80,7 @@ struct PreparedInsert {
 
     /// Runs a query and returns the first column of its first row as an integer.
     mutating func fetchInt() throws -> Int64? {
+        assert(index == sqlite3_bind_parameter_count(handle), "every parameter must be bound for every row")
         defer { reset() }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return sqlite3_column_int64(handle, 0) }

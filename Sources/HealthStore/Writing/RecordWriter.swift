@@ -24,7 +24,9 @@ public final class RecordWriter {
     private var typeIDs: [String: Int64] = [:]
     private var sourceIDs: [Source: Int64] = [:]
     private var deviceIDs: [Device: Int64] = [:]
-    private var recentDevices: [(Device, Int64)] = []
+    private var recentTypes = RecentIDs<String>(capacity: 2)
+    private var recentSources = RecentIDs<Source>()
+    private var recentDevices = RecentIDs<Device>()
     private var maxDurations: [Int64: Double] = [:]
 
     /// Records added and skipped as duplicates, per family.
@@ -209,32 +211,27 @@ public final class RecordWriter {
     }
 
     func typeID(_ type: SampleType) throws -> Int64 {
-        if let known = typeIDs[type.identifier] { return known }
-        try db.execute(
-            sql: "INSERT INTO sample_type (identifier, kind) VALUES (?, ?)",
-            arguments: [type.identifier, type.kind.rawValue])
-        let id = db.lastInsertedRowID
-        typeIDs[type.identifier] = id
-        return id
+        try recentTypes.id(for: type.identifier) { identifier in
+            if let known = typeIDs[identifier] { return known }
+            try db.execute(
+                sql: "INSERT INTO sample_type (identifier, kind) VALUES (?, ?)", arguments: [identifier, type.kind.rawValue])
+            typeIDs[identifier] = db.lastInsertedRowID
+            return db.lastInsertedRowID
+        }
     }
 
     func sourceID(_ source: Source) throws -> Int64 {
-        if let known = sourceIDs[source] { return known }
-        try db.execute(
-            sql: "INSERT INTO source (name, version) VALUES (?, ?)", arguments: [source.name, source.version ?? ""])
-        let id = db.lastInsertedRowID
-        sourceIDs[source] = id
-        return id
+        try recentSources.id(for: source) { source in
+            if let known = sourceIDs[source] { return known }
+            try db.execute(
+                sql: "INSERT INTO source (name, version) VALUES (?, ?)", arguments: [source.name, source.version ?? ""])
+            sourceIDs[source] = db.lastInsertedRowID
+            return db.lastInsertedRowID
+        }
     }
 
     func deviceID(_ device: Device) throws -> Int64 {
-        // Records alternate between a handful of devices: compare with the recent ones
-        // (strings shared with the parser's cache compare by identity) before hashing.
-        for (recent, id) in recentDevices where recent == device { return id }
-        let id = try lookUpDevice(device)
-        recentDevices.insert((device, id), at: 0)
-        if recentDevices.count > 4 { recentDevices.removeLast() }
-        return id
+        try recentDevices.id(for: device, orLookUp: lookUpDevice)
     }
 
     private func lookUpDevice(_ device: Device) throws -> Int64 {
