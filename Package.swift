@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "HealthCore", targets: ["HealthCore"]),
         .library(name: "HealthStore", targets: ["HealthStore"]),
         .library(name: "HealthImport", targets: ["HealthImport"]),
+        .library(name: "HealthDaily", targets: ["HealthDaily"]),
         .executable(name: "healthpipe", targets: ["healthpipe"]),
     ],
     dependencies: [
@@ -31,6 +32,8 @@ let package = Package(
             name: "HealthImport",
             dependencies: ["HealthCore", "HealthStore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        // Daily normalisation (norm_v1, norm_v2): pure rules over the query protocol.
+        .target(name: "HealthDaily", dependencies: ["HealthCore"]),
         // Deterministic synthetic export generator with ground truth.
         .target(
             name: "HealthSynth",
@@ -39,11 +42,15 @@ let package = Package(
         .executableTarget(
             name: "healthpipe",
             dependencies: [
-                "HealthCore", "HealthStore", "HealthImport", "HealthSynth",
+                "HealthCore", "HealthStore", "HealthImport", "HealthSynth", "HealthDaily",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore"]),
+        .testTarget(
+            name: "HealthDailyTests",
+            dependencies: ["HealthCore", "HealthDaily", "HealthStore", "HealthImport", "HealthSynth"]
+        ),
         .testTarget(
             name: "HealthImportTests",
             dependencies: [

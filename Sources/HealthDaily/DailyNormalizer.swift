@@ -1,0 +1,201 @@
+import Foundation
+import HealthCore
+
+/// Produces ``NormalizedDailyMetrics`` per local day from any ``HealthQuerying`` store (the
+/// Flo seed's `HealthKitNormalisationService`). Zones, "now" and the rule version are
+/// injected; nothing is read from the system inside.
+///
+/// A range is answered with one query per type over the whole range (not per day), so the
+/// cost grows with the days asked for, not with the size of the store.
+///
+/// ```swift
+/// var configuration = DailyNormalizer.Configuration()
+/// configuration.homeZone = TimeZone(identifier: "America/Los_Angeles")!
+/// let normalizer = DailyNormalizer(store: database.store, configuration: configuration, now: { Date() })
+/// let week = try await normalizer.lastNDays(7)   // oldest first, one payload per day
+/// ```
+public struct DailyNormalizer: Sendable {
+    /// Settings of a normaliser.
+    public struct Configuration: Sendable {
+        /// The zone of days without `HKTimeZone` evidence.
+        public var homeZone = TimeZone(identifier: "UTC")!
+        /// When set, every day is in this zone.
+        public var explicitZone: TimeZone?
+        public var version = NormalizationVersion.v1
+        /// Written into every payload as `user_id`.
+        public var userID: String?
+        /// Days per store round trip for long ranges (bounds memory).
+        public var chunkDays = 92
+
+        public init() {}
+    }
+
+    public let store: any HealthQuerying
+    public let configuration: Configuration
+    private let now: @Sendable () -> Date
+
+    public init(store: any HealthQuerying, configuration: Configuration, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.configuration = configuration
+        self.now = now
+    }
+
+    /// The metrics of one local day.
+    public func metrics(for date: LocalDate) async throws -> NormalizedDailyMetrics {
+        try await metrics(from: date, through: date)[0]
+    }
+
+    /// `n` consecutive local days ending today, oldest first, one payload per day (days
+    /// without data too, every metric `nil`).
+    public func lastNDays(_ n: Int) async throws -> [NormalizedDailyMetrics] {
+        precondition(n > 0, "lastNDays needs at least one day")
+        let today = try await self.today()
+        return try await metrics(from: today.adding(days: -(n - 1)), through: today)
+    }
+
+    /// Today's local date: "now" in the zone in effect now.
+    public func today() async throws -> LocalDate {
+        let instant = now()
+        let window = DateInterval(start: instant.addingTimeInterval(-ZoneTimeline.lookBack), end: instant.addingTimeInterval(60))
+        let timeline = try await zoneTimeline(over: window)
+        return LocalDate(instant, in: timeline.zone(at: instant))
+    }
+
+    /// Every local day from `first` through `last`, oldest first.
+    public func metrics(from first: LocalDate, through last: LocalDate) async throws -> [NormalizedDailyMetrics] {
+        guard first <= last else { return [] }
+        var result: [NormalizedDailyMetrics] = []
+        var history: [Int?] = try await stepsHistory(before: first)
+        var chunkStart = first
+        while chunkStart <= last {
+            let chunkEnd = min(last, chunkStart.adding(days: configuration.chunkDays - 1))
+            let chunk = try await compute(from: chunkStart, through: chunkEnd, history: &history)
+            result += chunk
+            chunkStart = chunkEnd.adding(days: 1)
+        }
+        return result
+    }
+
+    /// Normalised steps of the 30 days before `first`, for the suspicious-day rule.
+    private func stepsHistory(before first: LocalDate) async throws -> [Int?] {
+        let start = first.adding(days: -30)
+        let (days, timeline) = try await localDays(from: start, through: first.adding(days: -1))
+        _ = timeline
+        let span = DateInterval(start: days[0].interval.start, end: days[days.count - 1].interval.end)
+        let steps = try await store.samples(of: .stepCount, overlapping: span)
+        let index = SampleIndex(steps)
+        let count = try HealthUnit(parsing: "count")
+        return days.map { day in
+            CumulativeRule.evaluate(
+                index.overlapping(day.interval), day: day.interval, unit: count, version: configuration.version
+            )
+            .value.map { Int($0.rounded()) }
+        }
+    }
+
+    private func zoneTimeline(over window: DateInterval) async throws -> ZoneTimeline {
+        guard configuration.explicitZone == nil else {
+            return ZoneTimeline(home: configuration.homeZone, explicit: configuration.explicitZone)
+        }
+        let sleep = try await store.samples(of: .sleepAnalysis, overlapping: window)
+        let workouts = try await store.samples(of: .workout, overlapping: window)
+        return ZoneTimeline(home: configuration.homeZone, observations: ZoneTimeline.observations(from: sleep + workouts))
+    }
+
+    private func localDays(from first: LocalDate, through last: LocalDate) async throws -> ([LocalDay], ZoneTimeline) {
+        let window = DateInterval(
+            start: first.instant(hour: 0, in: configuration.homeZone).addingTimeInterval(-ZoneTimeline.lookBack - 86400),
+            end: last.instant(hour: 0, in: configuration.homeZone).addingTimeInterval(ZoneTimeline.lookAhead + 2 * 86400))
+        let timeline = try await zoneTimeline(over: window)
+        let days = (first.dayNumber...last.dayNumber + 1).map { number in
+            let date = LocalDate(dayNumber: number)
+            return LocalDay(date: date, zone: timeline.zone(for: date))
+        }
+        return (zip(days, days.dropFirst()).map { $0.ending(at: $1) }, timeline)
+    }
+
+    private func compute(
+        from first: LocalDate, through last: LocalDate, history: inout [Int?]
+    ) async throws
+        -> [NormalizedDailyMetrics]
+    {
+        let (days, _) = try await localDays(from: first, through: last)
+        let span = DateInterval(start: days[0].interval.start, end: days[days.count - 1].interval.end)
+        let sleepSpan = DateInterval(start: days[0].sleepWindow.start, end: days[days.count - 1].sleepWindow.end)
+        async let steps = store.samples(of: .stepCount, overlapping: span)
+        async let energy = store.samples(of: .activeEnergyBurned, overlapping: span)
+        async let sleep = store.samples(of: .sleepAnalysis, overlapping: sleepSpan)
+        async let resting = store.samples(of: .restingHeartRate, overlapping: span)
+        async let hrv = store.samples(of: .heartRateVariabilitySDNN, overlapping: span)
+        let (stepIndex, energyIndex, sleepIndex, restingIndex, hrvIndex) = try await (
+            SampleIndex(steps), SampleIndex(energy), SampleIndex(sleep), SampleIndex(resting), SampleIndex(hrv)
+        )
+        let units = try (
+            count: HealthUnit(parsing: "count"), kcal: HealthUnit(parsing: "kcal"), bpm: HealthUnit(parsing: "count/min"),
+            ms: HealthUnit(parsing: "ms")
+        )
+        let created = now()
+        return days.map { day in
+            let version = configuration.version
+            let stepsResult = CumulativeRule.evaluate(
+                stepIndex.overlapping(day.interval), day: day.interval, unit: units.count, version: version)
+            let energyResult = CumulativeRule.evaluate(
+                energyIndex.overlapping(day.interval), day: day.interval, unit: units.kcal, version: version)
+            let steps = stepsResult.value.map { Int($0.rounded()) }
+            let trailing = history.suffix(30).compactMap { $0 }
+            history.append(steps)
+            let sources =
+                stepsResult.rawSampleCount == 0
+                ? nil
+                : StepsSourcesMetadata(
+                    primarySource: stepsResult.primarySource?.rawValue,
+                    secondarySourcesUsed: stepsResult.secondarySourcesUsed.map(\.rawValue),
+                    ignoredSources: stepsResult.ignoredSources.map(\.rawValue),
+                    suspiciousSteps: steps.map { SuspiciousStepsRule.isSuspicious(steps: $0, trailing: trailing) } ?? false,
+                    rawSampleCount: stepsResult.rawSampleCount)
+            let asleep = SleepRule.asleepSeconds(sleepIndex.overlapping(day.sleepWindow), window: day.sleepWindow)
+            return NormalizedDailyMetrics(
+                userID: configuration.userID, localDate: day.date.description, timezoneIdentifier: day.zone.identifier,
+                utcDayStart: day.interval.start, utcDayEnd: day.interval.end, stepsNormalized: steps,
+                stepsRawSum: stepsResult.rawSum.map { Int($0.rounded()) }, stepsSources: sources,
+                activeEnergyKcal: energyResult.value.map { ($0 * 100).rounded() / 100 },
+                sleepHours: asleep.map { $0 / 3600 },
+                restingHRBpm: MeanRule.mean(restingIndex.overlapping(day.interval), day: day.interval, unit: units.bpm),
+                hrvMs: MeanRule.mean(hrvIndex.overlapping(day.interval), day: day.interval, unit: units.ms),
+                normalizationVersion: version.rawValue, createdAt: created)
+        }
+    }
+}
+
+/// Samples sorted by start, answering "which overlap this interval" by binary search.
+struct SampleIndex {
+    private let samples: [Sample]
+    private let longest: TimeInterval
+
+    init(_ samples: [Sample]) {
+        self.samples = samples.sorted { $0.start < $1.start }
+        longest = samples.map { $0.end.timeIntervalSince($0.start) }.max() ?? 0
+    }
+
+    /// Samples with `start < interval.end && end > interval.start`, plus instantaneous
+    /// ones that start inside it.
+    func overlapping(_ interval: DateInterval) -> [Sample] {
+        let lowest = interval.start.addingTimeInterval(-longest)
+        var low = 0
+        var high = samples.count
+        while low < high {
+            let middle = (low + high) / 2
+            if samples[middle].start < lowest { low = middle + 1 } else { high = middle }
+        }
+        var found: [Sample] = []
+        var index = low
+        while index < samples.count, samples[index].start < interval.end {
+            let sample = samples[index]
+            if sample.end > interval.start || (sample.end == sample.start && sample.start >= interval.start) {
+                found.append(sample)
+            }
+            index += 1
+        }
+        return found
+    }
+}

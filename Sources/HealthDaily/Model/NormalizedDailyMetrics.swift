@@ -1,0 +1,145 @@
+import Foundation
+
+/// Clean metrics for one local day: the payload the backend stores per user per
+/// `local_date` and the only input of the readiness engine. A metric without data is
+/// `nil` (JSON `null`), never 0.
+///
+/// Encodes to the backend schema in snake_case, instants as ISO 8601:
+/// `user_id`, `local_date`, `timezone`, `utc_day_start`, `utc_day_end`, `steps_normalized`,
+/// `steps_raw_sum`, `steps_sources_json`, `active_energy_kcal`, `sleep_hours`,
+/// `resting_hr_bpm`, `hrv_ms`, `normalization_version`, `created_at`.
+public struct NormalizedDailyMetrics: Hashable, Sendable, Codable {
+    public var userID: String?
+    /// `YYYY-MM-DD` in the zone of that day.
+    public var localDate: String
+    /// IANA zone of that day, e.g. `Australia/Perth`.
+    public var timezoneIdentifier: String
+    public var utcDayStart: Date
+    public var utcDayEnd: Date
+    public var stepsNormalized: Int?
+    public var stepsRawSum: Int?
+    public var stepsSources: StepsSourcesMetadata?
+    public var activeEnergyKcal: Double?
+    public var sleepHours: Double?
+    public var restingHRBpm: Double?
+    public var hrvMs: Double?
+    /// `norm_v1` or `norm_v2`.
+    public var normalizationVersion: String
+    public var createdAt: Date
+
+    public init(
+        userID: String? = nil, localDate: String, timezoneIdentifier: String, utcDayStart: Date, utcDayEnd: Date,
+        stepsNormalized: Int? = nil, stepsRawSum: Int? = nil, stepsSources: StepsSourcesMetadata? = nil,
+        activeEnergyKcal: Double? = nil, sleepHours: Double? = nil, restingHRBpm: Double? = nil, hrvMs: Double? = nil,
+        normalizationVersion: String, createdAt: Date
+    ) {
+        self.userID = userID
+        self.localDate = localDate
+        self.timezoneIdentifier = timezoneIdentifier
+        self.utcDayStart = utcDayStart
+        self.utcDayEnd = utcDayEnd
+        self.stepsNormalized = stepsNormalized
+        self.stepsRawSum = stepsRawSum
+        self.stepsSources = stepsSources
+        self.activeEnergyKcal = activeEnergyKcal
+        self.sleepHours = sleepHours
+        self.restingHRBpm = restingHRBpm
+        self.hrvMs = hrvMs
+        self.normalizationVersion = normalizationVersion
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id"
+        case localDate = "local_date"
+        case timezoneIdentifier = "timezone"
+        case utcDayStart = "utc_day_start"
+        case utcDayEnd = "utc_day_end"
+        case stepsNormalized = "steps_normalized"
+        case stepsRawSum = "steps_raw_sum"
+        case stepsSources = "steps_sources_json"
+        case activeEnergyKcal = "active_energy_kcal"
+        case sleepHours = "sleep_hours"
+        case restingHRBpm = "resting_hr_bpm"
+        case hrvMs = "hrv_ms"
+        case normalizationVersion = "normalization_version"
+        case createdAt = "created_at"
+    }
+
+    /// Every key is written, `null` included: a missing metric is visibly missing.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(userID, forKey: .userID)
+        try container.encode(localDate, forKey: .localDate)
+        try container.encode(timezoneIdentifier, forKey: .timezoneIdentifier)
+        try container.encode(utcDayStart, forKey: .utcDayStart)
+        try container.encode(utcDayEnd, forKey: .utcDayEnd)
+        try container.encode(stepsNormalized, forKey: .stepsNormalized)
+        try container.encode(stepsRawSum, forKey: .stepsRawSum)
+        try container.encode(stepsSources, forKey: .stepsSources)
+        try container.encode(activeEnergyKcal, forKey: .activeEnergyKcal)
+        try container.encode(sleepHours, forKey: .sleepHours)
+        try container.encode(restingHRBpm, forKey: .restingHRBpm)
+        try container.encode(hrvMs, forKey: .hrvMs)
+        try container.encode(normalizationVersion, forKey: .normalizationVersion)
+        try container.encode(createdAt, forKey: .createdAt)
+    }
+
+    /// The encoder for the backend schema: ISO 8601 instants, sorted keys.
+    public static func backendEncoder(pretty: Bool = false) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// The decoder for the backend schema.
+    public static func backendDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
+
+/// How the day's steps were derived.
+public struct StepsSourcesMetadata: Hashable, Sendable, Codable {
+    /// `apple_watch`, `iphone`, `other`, or `nil` when there were no step samples.
+    public var primarySource: String?
+    /// Lower-priority sources whose steps were counted (`iphone` outside Watch coverage).
+    public var secondarySourcesUsed: [String]
+    /// Sources present but not counted.
+    public var ignoredSources: [String]
+    /// The day is an extreme outlier against the trailing 30 days (see ``SuspiciousStepsRule``).
+    public var suspiciousSteps: Bool
+    /// Step samples that overlapped the day, before any split or dedup.
+    public var rawSampleCount: Int
+
+    public init(
+        primarySource: String?, secondarySourcesUsed: [String], ignoredSources: [String], suspiciousSteps: Bool,
+        rawSampleCount: Int
+    ) {
+        self.primarySource = primarySource
+        self.secondarySourcesUsed = secondarySourcesUsed
+        self.ignoredSources = ignoredSources
+        self.suspiciousSteps = suspiciousSteps
+        self.rawSampleCount = rawSampleCount
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case primarySource = "primary_source"
+        case secondarySourcesUsed = "secondary_sources_used"
+        case ignoredSources = "ignored_sources"
+        case suspiciousSteps = "suspicious_steps"
+        case rawSampleCount = "raw_sample_count"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(primarySource, forKey: .primarySource)
+        try container.encode(secondarySourcesUsed, forKey: .secondarySourcesUsed)
+        try container.encode(ignoredSources, forKey: .ignoredSources)
+        try container.encode(suspiciousSteps, forKey: .suspiciousSteps)
+        try container.encode(rawSampleCount, forKey: .rawSampleCount)
+    }
+}

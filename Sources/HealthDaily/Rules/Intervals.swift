@@ -1,0 +1,39 @@
+import Foundation
+
+/// Sorted, disjoint time intervals (a union), for coverage and sleep.
+struct IntervalUnion {
+    private(set) var intervals: [(start: Date, end: Date)] = []
+
+    init() {}
+
+    /// The union of `pieces` (zero-length ones ignored).
+    init(_ pieces: [(start: Date, end: Date)]) {
+        for piece in pieces.sorted(by: { $0.start < $1.start }) where piece.end > piece.start {
+            if let last = intervals.last, piece.start <= last.end {
+                intervals[intervals.count - 1].end = max(last.end, piece.end)
+            } else {
+                intervals.append(piece)
+            }
+        }
+    }
+
+    var totalSeconds: Double { intervals.reduce(0) { $0 + $1.end.timeIntervalSince($1.start) } }
+
+    /// `true` when `[start, end)` shares any time with the union (for a zero-length piece:
+    /// when the instant lies inside an interval).
+    func overlaps(_ start: Date, _ end: Date) -> Bool {
+        intervals.contains { interval in
+            end > start ? start < interval.end && end > interval.start : interval.start <= start && start < interval.end
+        }
+    }
+
+    /// Seconds of `[start, end)` inside the union.
+    func coveredSeconds(_ start: Date, _ end: Date) -> Double {
+        intervals.reduce(0) { total, interval in
+            total + max(0, min(end, interval.end).timeIntervalSince(max(start, interval.start)))
+        }
+    }
+
+    /// The union with more pieces added.
+    func adding(_ pieces: [(start: Date, end: Date)]) -> IntervalUnion { IntervalUnion(intervals + pieces) }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import HealthDaily
+import HealthStore
+
+struct Days: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Normalised metrics per local day (steps, active energy, sleep, resting HR, HRV).",
+        discussion: """
+            Each day is a local day in the zone the person was in (--tz, else HKTimeZone evidence, \
+            else --home-tz), with Watch and iPhone never counted twice. See docs/daily-metrics.md.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "The last N local days, ending today.")
+    var last: Int?
+
+    @Option(help: "First local day, YYYY-MM-DD (with --to).")
+    var from: String?
+
+    @Option(help: "Last local day, YYYY-MM-DD (with --from).")
+    var to: String?
+
+    @Option(help: "Put every day in this IANA zone.")
+    var tz: String?
+
+    @Option(help: "Zone of days without HKTimeZone evidence (default: the system's).")
+    var homeTz: String?
+
+    @Option(help: "Today's date for --last, YYYY-MM-DD (default: now in the zone in effect).")
+    var today: String?
+
+    @Option(help: "norm_v1 (the Flo rules) or norm_v2 (merge by the second).")
+    var version: String = NormalizationVersion.v1.rawValue
+
+    @Option(help: "user_id written into every payload.")
+    var userId: String?
+
+    @Option(help: "table, json (one array in the backend schema) or jsonl.")
+    var format: String = "table"
+
+    func validate() throws {
+        if last != nil, from != nil || to != nil { throw ValidationError("use either --last or --from/--to") }
+        if (from == nil) != (to == nil) { throw ValidationError("--from and --to go together") }
+        if let last, last < 1 || last > 36600 { throw ValidationError("--last must be 1…36600") }
+        for (name, value) in [("--from", from), ("--to", to), ("--today", today)] {
+            if let value, LocalDate(value) == nil { throw ValidationError("\(name) must be a date YYYY-MM-DD, not '\(value)'") }
+        }
+        if let from, let to, let first = LocalDate(from), let end = LocalDate(to), first > end {
+            throw ValidationError("--from must not be after --to")
+        }
+        for (name, value) in [("--tz", tz), ("--home-tz", homeTz)] {
+            if let value, TimeZone(identifier: value) == nil { throw ValidationError("\(name): unknown IANA zone '\(value)'") }
+        }
+        guard NormalizationVersion(rawValue: version) != nil else {
+            throw ValidationError("--version must be norm_v1 or norm_v2")
+        }
+        guard ["table", "json", "jsonl"].contains(format) else { throw ValidationError("--format must be table, json or jsonl") }
+    }
+
+    func run() async throws {
+        guard FileManager.default.fileExists(atPath: database.path) else {
+            printError("error: no store at \(database.path); run `healthpipe import` first.")
+            throw ExitCode(2)
+        }
+        let store = try HealthDatabase(path: database.path)
+        var configuration = DailyNormalizer.Configuration()
+        configuration.homeZone = homeTz.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+        configuration.explicitZone = tz.flatMap(TimeZone.init(identifier:))
+        configuration.version = NormalizationVersion(rawValue: version)!
+        configuration.userID = userId
+        let fixedToday = today.flatMap(LocalDate.init)
+        let normalizer = DailyNormalizer(store: store.store, configuration: configuration, now: { Date() })
+        let days: [NormalizedDailyMetrics]
+        if let from = from.flatMap(LocalDate.init), let to = to.flatMap(LocalDate.init) {
+            days = try await normalizer.metrics(from: from, through: to)
+        } else {
+            let count = last ?? 7
+            var end = fixedToday
+            if end == nil { end = try await normalizer.today() }
+            let endDate = end!
+            days = try await normalizer.metrics(from: endDate.adding(days: -(count - 1)), through: endDate)
+        }
+        switch format {
+        case "json":
+            print(String(decoding: try NormalizedDailyMetrics.backendEncoder(pretty: true).encode(days), as: UTF8.self))
+        case "jsonl":
+            let encoder = NormalizedDailyMetrics.backendEncoder()
+            for day in days { print(String(decoding: try encoder.encode(day), as: UTF8.self)) }
+        default:
+            print(DaysTable.render(days))
+        }
+    }
+}
+
+/// The people's view of daily metrics: aligned columns, units in the header, — for null.
+enum DaysTable {
+    static func render(_ days: [NormalizedDailyMetrics]) -> String {
+        let header = ["date", "zone", "steps", "raw steps", "energy kcal", "sleep h", "rest HR bpm", "HRV ms", "steps from"]
+        var rows = [header]
+        for day in days {
+            let sources = day.stepsSources.map { meta in
+                ([meta.primarySource ?? "—"] + meta.secondarySourcesUsed).joined(separator: "+")
+                    + (meta.suspiciousSteps ? " (suspicious)" : "")
+            }
+            rows.append([
+                day.localDate, day.timezoneIdentifier, text(day.stepsNormalized), text(day.stepsRawSum),
+                text(day.activeEnergyKcal, 1), text(day.sleepHours, 2), text(day.restingHRBpm, 1), text(day.hrvMs, 1),
+                sources ?? "—",
+            ])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.indices.map { column in
+                let cell = row[column]
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return column < 2 || column == row.count - 1 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    private static func text(_ value: Int?) -> String { value.map(String.init) ?? "—" }
+
+    private static func text(_ value: Double?, _ digits: Int) -> String {
+        value.map { String(format: "%.\(digits)f", $0) } ?? "—"
+    }
+}
