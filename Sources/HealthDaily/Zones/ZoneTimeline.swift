@@ -5,12 +5,16 @@ import HealthCore
 ///
 /// Best first: an explicit zone (the caller's `--tz`); else the zone HealthKit recorded in
 /// `HKTimeZone` metadata (sleep samples and workouts carry it) in effect at noon of that
-/// day — the latest such observation at or before noon, if at most 7 days old, or else the
-/// first one within 2 days after; else the home zone (`--home-tz`). Noon is found in the
-/// home zone first and then again in the zone that gives, so a trip from Los Angeles to
-/// Paris yields Paris days from the first day whose noon comes after the first Paris
-/// observation. Exports write every timestamp at the export-time offset, so the literal
-/// offset is never used.
+/// day — the latest such observation (by sample start) at or before noon, if at most 7 days
+/// old, or else the first one within 2 days after; else the home zone (`--home-tz`). Noon
+/// is found in the home zone first and then again in the zone that gives. Exports write
+/// every timestamp at the export-time offset, so the literal offset is never used.
+///
+/// A trip from Los Angeles to Paris yields Paris days from the first day whose noon comes
+/// after the first Paris observation — usually the first night slept there. A day with no
+/// evidence of the new zone before its noon (an overnight flight with no sleep recorded)
+/// stays in the previous zone; it then ends where the first day in the new zone begins
+/// (``LocalDay/ending(at:)``).
 public struct ZoneTimeline: Sendable {
     /// One `HKTimeZone` seen at an instant.
     public struct Observation: Hashable, Sendable {
