@@ -37,7 +37,7 @@ let package = Package(
         // Deterministic synthetic export generator with ground truth.
         .target(
             name: "HealthSynth",
-            dependencies: ["HealthCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["HealthCore", "HealthDaily", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .executableTarget(
             name: "healthpipe",

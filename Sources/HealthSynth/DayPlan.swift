@@ -8,8 +8,18 @@ struct DayPlan {
         var start: Date
         var end: Date
         var steps: Int
-        var watch: Bool
+        /// The part of the bout with the Watch on the wrist (a bout can begin before the Watch
+        /// goes on or end after it comes off); `nil` when it was off throughout.
+        var watchSpan: DateInterval?
         var phone: Bool
+
+        var watch: Bool { watchSpan != nil }
+
+        /// Steps the Watch saw: the bout's steps in proportion to the worn part.
+        var watchSteps: Int {
+            guard let watchSpan else { return 0 }
+            return Int((Double(steps) * watchSpan.duration / end.timeIntervalSince(start)).rounded())
+        }
     }
 
     struct SleepStage {
@@ -76,6 +86,8 @@ extension DayPlan {
             plan.watchWorn = [(watchOn, watchOff)]
         }
         func worn(_ time: Date) -> Bool { plan.watchWorn.contains { $0.0 <= time && time < $0.1 } }
+        // A bout may start before the Watch goes on or run past its coming off: the Watch
+        // then sees only the worn part, the iPhone (carried) the whole bout.
         // Walking bouts between waking and bed, kept inside the local day.
         let activityEnd = min(nextBedtime.addingTimeInterval(-1800), dayEnd.addingTimeInterval(-600))
         var cursor = plan.wake.addingTimeInterval(rng.uniform(300...900))
@@ -83,10 +95,16 @@ extension DayPlan {
             let length = rng.uniform(180...1500)
             let end = min(cursor.addingTimeInterval(length), activityEnd)
             guard end > cursor.addingTimeInterval(60) else { break }
-            let watch = worn(cursor) && worn(end)
-            let phone = !watch || rng.chance(0.75)
+            let boutStart = cursor
+            let span = plan.watchWorn.compactMap { on, off -> DateInterval? in
+                let lower = max(on, boutStart)
+                let upper = min(off, end)
+                return upper.timeIntervalSince(lower) >= 60 ? DateInterval(start: lower, end: upper) : nil
+            }.max { $0.duration < $1.duration }
+            let wornThroughout = span?.duration == end.timeIntervalSince(cursor)
+            let phone = !wornThroughout || rng.chance(0.75)
             let steps = Int(end.timeIntervalSince(cursor) / 60 * rng.uniform(55...110))
-            plan.bouts.append(Bout(start: cursor, end: end, steps: steps, watch: watch, phone: phone))
+            plan.bouts.append(Bout(start: cursor, end: end, steps: steps, watchSpan: span, phone: phone))
             cursor = end.addingTimeInterval(rng.uniform(900...4500))
         }
         // Workouts on three days a week, 18:00 local, Watch on.
@@ -97,7 +115,9 @@ extension DayPlan {
                 plan.workout = (start, end)
                 plan.bouts.removeAll { $0.end > start && $0.start < end }
                 plan.bouts.append(
-                    Bout(start: start, end: end, steps: Int(end.timeIntervalSince(start) / 60 * 160), watch: true, phone: false))
+                    Bout(
+                        start: start, end: end, steps: Int(end.timeIntervalSince(start) / 60 * 160),
+                        watchSpan: DateInterval(start: start, end: end), phone: false))
                 plan.bouts.sort { $0.start < $1.start }
             }
         }

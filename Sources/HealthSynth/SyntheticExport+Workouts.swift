@@ -116,7 +116,7 @@ extension SyntheticExport {
         formatter.timeZone = plan.zone
         formatter.formatOptions = [.withInternetDateTime]
         let steps = plan.bouts.reduce(0) { $0 + $1.steps }
-        let watch = plan.bouts.filter(\.watch).reduce(0) { $0 + $1.steps }
+        let watch = plan.bouts.reduce(0) { $0 + $1.watchSteps }
         let phone = plan.bouts.filter(\.phone).reduce(0) { $0 + Int((Double($1.steps) * 0.96).rounded()) }
         return GroundTruth.Day(
             date: plan.localDate, timeZone: plan.zone.identifier, steps: steps, iPhoneSteps: phone, watchSteps: watch,

@@ -103,8 +103,8 @@ extension SyntheticExport {
 
     private func writeSteps(_ plan: DayPlan, _ emit: RecordEmitter) {
         for bout in plan.bouts {
-            if bout.watch {
-                for (start, end, steps) in emit.pieces(bout.start, bout.end, total: bout.steps, minLength: 60, maxLength: 360) {
+            if let span = bout.watchSpan {
+                for (start, end, steps) in emit.pieces(span.start, span.end, total: bout.watchSteps, minLength: 60, maxLength: 360) {
                     emit.record(
                         "HKQuantityTypeIdentifierStepCount", source: RecordEmitter.watchSource, device: emit.device(watch: true),
                         unit: "count", value: String(steps), start: start, end: end)
@@ -123,16 +123,18 @@ extension SyntheticExport {
 
     private func writeEnergyAndDistance(_ plan: DayPlan, _ emit: RecordEmitter) {
         for bout in plan.bouts {
-            let kcal = Double(bout.steps) * 0.045
-            for (device, seen) in [(true, bout.watch), (false, bout.phone)] where seen {
+            // The Watch over its worn part with its share of the steps, the iPhone over the bout.
+            var seen: [(watch: Bool, span: DateInterval, steps: Int)] = []
+            if let span = bout.watchSpan { seen.append((true, span, bout.watchSteps)) }
+            if bout.phone { seen.append((false, DateInterval(start: bout.start, end: bout.end), bout.steps)) }
+            for (device, span, total) in seen {
                 let source = device ? RecordEmitter.watchSource : RecordEmitter.phoneSource
                 let pieces = emit.pieces(
-                    bout.start, bout.end, total: bout.steps, minLength: device ? 60 : 300, maxLength: device ? 300 : 720)
+                    span.start, span.end, total: total, minLength: device ? 60 : 300, maxLength: device ? 300 : 720)
                 for (start, end, steps) in pieces {
-                    let share = Double(steps) / Double(max(bout.steps, 1))
                     emit.record(
                         "HKQuantityTypeIdentifierActiveEnergyBurned", source: source, device: emit.device(watch: device),
-                        unit: "Cal", value: (kcal * share).fixed(3), start: start, end: end)
+                        unit: "Cal", value: (Double(steps) * 0.045).fixed(3), start: start, end: end)
                     emit.record(
                         "HKQuantityTypeIdentifierDistanceWalkingRunning", source: source, device: emit.device(watch: device),
                         unit: "km", value: (Double(steps) * 0.00075).fixed(5), start: start, end: end)

@@ -4,7 +4,7 @@ import HealthSynth
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Benchmarks.", subcommands: [BenchImport.self])
+        abstract: "Benchmarks and accuracy checks.", subcommands: [BenchImport.self, BenchAccuracy.self])
 }
 
 struct BenchImport: ParsableCommand {

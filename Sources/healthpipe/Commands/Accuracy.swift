@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import HealthDaily
+import HealthStore
+import HealthSynth
+
+struct BenchAccuracy: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accuracy",
+        abstract: "Compare `healthpipe days` with a synthetic export's ground truth.",
+        discussion: "Import the export first; the days of the truth file are normalised from --db and compared.")
+
+    @Option(help: "The FILE.truth.json written beside a synthetic export.")
+    var truth: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "norm_v1 or norm_v2.")
+    var version: String = NormalizationVersion.v1.rawValue
+
+    @Option(help: "Zone of days without HKTimeZone evidence (default: the truth's home zone).")
+    var homeTz: String?
+
+    @Flag(help: "Print every day.")
+    var verbose = false
+
+    func run() async throws {
+        guard let version = NormalizationVersion(rawValue: version) else {
+            throw ValidationError("--version must be norm_v1 or norm_v2")
+        }
+        let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: self.truth)))
+        guard let first = truth.days.first.flatMap({ LocalDate($0.date) }), let last = truth.days.last.flatMap({ LocalDate($0.date) })
+        else { throw ValidationError("the truth file has no days") }
+        var configuration = DailyNormalizer.Configuration()
+        configuration.homeZone = TimeZone(identifier: homeTz ?? truth.homeZone) ?? .current
+        configuration.version = version
+        let store = try HealthDatabase(path: database.path)
+        let started = Date()
+        let metrics = try await DailyNormalizer(store: store.store, configuration: configuration, now: { Date() })
+            .metrics(from: first, through: last)
+        let report = AccuracyReport(truth: truth, metrics: metrics)
+        print("\(version.rawValue), normalised in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        print(report.summary)
+        if verbose {
+            for day in report.days {
+                print(
+                    "\(day.date) \(day.zone) steps \(day.steps ?? -1)/\(day.truthSteps) raw \(day.rawSteps ?? -1) "
+                        + String(format: "sleep %.1f/%.1f", day.sleepMinutes ?? -1, day.truthSleepMinutes))
+            }
+        }
+    }
+}
