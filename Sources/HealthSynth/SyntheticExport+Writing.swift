@@ -104,7 +104,9 @@ extension SyntheticExport {
     private func writeSteps(_ plan: DayPlan, _ emit: RecordEmitter) {
         for bout in plan.bouts {
             if let span = bout.watchSpan {
-                for (start, end, steps) in emit.pieces(span.start, span.end, total: bout.watchSteps, minLength: 60, maxLength: 360) {
+                for (start, end, steps) in emit.pieces(
+                    span.start, span.end, total: bout.watchSteps, minLength: 60, maxLength: 360)
+                {
                     emit.record(
                         "HKQuantityTypeIdentifierStepCount", source: RecordEmitter.watchSource, device: emit.device(watch: true),
                         unit: "count", value: String(steps), start: start, end: end)

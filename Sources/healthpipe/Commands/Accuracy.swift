@@ -29,7 +29,8 @@ struct BenchAccuracy: AsyncParsableCommand {
             throw ValidationError("--version must be norm_v1 or norm_v2")
         }
         let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: self.truth)))
-        guard let first = truth.days.first.flatMap({ LocalDate($0.date) }), let last = truth.days.last.flatMap({ LocalDate($0.date) })
+        guard let first = truth.days.first.flatMap({ LocalDate($0.date) }),
+            let last = truth.days.last.flatMap({ LocalDate($0.date) })
         else { throw ValidationError("the truth file has no days") }
         var configuration = DailyNormalizer.Configuration()
         configuration.homeZone = TimeZone(identifier: homeTz ?? truth.homeZone) ?? .current

@@ -1,0 +1,50 @@
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthImport
+import HealthStore
+import HealthSynth
+import Testing
+
+/// Daily metrics of a generated export against its ground truth: 120 days across the
+/// spring DST change and the Paris trip, with Watch + iPhone double counting.
+@Suite struct GroundTruthTests {
+    static func report(version: NormalizationVersion) async throws -> (AccuracyReport, GroundTruth) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-truth-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = SyntheticExport.Configuration(days: 120, seed: 7)
+        configuration.startDate = "2024-02-01"
+        configuration.heartRatePerHour = 2
+        let export = folder.appendingPathComponent("export.zip")
+        let truth = try SyntheticExport(configuration: configuration).write(to: export)
+        let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
+        _ = try HealthImporter(database: database).run(path: export.path)
+        var settings = DailyNormalizer.Configuration()
+        settings.homeZone = TimeZone(identifier: "America/Los_Angeles")!
+        settings.version = version
+        let metrics = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
+            .metrics(from: LocalDate(truth.days[0].date)!, through: LocalDate(truth.days[119].date)!)
+        return (AccuracyReport(truth: truth, metrics: metrics), truth)
+    }
+
+    @Test func normV2StepsSleepAndZonesMatchTheTruth() async throws {
+        let (report, truth) = try await Self.report(version: .v2)
+        #expect(report.days.count == 120)
+        #expect(report.stepsWithin(3) >= 95)
+        #expect(report.rawMeanErrorPercent > 30)  // the naive sum double counts
+        #expect(report.days.allSatisfy { ($0.sleepErrorMinutes ?? .infinity) <= 10 })
+        #expect(report.zoneMismatches.isEmpty)
+        #expect(Set(truth.days.map(\.timeZone)) == ["America/Los_Angeles", "Europe/Paris"])
+    }
+
+    @Test func normV1LosesThePhoneStepsThatTouchWatchCoverage() async throws {
+        let (v1, _) = try await Self.report(version: .v1)
+        let (v2, _) = try await Self.report(version: .v2)
+        // v1 never counts more than the truth here, and loses more than v2 by design.
+        #expect(v1.days.allSatisfy { ($0.steps ?? 0) <= $0.truthSteps })
+        #expect(v1.stepsLostPercent > v2.stepsLostPercent)
+        #expect(v1.days.allSatisfy { ($0.sleepErrorMinutes ?? .infinity) <= 10 })
+        #expect(v1.zoneMismatches.isEmpty)
+    }
+}
