@@ -33,6 +33,9 @@ public struct DailyNormalizer: Sendable {
     public let store: any HealthQuerying
     public let configuration: Configuration
     private let now: @Sendable () -> Date
+    private var resolver: LocalDayResolver {
+        LocalDayResolver(store: store, homeZone: configuration.homeZone, explicitZone: configuration.explicitZone)
+    }
 
     public init(store: any HealthQuerying, configuration: Configuration, now: @escaping @Sendable () -> Date) {
         self.store = store
@@ -57,7 +60,7 @@ public struct DailyNormalizer: Sendable {
     public func today() async throws -> LocalDate {
         let instant = now()
         let window = DateInterval(start: instant.addingTimeInterval(-ZoneTimeline.lookBack), end: instant.addingTimeInterval(60))
-        let timeline = try await zoneTimeline(over: window)
+        let timeline = try await resolver.zoneTimeline(over: window)
         return LocalDate(instant, in: timeline.zone(at: instant))
     }
 
@@ -79,8 +82,7 @@ public struct DailyNormalizer: Sendable {
     /// Normalised steps of the 30 days before `first`, for the suspicious-day rule.
     private func stepsHistory(before first: LocalDate) async throws -> [Int?] {
         let start = first.adding(days: -30)
-        let (days, timeline) = try await localDays(from: start, through: first.adding(days: -1))
-        _ = timeline
+        let days = try await resolver.localDays(from: start, through: first.adding(days: -1))
         let span = DateInterval(start: days[0].interval.start, end: days[days.count - 1].interval.end)
         let steps = try await store.samples(of: .stepCount, overlapping: span)
         let index = SampleIndex(steps)
@@ -93,33 +95,12 @@ public struct DailyNormalizer: Sendable {
         }
     }
 
-    private func zoneTimeline(over window: DateInterval) async throws -> ZoneTimeline {
-        guard configuration.explicitZone == nil else {
-            return ZoneTimeline(home: configuration.homeZone, explicit: configuration.explicitZone)
-        }
-        let sleep = try await store.samples(of: .sleepAnalysis, overlapping: window)
-        let workouts = try await store.samples(of: .workout, overlapping: window)
-        return ZoneTimeline(home: configuration.homeZone, observations: ZoneTimeline.observations(from: sleep + workouts))
-    }
-
-    private func localDays(from first: LocalDate, through last: LocalDate) async throws -> ([LocalDay], ZoneTimeline) {
-        let window = DateInterval(
-            start: first.instant(hour: 0, in: configuration.homeZone).addingTimeInterval(-ZoneTimeline.lookBack - 86400),
-            end: last.instant(hour: 0, in: configuration.homeZone).addingTimeInterval(ZoneTimeline.lookAhead + 2 * 86400))
-        let timeline = try await zoneTimeline(over: window)
-        let days = (first.dayNumber...last.dayNumber + 1).map { number in
-            let date = LocalDate(dayNumber: number)
-            return LocalDay(date: date, zone: timeline.zone(for: date))
-        }
-        return (zip(days, days.dropFirst()).map { $0.ending(at: $1) }, timeline)
-    }
-
     private func compute(
         from first: LocalDate, through last: LocalDate, history: inout [Int?]
     ) async throws
         -> [NormalizedDailyMetrics]
     {
-        let (days, _) = try await localDays(from: first, through: last)
+        let days = try await resolver.localDays(from: first, through: last)
         let span = DateInterval(start: days[0].interval.start, end: days[days.count - 1].interval.end)
         let sleepSpan = DateInterval(start: days[0].sleepWindow.start, end: days[days.count - 1].sleepWindow.end)
         async let steps = store.samples(of: .stepCount, overlapping: span)
