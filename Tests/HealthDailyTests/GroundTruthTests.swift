@@ -10,6 +10,11 @@ import Testing
 /// spring DST change and the Paris trip, with Watch + iPhone double counting.
 @Suite struct GroundTruthTests {
     static func report(version: NormalizationVersion) async throws -> (AccuracyReport, GroundTruth) {
+        let (report, truth, _) = try await reports(version: version)
+        return (report, truth)
+    }
+
+    static func reports(version: NormalizationVersion) async throws -> (AccuracyReport, GroundTruth, SleepAccuracy) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-truth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -25,11 +30,19 @@ import Testing
         settings.version = version
         let metrics = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
             .metrics(from: LocalDate(truth.days[0].date)!, through: LocalDate(truth.days[119].date)!)
-        return (AccuracyReport(truth: truth, metrics: metrics), truth)
+        let nights = try await SleepAnalyzer(store: database.store, configuration: settings)
+            .nights(from: LocalDate(truth.days[0].date)!, through: LocalDate(truth.days[119].date)!)
+        return (AccuracyReport(truth: truth, metrics: metrics), truth, SleepAccuracy(truth: truth, nights: nights))
     }
 
     @Test func normV2StepsSleepAndZonesMatchTheTruth() async throws {
-        let (report, truth) = try await Self.report(version: .v2)
+        let (report, truth, sleep) = try await Self.reports(version: .v2)
+        // Sleep sessions: asleep within 10 min, bedtime and wake time within 5, naps never the main sleep.
+        #expect(sleep.nights.count == 120)
+        #expect(sleep.worstAsleep <= 10)
+        #expect(sleep.worstBedtime <= 5 && sleep.worstWaketime <= 5)
+        #expect(sleep.worstNaps <= 1)
+        #expect(sleep.nightsWhereMainIsNotTheNight == 0)
         #expect(report.days.count == 120)
         #expect(report.stepsWithin(3) >= 95)
         #expect(report.rawMeanErrorPercent > 30)  // the naive sum double counts

@@ -42,6 +42,8 @@ struct BenchAccuracy: AsyncParsableCommand {
         let report = AccuracyReport(truth: truth, metrics: metrics)
         print("\(version.rawValue), normalised in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
         print(report.summary)
+        let nights = try await SleepAnalyzer(store: store.store, configuration: configuration).nights(from: first, through: last)
+        print(SleepAccuracy(truth: truth, nights: nights).summary)
         if verbose {
             for day in report.days {
                 print(

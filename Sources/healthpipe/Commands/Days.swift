@@ -13,23 +13,7 @@ struct Days: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "The last N local days, ending today.")
-    var last: Int?
-
-    @Option(help: "First local day, YYYY-MM-DD (with --to).")
-    var from: String?
-
-    @Option(help: "Last local day, YYYY-MM-DD (with --from).")
-    var to: String?
-
-    @Option(help: "Put every day in this IANA zone.")
-    var tz: String?
-
-    @Option(help: "Zone of days without HKTimeZone evidence (default: the system's).")
-    var homeTz: String?
-
-    @Option(help: "Today's date for --last, YYYY-MM-DD (default: now in the zone in effect).")
-    var today: String?
+    @OptionGroup var range: DayRangeOptions
 
     @Option(help: "norm_v1 (the Flo rules) or norm_v2 (merge by the second).")
     var version: String = NormalizationVersion.v1.rawValue
@@ -41,18 +25,6 @@ struct Days: AsyncParsableCommand {
     var format: String = "table"
 
     func validate() throws {
-        if last != nil, from != nil || to != nil { throw ValidationError("use either --last or --from/--to") }
-        if (from == nil) != (to == nil) { throw ValidationError("--from and --to go together") }
-        if let last, last < 1 || last > 36600 { throw ValidationError("--last must be 1…36600") }
-        for (name, value) in [("--from", from), ("--to", to), ("--today", today)] {
-            if let value, LocalDate(value) == nil { throw ValidationError("\(name) must be a date YYYY-MM-DD, not '\(value)'") }
-        }
-        if let from, let to, let first = LocalDate(from), let end = LocalDate(to), first > end {
-            throw ValidationError("--from must not be after --to")
-        }
-        for (name, value) in [("--tz", tz), ("--home-tz", homeTz)] {
-            if let value, TimeZone(identifier: value) == nil { throw ValidationError("\(name): unknown IANA zone '\(value)'") }
-        }
         guard NormalizationVersion(rawValue: version) != nil else {
             throw ValidationError("--version must be norm_v1 or norm_v2")
         }
@@ -60,28 +32,13 @@ struct Days: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard FileManager.default.fileExists(atPath: database.path) else {
-            printError("error: no store at \(database.path); run `healthpipe import` first.")
-            throw ExitCode(2)
-        }
-        let store = try HealthDatabase(path: database.path)
-        var configuration = DailyNormalizer.Configuration()
-        configuration.homeZone = homeTz.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
-        configuration.explicitZone = tz.flatMap(TimeZone.init(identifier:))
+        let store = try database.open()
+        var configuration = range.configuration()
         configuration.version = NormalizationVersion(rawValue: version)!
         configuration.userID = userId
-        let fixedToday = today.flatMap(LocalDate.init)
         let normalizer = DailyNormalizer(store: store.store, configuration: configuration, now: { Date() })
-        let days: [NormalizedDailyMetrics]
-        if let from = from.flatMap(LocalDate.init), let to = to.flatMap(LocalDate.init) {
-            days = try await normalizer.metrics(from: from, through: to)
-        } else {
-            let count = last ?? 7
-            var end = fixedToday
-            if end == nil { end = try await normalizer.today() }
-            let endDate = end!
-            days = try await normalizer.metrics(from: endDate.adding(days: -(count - 1)), through: endDate)
-        }
+        let (first, last) = try await range.dates(store: store.store, configuration: configuration)
+        let days = try await normalizer.metrics(from: first, through: last)
         switch format {
         case "json":
             print(String(decoding: try NormalizedDailyMetrics.backendEncoder(pretty: true).encode(days), as: UTF8.self))

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The sleep states of a night's timeline, in precedence order: where samples of several
+/// states overlap, the earlier state in this list wins.
+public enum SleepStage: String, Sendable, Codable, CaseIterable, Comparable, CodingKeyRepresentable {
+    case awake, deep, rem, core, unspecified, inBed
+
+    /// From an export's category value (or its raw number); `nil` for anything else.
+    public init?(categoryValue value: String) {
+        switch value {
+        case "HKCategoryValueSleepAnalysisInBed", "0": self = .inBed
+        case "HKCategoryValueSleepAnalysisAsleep", "HKCategoryValueSleepAnalysisAsleepUnspecified", "1": self = .unspecified
+        case "HKCategoryValueSleepAnalysisAwake", "2": self = .awake
+        case "HKCategoryValueSleepAnalysisAsleepCore", "3": self = .core
+        case "HKCategoryValueSleepAnalysisAsleepDeep", "4": self = .deep
+        case "HKCategoryValueSleepAnalysisAsleepREM", "5": self = .rem
+        default: return nil
+        }
+    }
+
+    public var isAsleep: Bool { self == .deep || self == .rem || self == .core || self == .unspecified }
+
+    private var precedence: Int { SleepStage.allCases.firstIndex(of: self)! }
+
+    public static func < (lhs: SleepStage, rhs: SleepStage) -> Bool { lhs.precedence < rhs.precedence }
+}
+
+/// One stretch of sleep from one source: fragments stitched over gaps of up to 30 minutes,
+/// with a non-overlapping stage timeline.
+public struct SleepSession: Hashable, Sendable, Codable {
+    /// One piece of the timeline.
+    public struct Segment: Hashable, Sendable, Codable {
+        public var start: Date
+        public var end: Date
+        public var stage: SleepStage
+    }
+
+    /// The source (app) that recorded it.
+    public var source: String
+    /// First sample's start and last sample's end.
+    public var bedtime: Date
+    public var waketime: Date
+    /// The non-overlapping timeline (gaps between stitched fragments are not in it).
+    public var timeline: [Segment]
+    /// Union of in-bed samples, or the session span when the source wrote none (watchOS 11).
+    public var inBedSeconds: Double
+    public var asleepSeconds: Double
+    /// Seconds per stage in the timeline.
+    public var stageSeconds: [SleepStage: Double]
+    /// Awake segments between the first and the last asleep segment.
+    public var awakenings: Int
+
+    /// asleep / in bed × 100.
+    public var efficiency: Double? { inBedSeconds > 0 ? asleepSeconds / inBedSeconds * 100 : nil }
+    public var span: Double { waketime.timeIntervalSince(bedtime) }
+}

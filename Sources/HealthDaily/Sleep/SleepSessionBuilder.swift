@@ -1,0 +1,91 @@
+import Foundation
+import HealthCore
+
+/// Builds sleep sessions from sleep-analysis samples (`ALGORITHMS.md` §3).
+///
+/// 1. Samples are grouped by source; within a source, fragments separated by gaps of up to
+///    30 minutes are stitched into one session.
+/// 2. Each session gets a non-overlapping timeline: every instant takes the state of
+///    highest precedence among the samples covering it — awake > deep > REM > core >
+///    unspecified > in bed.
+/// 3. Bedtime is the first sample's start, wake time the last sample's end; time in bed is
+///    the union of in-bed samples, or the session span when there are none; time asleep
+///    is the asleep part of the timeline; awakenings are the awake segments between the
+///    first and the last asleep segment.
+public enum SleepSessionBuilder {
+    public static let stitchGap: TimeInterval = 30 * 60
+
+    /// Sessions of every source, ordered by bedtime.
+    public static func sessions(_ samples: [Sample]) -> [SleepSession] {
+        var bySource: [String: [(start: Date, end: Date, stage: SleepStage)]] = [:]
+        for sample in samples {
+            guard case .category(let value) = sample.value, let stage = SleepStage(categoryValue: value),
+                sample.end > sample.start
+            else { continue }
+            bySource[sample.source.name, default: []].append((sample.start, sample.end, stage))
+        }
+        var sessions: [SleepSession] = []
+        for (source, fragments) in bySource {
+            var group: [(start: Date, end: Date, stage: SleepStage)] = []
+            var groupEnd = Date.distantPast
+            for fragment in fragments.sorted(by: { $0.start < $1.start }) {
+                if !group.isEmpty, fragment.start.timeIntervalSince(groupEnd) > stitchGap {
+                    sessions.append(session(source: source, group))
+                    group = []
+                }
+                group.append(fragment)
+                groupEnd = group.count == 1 ? fragment.end : max(groupEnd, fragment.end)
+            }
+            if !group.isEmpty { sessions.append(session(source: source, group)) }
+        }
+        return sessions.sorted { ($0.bedtime, $0.source) < ($1.bedtime, $1.source) }
+    }
+
+    static func session(source: String, _ fragments: [(start: Date, end: Date, stage: SleepStage)]) -> SleepSession {
+        let bedtime = fragments.map(\.start).min()!
+        let waketime = fragments.map(\.end).max()!
+        let timeline = Self.timeline(fragments)
+        var stageSeconds: [SleepStage: Double] = [:]
+        for segment in timeline { stageSeconds[segment.stage, default: 0] += segment.end.timeIntervalSince(segment.start) }
+        let asleep = timeline.filter(\.stage.isAsleep).reduce(0) { $0 + $1.end.timeIntervalSince($1.start) }
+        let inBedPieces = fragments.filter { $0.stage == .inBed }.map { ($0.start, $0.end) }
+        let inBed = inBedPieces.isEmpty ? waketime.timeIntervalSince(bedtime) : IntervalUnion(inBedPieces).totalSeconds
+        let firstAsleep = timeline.firstIndex { $0.stage.isAsleep }
+        let lastAsleep = timeline.lastIndex { $0.stage.isAsleep }
+        var awakenings = 0
+        if let firstAsleep, let lastAsleep, firstAsleep < lastAsleep {
+            for index in firstAsleep...lastAsleep
+            where timeline[index].stage == .awake
+                && (index == firstAsleep || timeline[index - 1].stage != .awake)
+            {
+                awakenings += 1
+            }
+        }
+        return SleepSession(
+            source: source, bedtime: bedtime, waketime: waketime, timeline: timeline, inBedSeconds: inBed,
+            asleepSeconds: asleep, stageSeconds: stageSeconds, awakenings: awakenings)
+    }
+
+    /// The non-overlapping timeline: elementary intervals between all boundaries, each with
+    /// the covering state of highest precedence; neighbours of the same state merged.
+    static func timeline(_ fragments: [(start: Date, end: Date, stage: SleepStage)]) -> [SleepSession.Segment] {
+        let bounds = Array(Set(fragments.flatMap { [$0.start, $0.end] })).sorted()
+        var segments: [SleepSession.Segment] = []
+        for (lower, upper) in zip(bounds, bounds.dropFirst()) {
+            let covering = fragments.filter { $0.start <= lower && $0.end >= upper }.map(\.stage)
+            guard let stage = covering.min() else { continue }
+            if let last = segments.last, last.stage == stage, last.end == lower {
+                segments[segments.count - 1].end = upper
+            } else {
+                segments.append(SleepSession.Segment(start: lower, end: upper, stage: stage))
+            }
+        }
+        return segments
+    }
+
+    /// Priority of a source for a night, from its samples' devices (lower is better):
+    /// Apple Watch, other wearables, apps without a device, iPhone.
+    public static func priority(of samples: [Sample]) -> Int {
+        samples.map(SleepRule.priority).min() ?? Int.max
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import HealthDaily
+import HealthStore
+
+struct Sleep: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sleep sessions per wake day: bedtime, wake time, time in bed and asleep, stages, naps.",
+        discussion: "One source per night (Apple Watch first), never added up. See docs/sleep.md.")
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var range: DayRangeOptions
+
+    @Option(help: "table or json.")
+    var format: String = "table"
+
+    func validate() throws {
+        guard ["table", "json"].contains(format) else { throw ValidationError("--format must be table or json") }
+    }
+
+    func run() async throws {
+        let store = try database.open()
+        let configuration = range.configuration()
+        let (first, last) = try await range.dates(store: store.store, configuration: configuration)
+        let nights = try await SleepAnalyzer(store: store.store, configuration: configuration).nights(from: first, through: last)
+        if format == "json" {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(nights), as: UTF8.self))
+        } else {
+            print(SleepTable.render(nights))
+        }
+    }
+}
+
+/// The people's view of sleep: local clock times, hours, minutes per stage, — for none.
+enum SleepTable {
+    static func render(_ nights: [SleepNight]) -> String {
+        let header = [
+            "date", "zone", "source", "bed", "wake", "in bed h", "asleep h", "eff %", "deep min", "REM min", "core min",
+            "awake min", "wakings", "naps min",
+        ]
+        var rows = [header]
+        for night in nights {
+            let zone = TimeZone(identifier: night.timezoneIdentifier) ?? .current
+            let napMinutes = night.naps.reduce(0) { $0 + $1.asleepSeconds } / 60
+            guard let main = night.main else {
+                rows.append(
+                    [night.localDate, night.timezoneIdentifier, night.source ?? "—"] + Array(repeating: "—", count: 10)
+                        + [night.naps.isEmpty ? "—" : String(format: "%.0f", napMinutes)])
+                continue
+            }
+            func minutes(_ stage: SleepStage) -> String { String(format: "%.0f", (main.stageSeconds[stage] ?? 0) / 60) }
+            rows.append([
+                night.localDate, night.timezoneIdentifier, night.source ?? "—", clock(main.bedtime, zone),
+                clock(main.waketime, zone),
+                String(format: "%.2f", main.inBedSeconds / 3600), String(format: "%.2f", main.asleepSeconds / 3600),
+                main.efficiency.map { String(format: "%.1f", $0) } ?? "—", minutes(.deep), minutes(.rem), minutes(.core),
+                minutes(.awake), String(main.awakenings), night.naps.isEmpty ? "—" : String(format: "%.0f", napMinutes),
+            ])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.indices.map { column in
+                let pad = String(repeating: " ", count: widths[column] - row[column].count)
+                return column < 3 ? row[column] + pad : pad + row[column]
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    static func clock(_ instant: Date, _ zone: TimeZone) -> String { ClockTime.format(instant, in: zone) }
+}
