@@ -11,13 +11,6 @@ import HealthCore
 /// device (AutoSleep, Sleep Cycle…), then iPhone; among equals, the one with more asleep
 /// time. Within that source, overlapping samples count once (union), clipped to the window.
 public enum SleepRule {
-    /// Category values that mean asleep, as the export spells them (and as raw numbers).
-    public static let asleepValues: Set<String> = [
-        "HKCategoryValueSleepAnalysisAsleep", "HKCategoryValueSleepAnalysisAsleepUnspecified",
-        "HKCategoryValueSleepAnalysisAsleepCore", "HKCategoryValueSleepAnalysisAsleepDeep",
-        "HKCategoryValueSleepAnalysisAsleepREM", "1", "3", "4", "5",
-    ]
-
     /// Priority of a sleep source, lower is better.
     static func priority(_ sample: Sample) -> Int {
         switch sample.device?.deviceClass {
@@ -32,7 +25,7 @@ public enum SleepRule {
     public static func asleepSeconds(_ samples: [Sample], window: DateInterval) -> Double? {
         var bySource: [String: (priority: Int, pieces: [(start: Date, end: Date)])] = [:]
         for sample in samples {
-            guard case .category(let value) = sample.value, asleepValues.contains(value) else { continue }
+            guard case .category(let value) = sample.value, SleepStage(categoryValue: value)?.isAsleep == true else { continue }
             let start = max(sample.start, window.start)
             let end = min(sample.end, window.end)
             guard end > start else { continue }

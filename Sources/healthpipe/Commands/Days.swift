@@ -67,14 +67,7 @@ enum DaysTable {
                 sources ?? "—",
             ])
         }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.indices.map { column in
-                let cell = row[column]
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column < 2 || column == row.count - 1 ? cell + pad : pad + cell
-            }.joined(separator: "  ")
-        }.joined(separator: "\n")
+        return TextTable.render(rows, leftAligned: [0, 1, header.count - 1])
     }
 
     private static func text(_ value: Int?) -> String { value.map(String.init) ?? "—" }

@@ -60,13 +60,7 @@ enum SleepTable {
                 minutes(.awake), String(main.awakenings), night.naps.isEmpty ? "—" : String(format: "%.0f", napMinutes),
             ])
         }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.indices.map { column in
-                let pad = String(repeating: " ", count: widths[column] - row[column].count)
-                return column < 3 ? row[column] + pad : pad + row[column]
-            }.joined(separator: "  ")
-        }.joined(separator: "\n")
+        return TextTable.render(rows, leftAligned: [0, 1, 2])
     }
 
     static func clock(_ instant: Date, _ zone: TimeZone) -> String { ClockTime.format(instant, in: zone) }
