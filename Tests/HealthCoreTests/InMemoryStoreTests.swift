@@ -40,10 +40,13 @@ import Testing
         #expect(stats.minimum == 100 && stats.maximum == 100)
     }
 
-    @Test func latestIsByEndDate() async {
+    @Test func latestIsByEndDate() async throws {
         let store = InMemoryHealthStore(samples: [Self.sample(from: 0, to: 500, 1), Self.sample(from: 100, to: 200, 2)])
-        #expect(await store.latestSample(of: .stepCount)?.value.number == 1)
-        #expect(await store.latestSample(of: .heartRate) == nil)
+        #expect(try await store.latestSample(of: .stepCount)?.value.number == 1)
+        #expect(try await store.latestSample(of: .heartRate) == nil)
+        // As of t0+300 the 0–500 sample has not ended yet.
+        #expect(await store.latestSample(of: .stepCount, endingBy: Self.t0.addingTimeInterval(300))?.value.number == 2)
+        #expect(await store.latestSample(of: .stepCount, endingBy: Self.t0.addingTimeInterval(199)) == nil)
     }
 
     @Test func anchoredChangesReturnEachSampleExactlyOnce() async {

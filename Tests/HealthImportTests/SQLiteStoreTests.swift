@@ -63,8 +63,15 @@ import Testing
         let store = database.store
         for type in [SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass] {
             let got = try await store.latestSample(of: type)
-            let expected = await reference.latestSample(of: type)
+            let expected = try await reference.latestSample(of: type)
             #expect(got == expected)
+            // As of instants across the day, including before the first sample.
+            for hour in stride(from: -1, through: 36, by: 1) {
+                let instant = Self.t0.addingTimeInterval(Double(hour) * 3600 + 17)
+                let asOf = try await store.latestSample(of: type, endingBy: instant)
+                #expect(asOf == (await reference.latestSample(of: type, endingBy: instant)), "\(type) \(hour)")
+                #expect(asOf.map { $0.end <= instant } ?? true)
+            }
         }
         let count = try HealthUnit(parsing: "count")
         let day = DateInterval(start: Self.t0.addingTimeInterval(3600), duration: 43200)

@@ -9,8 +9,9 @@ public protocol HealthQuerying: Sendable {
     /// Samples of `type` overlapping `interval`, ordered by start, then anchor.
     func samples(of type: SampleType, overlapping interval: DateInterval) async throws -> [Sample]
 
-    /// The sample of `type` with the latest end date (ties: the latest stored).
-    func latestSample(of type: SampleType) async throws -> Sample?
+    /// The sample of `type` with the latest end date at or before `instant` (ties: the
+    /// latest stored). A snapshot "as of" a past instant must not see later samples.
+    func latestSample(of type: SampleType, endingBy instant: Date) async throws -> Sample?
 
     /// Sum, average, minimum and maximum of `type` over `interval`, in `unit`.
     /// See ``SampleStatistics`` for exactly what each figure means.
@@ -20,6 +21,13 @@ public protocol HealthQuerying: Sendable {
     /// to pass next time (as `HKAnchoredObjectQuery` does). Each stored sample is returned
     /// exactly once across successive calls.
     func changes(of type: SampleType, since anchor: QueryAnchor, limit: Int) async throws -> AnchoredChanges
+}
+
+extension HealthQuerying {
+    /// The sample of `type` with the latest end date (ties: the latest stored).
+    public func latestSample(of type: SampleType) async throws -> Sample? {
+        try await latestSample(of: type, endingBy: .distantFuture)
+    }
 }
 
 /// A position in a store's change history. ``initial`` means "from the beginning".

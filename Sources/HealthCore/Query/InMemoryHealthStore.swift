@@ -38,8 +38,8 @@ public actor InMemoryHealthStore: HealthQuerying {
             .map(\.sample)
     }
 
-    public func latestSample(of type: SampleType) -> Sample? {
-        stored.filter { $0.sample.type == type }
+    public func latestSample(of type: SampleType, endingBy instant: Date) -> Sample? {
+        stored.filter { $0.sample.type == type && $0.sample.end <= instant }
             .max { ($0.sample.end, $0.anchor) < ($1.sample.end, $1.anchor) }?.sample
     }
 

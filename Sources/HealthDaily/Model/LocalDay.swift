@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 
 /// A local day: `[startOfDay(date, zone), startOfDay(date + 1, zone))` — 23, 24 or 25
 /// hours long across DST. On a day after which the zone changes, the day ends where the

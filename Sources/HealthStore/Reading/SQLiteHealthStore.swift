@@ -34,15 +34,21 @@ public struct SQLiteHealthStore: HealthQuerying {
         }
     }
 
-    public func latestSample(of type: SampleType) async throws -> Sample? {
+    /// Two indexed probes: the latest-starting sample that ends by `instant` bounds the
+    /// answer's end from below, so the answer starts at most `max_duration` before it.
+    public func latestSample(of type: SampleType, endingBy instant: Date) async throws -> Sample? {
         try await database.pool.read { db in
+            let limit = instant.timeIntervalSince1970
             guard let (typeID, maxDuration) = try Self.typeInfo(db, type),
                 let latestStart = try Double.fetchOne(
-                    db, sql: "SELECT max(start) FROM sample WHERE type_id = ?", arguments: [typeID])
+                    db, sql: "SELECT start FROM sample WHERE type_id = ? AND start <= ? AND end <= ? ORDER BY start DESC LIMIT 1",
+                    arguments: [typeID, limit, limit])
             else { return nil }
             return try Self.fetch(
-                db, where: "s.type_id = ? AND s.start >= ? ORDER BY s.end DESC, s.anchor DESC LIMIT 1",
-                arguments: [typeID, latestStart - maxDuration]
+                db,
+                where:
+                    "s.type_id = ? AND s.start >= ? AND s.start <= ? AND s.end <= ? ORDER BY s.end DESC, s.anchor DESC LIMIT 1",
+                arguments: [typeID, latestStart - maxDuration, limit, limit]
             ).first
         }
     }

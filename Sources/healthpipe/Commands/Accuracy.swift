@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthCore
 import HealthDaily
 import HealthStore
 import HealthSynth
