@@ -176,6 +176,34 @@ extension HealthDatabase {
                     );
                     """)
         }
+        migrator.registerMigration("v2") { db in
+            // The app's own records (AirFit's DailyLog, planned workouts, coach interactions).
+            try db.execute(
+                sql: """
+                    CREATE TABLE daily_log (
+                        local_date TEXT PRIMARY KEY,
+                        energy INTEGER CHECK (energy BETWEEN 1 AND 5),
+                        mood INTEGER CHECK (mood BETWEEN 1 AND 5),
+                        stress INTEGER CHECK (stress BETWEEN 1 AND 5),
+                        note TEXT
+                    );
+                    CREATE TABLE planned_workout (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        scheduled_at REAL NOT NULL,
+                        duration_minutes INTEGER,
+                        started_at REAL,
+                        finished_at REAL
+                    );
+                    CREATE INDEX planned_workout_scheduled ON planned_workout(scheduled_at);
+                    CREATE TABLE coach_interaction (
+                        id INTEGER PRIMARY KEY,
+                        at REAL NOT NULL,
+                        kind TEXT NOT NULL
+                    );
+                    CREATE INDEX coach_interaction_at ON coach_interaction(at);
+                    """)
+        }
         return migrator
     }
 }
