@@ -56,6 +56,46 @@ struct DayPlan {
     }
 
     var napSeconds: Double { nap.reduce(0) { $0 + $1.end.timeIntervalSince($1.start) } }
+
+    /// The Watch's exercise minutes: each whole minute of the worn part of bouts of 10
+    /// minutes or more.
+    var exerciseMinutes: [Date] {
+        bouts.filter { $0.end.timeIntervalSince($0.start) >= 600 }.compactMap(\.watchSpan).flatMap { span in
+            (0..<Int(span.duration / 60)).map { span.start.addingTimeInterval(Double($0) * 60) }
+        }
+    }
+
+    /// The Watch's stand hours: every clock hour it was worn in, and whether a bout (with the
+    /// Watch on) moved the wearer in it.
+    var standHours: [(start: Date, stood: Bool)] {
+        var hours: [Int: Bool] = [:]
+        for (on, off) in watchWorn {
+            var hour = Int((on.timeIntervalSince1970 / 3600).rounded(.down))
+            while Double(hour) * 3600 < off.timeIntervalSince1970 {
+                hours[hour] = hours[hour] ?? false
+                hour += 1
+            }
+        }
+        for span in bouts.compactMap(\.watchSpan) {
+            var hour = Int((span.start.timeIntervalSince1970 / 3600).rounded(.down))
+            while Double(hour) * 3600 < span.end.timeIntervalSince1970 {
+                if hours[hour] != nil { hours[hour] = true }
+                hour += 1
+            }
+        }
+        return hours.keys.sorted().map { (Date(timeIntervalSince1970: Double($0) * 3600), hours[$0]!) }
+    }
+
+    /// Breakfast, lunch and dinner logged in a food app: local time, name, kcal.
+    var meals: [(time: Date, meal: String, food: String, kcal: Double)] {
+        let lunch = dayStart.addingTimeInterval(12.5 * 3600 + Double(index % 5) * 360)
+        let dinner = dayStart.addingTimeInterval(19 * 3600 + Double(index % 7) * 300)
+        return [
+            (wake.addingTimeInterval(2700), "Breakfast", ["Oatmeal", "Greek yogurt, honey"][index % 2], 420),
+            (lunch, "Lunch", ["Chicken salad", "Lentil soup", "Tuna sandwich"][index % 3], 640),
+            (dinner, "Dinner", ["Salmon, rice", "Pasta \"al pomodoro\"", "Tofu curry"][index % 3], 780),
+        ]
+    }
 }
 
 extension DayPlan {

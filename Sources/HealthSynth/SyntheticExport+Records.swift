@@ -50,12 +50,7 @@ final class RecordEmitter {
                 continue
             }
             out.write(">\n")
-            for (key, value) in metadata {
-                out.write("   <MetadataEntry")
-                out.attribute("key", key)
-                out.attribute("value", value)
-                out.write("/>\n")
-            }
+            writeMetadata(metadata)
             if !beats.isEmpty {
                 out.write("   <HeartRateVariabilityMetadataList>\n")
                 for (time, bpm) in beats {
@@ -67,6 +62,39 @@ final class RecordEmitter {
                 out.write("   </HeartRateVariabilityMetadataList>\n")
             }
             out.write("  </Record>\n")
+        }
+    }
+
+    /// Writes a `<Correlation>` holding `children` (records that also appear at top level,
+    /// so they are not counted again).
+    func correlation(
+        _ type: String, source: (String, String), time: Date, metadata: [(String, String)] = [],
+        children: [(type: String, unit: String, value: String)]
+    ) {
+        unique[type, default: 0] += 1
+        out.write("  <Correlation")
+        out.attribute("type", type)
+        out.attribute("sourceName", source.0)
+        out.attribute("sourceVersion", source.1)
+        out.dateAttribute("creationDate", time.addingTimeInterval(5))
+        out.dateAttribute("startDate", time)
+        out.dateAttribute("endDate", time)
+        out.write(">\n")
+        writeMetadata(metadata)
+        for child in children {
+            record(
+                child.type, source: source, device: nil, unit: child.unit, value: child.value, start: time, end: time,
+                metadata: metadata, count: false)
+        }
+        out.write("  </Correlation>\n")
+    }
+
+    private func writeMetadata(_ metadata: [(String, String)]) {
+        for (key, value) in metadata {
+            out.write("   <MetadataEntry")
+            out.attribute("key", key)
+            out.attribute("value", value)
+            out.write("/>\n")
         }
     }
 

@@ -94,8 +94,7 @@ extension SyntheticExport {
     func writeActivitySummary(_ plan: DayPlan, _ emit: RecordEmitter) {
         emit.unique["ActivitySummary", default: 0] += 1
         let energy = plan.bouts.reduce(0.0) { $0 + Double($1.steps) * 0.045 }
-        let exercise = plan.bouts.filter { $0.end.timeIntervalSince($0.start) >= 600 }
-            .reduce(0.0) { $0 + $1.end.timeIntervalSince($1.start) / 60 }
+        let exercise = plan.exerciseMinutes.count
         let out = emit.out
         out.write("  <ActivitySummary")
         out.attribute("dateComponents", plan.localDate)
@@ -104,9 +103,9 @@ extension SyntheticExport {
         out.attribute("activeEnergyBurnedUnit", "Cal")
         out.attribute("appleMoveTime", "0")
         out.attribute("appleMoveTimeGoal", "0")
-        out.attribute("appleExerciseTime", String(Int(exercise)))
+        out.attribute("appleExerciseTime", String(exercise))
         out.attribute("appleExerciseTimeGoal", "30")
-        out.attribute("appleStandHours", String(min(16, plan.bouts.count)))
+        out.attribute("appleStandHours", String(plan.standHours.filter(\.stood).count))
         out.attribute("appleStandHoursGoal", "12")
         out.write("/>\n")
     }

@@ -63,6 +63,9 @@ extension SyntheticExport {
         for plan in plans() where plan.bloodPressure { correlationChildren += writeBloodPressure(plan, emit) }
         for plan in plans() { try writeWorkout(plan, emit, routes: routes) }
         for plan in plans() { writeActivitySummary(plan, emit) }
+        // Families added later come last, so the records above keep their random streams.
+        for plan in plans() { writeRings(plan, emit) }
+        for plan in plans() { correlationChildren += writeMeals(plan, emit) }
         out.write("</HealthData>\n")
         try out.close()
         var days: [GroundTruth.Day] = []
@@ -248,19 +251,49 @@ extension SyntheticExport {
         for (type, value) in readings {
             emit.record(type, source: source, device: nil, unit: "mmHg", value: value, start: time, end: time)
         }
-        emit.unique["HKCorrelationTypeIdentifierBloodPressure", default: 0] += 1
-        emit.out.write("  <Correlation")
-        emit.out.attribute("type", "HKCorrelationTypeIdentifierBloodPressure")
-        emit.out.attribute("sourceName", source.0)
-        emit.out.attribute("sourceVersion", source.1)
-        emit.out.dateAttribute("creationDate", time.addingTimeInterval(5))
-        emit.out.dateAttribute("startDate", time)
-        emit.out.dateAttribute("endDate", time)
-        emit.out.write(">\n")
-        for (type, value) in readings {
-            emit.record(type, source: source, device: nil, unit: "mmHg", value: value, start: time, end: time, count: false)
-        }
-        emit.out.write("  </Correlation>\n")
+        emit.correlation(
+            "HKCorrelationTypeIdentifierBloodPressure", source: source, time: time,
+            children: readings.map { ($0.0, "mmHg", $0.1) })
         return readings.count
+    }
+
+    /// The Watch's exercise minutes (one record per minute) and stand hours (one per worn hour).
+    private func writeRings(_ plan: DayPlan, _ emit: RecordEmitter) {
+        for minute in plan.exerciseMinutes {
+            emit.record(
+                "HKQuantityTypeIdentifierAppleExerciseTime", source: RecordEmitter.watchSource, device: emit.device(watch: true),
+                unit: "min", value: "1", start: minute, end: minute.addingTimeInterval(60))
+        }
+        for (start, stood) in plan.standHours {
+            emit.record(
+                "HKCategoryTypeIdentifierAppleStandHour", source: RecordEmitter.watchSource, device: emit.device(watch: true),
+                unit: nil, value: stood ? "HKCategoryValueAppleStandHourStood" : "HKCategoryValueAppleStandHourIdle",
+                start: start, end: start.addingTimeInterval(3600))
+        }
+    }
+
+    /// Three meals from a food app: the nutrients at top level and again inside a food
+    /// correlation that names the meal and the food.
+    private func writeMeals(_ plan: DayPlan, _ emit: RecordEmitter) -> Int {
+        let source = ("Lose It!", "16.2")
+        var children = 0
+        for meal in plan.meals {
+            let nutrients = [
+                ("HKQuantityTypeIdentifierDietaryEnergyConsumed", "kcal", meal.kcal.fixed(0)),
+                ("HKQuantityTypeIdentifierDietaryCarbohydrates", "g", (meal.kcal * 0.5 / 4).fixed(1)),
+                ("HKQuantityTypeIdentifierDietaryProtein", "g", (meal.kcal * 0.2 / 4).fixed(1)),
+                ("HKQuantityTypeIdentifierDietaryFatTotal", "g", (meal.kcal * 0.3 / 9).fixed(1)),
+            ]
+            let metadata = [("HKFoodMeal", meal.meal), ("HKFoodType", meal.food)]
+            for (type, unit, value) in nutrients {
+                emit.record(
+                    type, source: source, device: nil, unit: unit, value: value, start: meal.time, end: meal.time,
+                    metadata: metadata)
+            }
+            emit.correlation(
+                "HKCorrelationTypeIdentifierFood", source: source, time: meal.time, metadata: metadata, children: nutrients)
+            children += nutrients.count
+        }
+        return children
     }
 }

@@ -40,7 +40,11 @@ import Testing
         let unique = truth.uniqueRecords
         #expect(summary.added[.activitySummary] == 30)
         #expect(summary.added[.workout] == unique["Workout"])
-        #expect(summary.added[.correlation] == unique["HKCorrelationTypeIdentifierBloodPressure"])
+        #expect(
+            summary.added[.correlation]
+                == unique["HKCorrelationTypeIdentifierBloodPressure"]! + unique["HKCorrelationTypeIdentifierFood"]!)
+        #expect(unique["HKCorrelationTypeIdentifierFood"] == 90)  // three meals a day
+        #expect(truth.correlationChildrenAtTopLevel == 4 * 2 + 90 * 4)
         #expect(summary.totalDuplicates == truth.duplicateCopies)
         let storedSamples = try database.counts()["sample"]!
         #expect(storedSamples == unique.values.reduce(0, +) - unique["ActivitySummary"]!)
