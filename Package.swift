@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "HealthStore", targets: ["HealthStore"]),
         .library(name: "HealthImport", targets: ["HealthImport"]),
         .library(name: "HealthDaily", targets: ["HealthDaily"]),
+        .library(name: "HealthContext", targets: ["HealthContext"]),
+        .library(name: "HealthWeather", targets: ["HealthWeather"]),
         .executable(name: "healthpipe", targets: ["healthpipe"]),
     ],
     dependencies: [
@@ -34,6 +36,10 @@ let package = Package(
         ),
         // Daily normalisation (norm_v1, norm_v2): pure rules over the query protocol.
         .target(name: "HealthDaily", dependencies: ["HealthCore"]),
+        // The coach context: snapshot, assembler, providers over the query protocol and app data.
+        .target(name: "HealthContext", dependencies: ["HealthCore", "HealthDaily"]),
+        // Weather over HTTP (Open-Meteo, URLSession): the only module that does networking.
+        .target(name: "HealthWeather", dependencies: ["HealthContext"]),
         // Deterministic synthetic export generator with ground truth.
         .target(
             name: "HealthSynth",
@@ -42,14 +48,21 @@ let package = Package(
         .executableTarget(
             name: "healthpipe",
             dependencies: [
-                "HealthCore", "HealthStore", "HealthImport", "HealthSynth", "HealthDaily",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "HealthCore", "HealthStore", "HealthImport", "HealthSynth", "HealthDaily", "HealthContext",
+                "HealthWeather", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore"]),
         .testTarget(
             name: "HealthDailyTests",
             dependencies: ["HealthCore", "HealthDaily", "HealthStore", "HealthImport", "HealthSynth"]
+        ),
+        .testTarget(
+            name: "HealthContextTests",
+            dependencies: [
+                "HealthCore", "HealthDaily", "HealthStore", "HealthContext", "HealthWeather", "HealthSynth",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "HealthImportTests",

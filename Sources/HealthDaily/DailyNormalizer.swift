@@ -64,6 +64,15 @@ public struct DailyNormalizer: Sendable {
         return LocalDate(instant, in: timeline.zone(at: instant))
     }
 
+    /// The local day `instant` falls in, in the zone in effect then, with the same bounds
+    /// ``metrics(from:through:)`` uses (tiled across zone changes).
+    public func localDay(containing instant: Date) async throws -> LocalDay {
+        let window = DateInterval(start: instant.addingTimeInterval(-ZoneTimeline.lookBack), end: instant.addingTimeInterval(60))
+        let date = LocalDate(instant, in: try await resolver.zoneTimeline(over: window).zone(at: instant))
+        let days = try await resolver.localDays(from: date.adding(days: -1), through: date.adding(days: 1))
+        return days.first { $0.interval.contains(instant) && instant < $0.interval.end } ?? days[1]
+    }
+
     /// Every local day from `first` through `last`, oldest first.
     public func metrics(from first: LocalDate, through last: LocalDate) async throws -> [NormalizedDailyMetrics] {
         guard first <= last else { return [] }

@@ -6,7 +6,10 @@ struct HealthPipe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "healthpipe",
         abstract: "Turn HealthKit data into a clean, queryable store.",
-        subcommands: [Demo.self, Import.self, Days.self, Sleep.self, Stats.self, Synth.self, Bench.self])
+        subcommands: [
+            Demo.self, Import.self, Days.self, Sleep.self, Snapshot.self, Log.self, Plan.self, Coach.self, Stats.self, Synth.self,
+            Bench.self,
+        ])
 }
 
 /// `--db`, shared by every command that reads or writes the store.

@@ -4,7 +4,7 @@ import HealthCore
 import HealthDaily
 import HealthStore
 
-/// `--last N | --from --to`, `--tz`, `--home-tz`, `--today`: the days a command reports on.
+/// `--last N | --from --to`, `--today` and the zone options: the days a command reports on.
 struct DayRangeOptions: ParsableArguments {
     @Option(help: "The last N local days, ending today (default 7).")
     var last: Int?
@@ -15,11 +15,7 @@ struct DayRangeOptions: ParsableArguments {
     @Option(help: "Last local day, YYYY-MM-DD (with --from).")
     var to: String?
 
-    @Option(help: "Put every day in this IANA zone.")
-    var tz: String?
-
-    @Option(help: "Zone of days without HKTimeZone evidence (default: the system's).")
-    var homeTz: String?
+    @OptionGroup var zones: ZoneOptions
 
     @Option(help: "Today's date for --last, YYYY-MM-DD (default: now in the zone in effect).")
     var today: String?
@@ -34,18 +30,10 @@ struct DayRangeOptions: ParsableArguments {
         if let from, let to, let first = LocalDate(from), let end = LocalDate(to), first > end {
             throw ValidationError("--from must not be after --to")
         }
-        for (name, value) in [("--tz", tz), ("--home-tz", homeTz)] {
-            if let value, TimeZone(identifier: value) == nil { throw ValidationError("\(name): unknown IANA zone '\(value)'") }
-        }
     }
 
     /// Zones for the normaliser and analysers.
-    func configuration() -> DailyNormalizer.Configuration {
-        var configuration = DailyNormalizer.Configuration()
-        configuration.homeZone = homeTz.flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
-        configuration.explicitZone = tz.flatMap(TimeZone.init(identifier:))
-        return configuration
-    }
+    func configuration() -> DailyNormalizer.Configuration { zones.configuration() }
 
     /// The first and last local date asked for.
     func dates(store: any HealthQuerying, configuration: DailyNormalizer.Configuration) async throws -> (LocalDate, LocalDate) {

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Runs work under a deadline that holds even when the work ignores cancellation: the
+/// caller resumes at the deadline at the latest; the work is cancelled and left to finish
+/// on its own.
+///
+/// ```swift
+/// let weather = try await Deadline.run(seconds: 1.5) { try await client.currentWeather(at: here) }
+/// ```
+public enum Deadline {
+    /// The deadline passed before the work finished.
+    public struct Expired: Error, CustomStringConvertible {
+        public let seconds: Double
+        public var description: String { "timed out after \(seconds) s" }
+    }
+
+    /// The work's result, or ``Expired`` after `seconds` (fractions count: not rounded).
+    public static func run<Value: Sendable>(
+        seconds: Double, _ work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let gate = Gate<Value>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                gate.install(continuation)
+                let worker = Task {
+                    do { gate.finish(.success(try await work())) } catch { gate.finish(.failure(error)) }
+                }
+                let timer = Task {
+                    try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+                    if gate.finish(.failure(Expired(seconds: seconds))) { worker.cancel() }
+                }
+                gate.onFinish = {
+                    worker.cancel(); timer.cancel()
+                }
+            }
+        } onCancel: {
+            gate.finish(.failure(CancellationError()))
+        }
+    }
+
+    /// Resumes the continuation exactly once, whichever side gets there first.
+    private final class Gate<Value: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Value, any Error>?
+        private var pending: Result<Value, any Error>?
+        private var done = false
+        var onFinish: (@Sendable () -> Void)? {
+            get { lock.withLock { _onFinish } }
+            set {
+                let runNow = lock.withLock { () -> Bool in
+                    _onFinish = newValue
+                    return done
+                }
+                if runNow { newValue?() }
+            }
+        }
+        private var _onFinish: (@Sendable () -> Void)?
+
+        func install(_ continuation: CheckedContinuation<Value, any Error>) {
+            let early = lock.withLock { () -> Result<Value, any Error>? in
+                self.continuation = continuation
+                return pending
+            }
+            if let early { continuation.resume(with: early) }
+        }
+
+        /// `true` when this call was the one that finished.
+        @discardableResult
+        func finish(_ result: Result<Value, any Error>) -> Bool {
+            let (won, continuation, cleanup) = lock.withLock {
+                () -> (Bool, CheckedContinuation<Value, any Error>?, (@Sendable () -> Void)?) in
+                guard !done else { return (false, nil, nil) }
+                done = true
+                if self.continuation == nil { pending = result }
+                let taken = self.continuation
+                self.continuation = nil
+                return (true, taken, _onFinish)
+            }
+            continuation?.resume(with: result)
+            if won { cleanup?() }
+            return won
+        }
+    }
+}

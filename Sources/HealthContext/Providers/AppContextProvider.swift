@@ -1,0 +1,40 @@
+import Foundation
+import HealthCore
+
+/// The app's own context: the workout in progress, minutes since the last coach
+/// interaction, and the next planned workout (later today or tomorrow).
+public struct AppContextProvider: ContextProvider {
+    public let repository: any AppDataRepository
+    /// A workout started longer ago than this (seconds) and never finished is taken as
+    /// abandoned, not in progress (default 12 hours).
+    public var abandonedAfter: TimeInterval = 12 * 3600
+
+    public init(repository: any AppDataRepository) { self.repository = repository }
+
+    public var name: String { "app" }
+    public var fields: [ContextField] {
+        [.activeWorkoutNameInProgress, .timeSinceLastCoachInteractionMinutes, .upcomingPlannedWorkoutName]
+    }
+
+    public func provide(for request: ContextRequest) async throws -> ContextContribution {
+        let instant = request.instant
+        async let active = repository.workoutInProgress(at: instant)
+        async let coach = repository.lastCoachInteraction(atOrBefore: instant)
+        // Up to the end of tomorrow, local.
+        let horizon = request.day.date.adding(days: 2).instant(hour: 0, in: request.day.zone)
+        async let upcoming = repository.plannedWorkouts(scheduledIn: DateInterval(start: instant, end: max(instant, horizon)))
+        var result = ContextContribution()
+        let current = try await active.flatMap { workout in
+            workout.startedAt.map { instant.timeIntervalSince($0) <= abandonedAfter } == true ? workout : nil
+        }
+        result.values.activeWorkoutNameInProgress = result.note(
+            current?.name, .activeWorkoutNameInProgress, otherwise: "no workout in progress")
+        result.values.timeSinceLastCoachInteractionMinutes = result.note(
+            try await coach.map { Int(instant.timeIntervalSince($0.at) / 60) }, .timeSinceLastCoachInteractionMinutes,
+            otherwise: "no coach interaction recorded")
+        result.values.upcomingPlannedWorkoutName = result.note(
+            try await upcoming.first { $0.status(at: instant) == .planned }?.name, .upcomingPlannedWorkoutName,
+            otherwise: "nothing planned for the rest of today or tomorrow")
+        return result
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import HealthCore
+import HealthStore
+
+struct Coach: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record that the user talked with the coach (when and what kind, never what was said).",
+        discussion: "The snapshot reports the minutes since the last interaction.")
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var zones: ZoneOptions
+
+    @Option(help: "When (default: now).")
+    var at: String?
+
+    @Option(help: "A short label: chat, check-in, plan…")
+    var kind: String = "chat"
+
+    func validate() throws {
+        guard !kind.isEmpty, kind.count <= 40 else { throw ValidationError("--kind must be 1…40 characters") }
+        if let at { _ = try InstantOption.parse(at, option: "--at", zone: zones.inputZone) }
+    }
+
+    func run() async throws {
+        let instant = try at.map { try InstantOption.parse($0, option: "--at", zone: zones.inputZone) } ?? Date()
+        let stored = try await database.openOrCreate().appData.recordCoachInteraction(CoachInteraction(at: instant, kind: kind))
+        print("recorded \(stored.kind) #\(stored.id) at \(LocalTimestampText.short(stored.at, zones.inputZone))")
+    }
+}

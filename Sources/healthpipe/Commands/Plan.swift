@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import HealthCore
+import HealthStore
+
+struct Plan: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Planned workouts: add, list, start, finish.",
+        discussion: "The snapshot shows the workout in progress and the next one planned for today or tomorrow.",
+        subcommands: [Add.self, List.self, Start.self, Finish.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Plan a workout.")
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var zones: ZoneOptions
+
+        @Argument(help: "What the workout is, e.g. \"Tempo run\".")
+        var name: String
+
+        @Option(help: "When: ISO 8601 with offset, or local YYYY-MM-DDTHH:MM.")
+        var at: String
+
+        @Option(help: "Planned length in minutes.")
+        var duration: Int?
+
+        func validate() throws {
+            guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("the name must not be empty") }
+            if let duration, !(1...1440).contains(duration) { throw ValidationError("--duration must be 1…1440 minutes") }
+            _ = try InstantOption.parse(at, option: "--at", zone: zones.inputZone)
+        }
+
+        func run() async throws {
+            let scheduled = try InstantOption.parse(at, option: "--at", zone: zones.inputZone)
+            let stored = try await database.openOrCreate().appData.addPlannedWorkout(
+                PlannedWorkout(name: name, scheduledAt: scheduled, durationMinutes: duration))
+            print("planned #\(stored.id): \(PlanTable.describe(stored, zone: zones.inputZone))")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List planned workouts from a day on.")
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var zones: ZoneOptions
+
+        @Option(help: "List from this instant (default: 7 days ago).")
+        var from: String?
+
+        func run() async throws {
+            let start =
+                try from.map { try InstantOption.parse($0, option: "--from", zone: zones.inputZone) }
+                ?? Date().addingTimeInterval(-7 * 86400)
+            let workouts = try await database.openOrCreate().appData.plannedWorkouts(
+                scheduledIn: DateInterval(start: start, end: .distantFuture))
+            guard !workouts.isEmpty else { return print("no planned workouts") }
+            print(PlanTable.render(workouts, zone: zones.inputZone))
+        }
+    }
+
+    struct Start: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark a planned workout as started.")
+
+        @OptionGroup var transition: PlanTransition
+
+        func run() async throws { try await transition.apply(verb: "started") { $0.startedAt = $1 } }
+    }
+
+    struct Finish: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark a planned workout as finished.")
+
+        @OptionGroup var transition: PlanTransition
+
+        func run() async throws {
+            try await transition.apply(verb: "finished") { workout, instant in
+                if workout.startedAt == nil { workout.startedAt = instant }
+                workout.finishedAt = instant
+            }
+        }
+    }
+}
+
+/// `ID [--at]`: a change of a planned workout's state.
+struct PlanTransition: ParsableArguments {
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var zones: ZoneOptions
+
+    @Argument(help: "The workout's id (healthpipe plan list).")
+    var id: Int64
+
+    @Option(help: "When (default: now).")
+    var at: String?
+
+    func apply(verb: String, _ change: (inout PlannedWorkout, Date) -> Void) async throws {
+        let instant = try at.map { try InstantOption.parse($0, option: "--at", zone: zones.inputZone) } ?? Date()
+        let appData = try database.openOrCreate().appData
+        guard var workout = try await appData.plannedWorkout(id: id) else {
+            printError("error: there is no planned workout #\(id); see `healthpipe plan list`.")
+            throw ExitCode(2)
+        }
+        change(&workout, instant)
+        try await appData.updatePlannedWorkout(workout)
+        print("\(verb) #\(id): \(PlanTable.describe(workout, zone: zones.inputZone))")
+    }
+}
+
+enum PlanTable {
+    static func render(_ workouts: [PlannedWorkout], zone: TimeZone) -> String {
+        let now = Date()
+        var rows = [["id", "when", "name", "min", "status"]]
+        for workout in workouts {
+            rows.append([
+                String(workout.id), LocalTimestampText.short(workout.scheduledAt, zone), workout.name,
+                workout.durationMinutes.map(String.init) ?? "—", workout.status(at: now).rawValue,
+            ])
+        }
+        return TextTable.render(rows, leftAligned: [1, 2, 4])
+    }
+
+    static func describe(_ workout: PlannedWorkout, zone: TimeZone) -> String {
+        "\(workout.name) at \(LocalTimestampText.short(workout.scheduledAt, zone))"
+            + (workout.durationMinutes.map { ", \($0) min" } ?? "")
+    }
+}
+
+/// `YYYY-MM-DD HH:MM` in a zone, for tables.
+enum LocalTimestampText {
+    static func short(_ instant: Date, _ zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: instant)
+    }
+}
