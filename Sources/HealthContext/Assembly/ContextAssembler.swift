@@ -59,37 +59,35 @@ public struct ContextAssembler: Sendable {
                 .init(field: "timezone", provider: "day", reason: "used \(zone.identifier): \(Self.describe(error, 1))"))
         }
         let request = ContextRequest(instant: instant, day: day)
-        let outcomes = await withTaskGroup(of: (Int, Result<ContextContribution, any Error>).self) { group in
+        // Children return a plain struct (no `Result` with an existential error): a tuple of
+        // `(Int, Result<ContextContribution, any Error>)` came back corrupted from task-group
+        // children in release builds of Swift 6.3.1.
+        let outcomes = await withTaskGroup(of: ProviderOutcome.self) { group in
             for (index, provider) in providers.enumerated() {
                 let seconds = configuration.timeouts[provider.name] ?? configuration.providerTimeout
                 group.addTask {
                     do {
-                        return (
-                            index, .success(try await Deadline.run(seconds: seconds) { try await provider.provide(for: request) })
-                        )
+                        let contribution = try await Deadline.run(seconds: seconds) { try await provider.provide(for: request) }
+                        return ProviderOutcome(index: index, contribution: contribution, failure: nil)
                     } catch {
-                        return (index, .failure(error))
+                        return ProviderOutcome(index: index, contribution: nil, failure: Self.describe(error, seconds))
                     }
                 }
             }
-            var outcomes = [Result<ContextContribution, any Error>?](repeating: nil, count: providers.count)
-            for await (index, outcome) in group { outcomes[index] = outcome }
-            return outcomes.map { $0! }
+            var outcomes: [ProviderOutcome] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { $0.index < $1.index }
         }
         var values = ContextValues()
         var reasons: [ContextField: (provider: String, reason: String)] = [:]
         for (provider, outcome) in zip(providers, outcomes) {
-            switch outcome {
-            case .success(let contribution):
+            if let contribution = outcome.contribution {
                 values.take(provider.fields, from: contribution.values)
                 for field in provider.fields where !contribution.values.has(field) {
                     reasons[field] = (provider.name, contribution.reasons[field] ?? "no value")
                 }
-            case .failure(let error):
-                let seconds = configuration.timeouts[provider.name] ?? configuration.providerTimeout
-                for field in provider.fields {
-                    reasons[field] = (provider.name, Self.describe(error, seconds))
-                }
+            } else {
+                for field in provider.fields { reasons[field] = (provider.name, outcome.failure ?? "failed") }
             }
         }
         for field in ContextField.allCases where !values.has(field) {
@@ -97,6 +95,13 @@ public struct ContextAssembler: Sendable {
             missing.append(.init(field: field.rawValue, provider: provider, reason: reason))
         }
         return HealthContextSnapshot(timestamp: instant, date: day.date, timezone: day.zone, values: values, missing: missing)
+    }
+
+    /// What one provider gave: its contribution, or why there is none.
+    private struct ProviderOutcome: Sendable {
+        var index: Int
+        var contribution: ContextContribution?
+        var failure: String?
     }
 
     private static func describe(_ error: any Error, _ seconds: Double) -> String {

@@ -25,62 +25,32 @@ public enum ContextField: String, Sendable, Codable, CaseIterable, CodingKey {
     case lastMealLogged = "last_meal_logged"
     case upcomingPlannedWorkoutName = "upcoming_planned_workout_name"
 
-    /// How to read, copy and code this field of ``ContextValues``.
-    var access: FieldAccess {
+    /// The type of the field's value.
+    var kind: FieldValue.Kind {
         switch self {
-        case .subjectiveEnergyLevel: FieldAccess(\.subjectiveEnergyLevel)
-        case .subjectiveMood: FieldAccess(\.subjectiveMood)
-        case .subjectiveStress: FieldAccess(\.subjectiveStress)
-        case .currentWeatherCondition: FieldAccess(\.currentWeatherCondition)
-        case .currentTemperatureCelsius: FieldAccess(\.currentTemperatureCelsius)
-        case .restingHeartRateBPM: FieldAccess(\.restingHeartRateBPM)
-        case .heartRateVariabilitySDNNms: FieldAccess(\.heartRateVariabilitySDNNms)
-        case .activeEnergyBurnedTodayKcal: FieldAccess(\.activeEnergyBurnedTodayKcal)
-        case .stepCountToday: FieldAccess(\.stepCountToday)
-        case .exerciseMinutesToday: FieldAccess(\.exerciseMinutesToday)
-        case .standHoursToday: FieldAccess(\.standHoursToday)
-        case .lastNightSleepDurationHours: FieldAccess(\.lastNightSleepDurationHours)
-        case .lastNightSleepEfficiencyPercentage: FieldAccess(\.lastNightSleepEfficiencyPercentage)
-        case .lastNightBedtime: FieldAccess(\.lastNightBedtime)
-        case .lastNightWaketime: FieldAccess(\.lastNightWaketime)
-        case .latestBodyWeightKg: FieldAccess(\.latestBodyWeightKg)
-        case .latestBodyFatPercentage: FieldAccess(\.latestBodyFatPercentage)
-        case .activeWorkoutNameInProgress: FieldAccess(\.activeWorkoutNameInProgress)
-        case .timeSinceLastCoachInteractionMinutes: FieldAccess(\.timeSinceLastCoachInteractionMinutes)
-        case .lastMealLogged: FieldAccess(\.lastMealLogged)
-        case .upcomingPlannedWorkoutName: FieldAccess(\.upcomingPlannedWorkoutName)
+        case .subjectiveEnergyLevel, .subjectiveMood, .subjectiveStress, .stepCountToday, .exerciseMinutesToday, .standHoursToday,
+            .timeSinceLastCoachInteractionMinutes:
+            .int
+        case .currentTemperatureCelsius, .restingHeartRateBPM, .heartRateVariabilitySDNNms, .activeEnergyBurnedTodayKcal,
+            .lastNightSleepDurationHours, .lastNightSleepEfficiencyPercentage, .latestBodyWeightKg, .latestBodyFatPercentage:
+            .double
+        case .currentWeatherCondition, .activeWorkoutNameInProgress, .lastMealLogged, .upcomingPlannedWorkoutName: .text
+        case .lastNightBedtime, .lastNightWaketime: .instant
         }
     }
 }
 
-/// Type-erased access to one optional property of ``ContextValues``.
-struct FieldAccess {
-    let isSet: (ContextValues) -> Bool
-    let copy: (ContextValues, inout ContextValues) -> Void
-    let encode: (ContextValues, inout KeyedEncodingContainer<ContextField>, ContextField, TimeZone) throws -> Void
-    let decode: (KeyedDecodingContainer<ContextField>, ContextField, inout ContextValues) throws -> Void
+/// One field's value; ``ContextValues`` keeps them by field.
+enum FieldValue: Hashable, Sendable {
+    case int(Int)
+    case double(Double)
+    case text(String)
+    case instant(Date)
 
-    init<Value: Codable>(_ path: WritableKeyPath<ContextValues, Value?>) {
-        isSet = { $0[keyPath: path] != nil }
-        copy = { source, target in target[keyPath: path] = source[keyPath: path] }
-        encode = { values, container, key, zone in
-            switch values[keyPath: path] {
-            case nil: try container.encodeNil(forKey: key)
-            case let date as Date: try container.encode(LocalTimestamp.format(date, in: zone), forKey: key)
-            case let value?: try container.encode(value, forKey: key)
-            }
-        }
-        decode = { container, key, values in
-            if Value.self == Date.self {
-                guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return }
-                guard let date = LocalTimestamp.parse(text) else {
-                    throw DecodingError.dataCorruptedError(
-                        forKey: key, in: container, debugDescription: "not an ISO 8601 date-time with an offset")
-                }
-                values[keyPath: path] = date as? Value
-            } else {
-                values[keyPath: path] = try container.decodeIfPresent(Value.self, forKey: key)
-            }
-        }
-    }
+    enum Kind { case int, double, text, instant }
+
+    var int: Int? { if case .int(let value) = self { value } else { nil } }
+    var double: Double? { if case .double(let value) = self { value } else { nil } }
+    var text: String? { if case .text(let value) = self { value } else { nil } }
+    var instant: Date? { if case .instant(let value) = self { value } else { nil } }
 }

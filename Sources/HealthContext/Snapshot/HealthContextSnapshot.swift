@@ -57,7 +57,7 @@ extension HealthContextSnapshot: Codable {
         try top.encode(date, forKey: .date)
         try top.encode(timezone.identifier, forKey: .timezone)
         var fields = encoder.container(keyedBy: ContextField.self)
-        for field in ContextField.allCases { try field.access.encode(values, &fields, field, timezone) }
+        try values.encode(to: &fields, zone: timezone)
         try top.encode(missing, forKey: .missing)
     }
 
@@ -73,8 +73,7 @@ extension HealthContextSnapshot: Codable {
             throw DecodingError.dataCorruptedError(forKey: .timezone, in: top, debugDescription: "unknown time zone")
         }
         let fields = try decoder.container(keyedBy: ContextField.self)
-        var values = ContextValues()
-        for field in ContextField.allCases { try field.access.decode(fields, field, &values) }
+        let values = try ContextValues(from: fields)
         self.init(
             timestamp: timestamp, date: try top.decode(LocalDate.self, forKey: .date), timezone: zone, values: values,
             missing: try top.decode([MissingPart].self, forKey: .missing))

@@ -18,10 +18,14 @@ struct Snapshot: AsyncParsableCommand {
     @Option(help: "Take the snapshot as of this instant (default: now); nothing later is used.")
     var at: String?
 
-    @Option(help: "Latitude for the weather (with --lon).", transform: { try Snapshot.coordinate($0, "--lat") })
+    @Option(
+        parsing: .unconditional, help: "Latitude for the weather (with --lon), e.g. --lat -33.87.",
+        transform: { try Snapshot.coordinate($0, "--lat") })
     var lat: Double?
 
-    @Option(help: "Longitude for the weather (with --lat).", transform: { try Snapshot.coordinate($0, "--lon") })
+    @Option(
+        parsing: .unconditional, help: "Longitude for the weather (with --lat), e.g. --lon -122.42.",
+        transform: { try Snapshot.coordinate($0, "--lon") })
     var lon: Double?
 
     @Option(help: "json or text.")

@@ -9,7 +9,7 @@ struct Synth: ParsableCommand {
             The export models Watch + iPhone double counting, phone-only mornings, charging gaps, \
             overlapping sleep sources, naps, a trip abroad, DST, duplicated records and export-time \
             offsets. Beside FILE it writes FILE.truth.json: the zone, true steps and asleep minutes \
-            of every local day. About 0.5 MB of XML per day.
+            of every local day. About 0.37 MB of XML per day.
             """)
 
     @Option(help: "Number of local days.")
