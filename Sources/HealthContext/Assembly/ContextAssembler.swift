@@ -56,7 +56,7 @@ public struct ContextAssembler: Sendable {
             let zone = configuration.daily.explicitZone ?? configuration.daily.homeZone
             day = LocalDay(date: LocalDate(instant, in: zone), zone: zone)
             missing.append(
-                .init(field: "timezone", provider: "day", reason: "used \(zone.identifier): \(Self.describe(error, 1))"))
+                .init(field: "timezone", provider: "day", reason: "used \(zone.identifier): \(Self.describe(error))"))
         }
         let request = ContextRequest(instant: instant, day: day)
         // Children return a plain struct (no `Result` with an existential error): a tuple of
@@ -70,7 +70,7 @@ public struct ContextAssembler: Sendable {
                         let contribution = try await Deadline.run(seconds: seconds) { try await provider.provide(for: request) }
                         return ProviderOutcome(index: index, contribution: contribution, failure: nil)
                     } catch {
-                        return ProviderOutcome(index: index, contribution: nil, failure: Self.describe(error, seconds))
+                        return ProviderOutcome(index: index, contribution: nil, failure: Self.describe(error))
                     }
                 }
             }
@@ -104,8 +104,8 @@ public struct ContextAssembler: Sendable {
         var failure: String?
     }
 
-    private static func describe(_ error: any Error, _ seconds: Double) -> String {
-        if error is Deadline.Expired { return "timed out after \(seconds) s" }
+    private static func describe(_ error: any Error) -> String {
+        if let expired = error as? Deadline.Expired { return "timed out after \(expired.seconds) s" }
         return "failed: \(error)"
     }
 }

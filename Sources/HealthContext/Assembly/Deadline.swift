@@ -25,13 +25,12 @@ public enum Deadline {
                 let worker = Task {
                     do { gate.finish(.success(try await work())) } catch { gate.finish(.failure(error)) }
                 }
-                let timer = Task {
-                    try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+                // The timer runs on Dispatch, not on the cooperative pool, so busy async work
+                // cannot delay it; after the work finishes first it fires as a no-op.
+                DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds)) {
                     if gate.finish(.failure(Expired(seconds: seconds))) { worker.cancel() }
                 }
-                gate.onFinish = {
-                    worker.cancel(); timer.cancel()
-                }
+                gate.onFinish = { worker.cancel() }
             }
         } onCancel: {
             gate.finish(.failure(CancellationError()))
