@@ -62,8 +62,14 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     /// The request targets received so far.
     var targets: [String] { lock.withLock { requestTargets } }
 
+    /// Stops listening. Idempotent: closing the descriptor twice would close whatever file
+    /// another test opened under the same number since (a SQLite store, once).
     func stop() {
-        lock.withLock { stopped = true }
+        let first = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
