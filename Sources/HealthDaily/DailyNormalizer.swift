@@ -59,16 +59,19 @@ public struct DailyNormalizer: Sendable {
     /// Today's local date: "now" in the zone in effect now.
     public func today() async throws -> LocalDate {
         let instant = now()
+        return LocalDate(instant, in: try await zone(at: instant))
+    }
+
+    /// The zone in effect at `instant`, from the evidence up to it.
+    private func zone(at instant: Date) async throws -> TimeZone {
         let window = DateInterval(start: instant.addingTimeInterval(-ZoneTimeline.lookBack), end: instant.addingTimeInterval(60))
-        let timeline = try await resolver.zoneTimeline(over: window)
-        return LocalDate(instant, in: timeline.zone(at: instant))
+        return try await resolver.zoneTimeline(over: window).zone(at: instant)
     }
 
     /// The local day `instant` falls in, in the zone in effect then, with the same bounds
     /// ``metrics(from:through:)`` uses (tiled across zone changes).
     public func localDay(containing instant: Date) async throws -> LocalDay {
-        let window = DateInterval(start: instant.addingTimeInterval(-ZoneTimeline.lookBack), end: instant.addingTimeInterval(60))
-        let date = LocalDate(instant, in: try await resolver.zoneTimeline(over: window).zone(at: instant))
+        let date = LocalDate(instant, in: try await zone(at: instant))
         let days = try await resolver.localDays(from: date.adding(days: -1), through: date.adding(days: 1))
         return days.first { $0.interval.contains(instant) && instant < $0.interval.end } ?? days[1]
     }

@@ -30,7 +30,7 @@ public enum Deadline {
                 DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds)) {
                     if gate.finish(.failure(Expired(seconds: seconds))) { worker.cancel() }
                 }
-                gate.onFinish = { worker.cancel() }
+                gate.whenFinished { worker.cancel() }
             }
         } onCancel: {
             gate.finish(.failure(CancellationError()))
@@ -43,17 +43,16 @@ public enum Deadline {
         private var continuation: CheckedContinuation<Value, any Error>?
         private var pending: Result<Value, any Error>?
         private var done = false
-        var onFinish: (@Sendable () -> Void)? {
-            get { lock.withLock { _onFinish } }
-            set {
-                let runNow = lock.withLock { () -> Bool in
-                    _onFinish = newValue
-                    return done
-                }
-                if runNow { newValue?() }
+        private var onFinish: (@Sendable () -> Void)?
+
+        /// Runs `cleanup` when the gate finishes, or now if it already has.
+        func whenFinished(_ cleanup: @escaping @Sendable () -> Void) {
+            let finished = lock.withLock { () -> Bool in
+                onFinish = cleanup
+                return done
             }
+            if finished { cleanup() }
         }
-        private var _onFinish: (@Sendable () -> Void)?
 
         func install(_ continuation: CheckedContinuation<Value, any Error>) {
             let early = lock.withLock { () -> Result<Value, any Error>? in
@@ -73,7 +72,7 @@ public enum Deadline {
                 if self.continuation == nil { pending = result }
                 let taken = self.continuation
                 self.continuation = nil
-                return (true, taken, _onFinish)
+                return (true, taken, onFinish)
             }
             continuation?.resume(with: result)
             if won { cleanup?() }

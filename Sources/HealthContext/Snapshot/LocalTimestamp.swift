@@ -1,17 +1,15 @@
 import Foundation
 import HealthCore
+import HealthDaily
 
 /// ISO 8601 date-times with the offset of a zone (`2026-11-21T07:05:00-08:00`): what a
 /// person in that zone reads, and still one exact instant.
 public enum LocalTimestamp {
     /// `instant` as `YYYY-MM-DDTHH:mm:ss±HH:MM` in `zone` (whole seconds, rounded down).
     public static func format(_ instant: Date, in zone: TimeZone) -> String {
-        let seconds = Int(instant.timeIntervalSince1970.rounded(.down))
         let offset = zone.secondsFromGMT(for: instant)
-        let local = seconds + offset
-        let days = Int((Double(local) / 86400).rounded(.down))
-        let secondOfDay = local - days * 86400
-        let date = LocalDate(dayNumber: days)
+        let date = LocalDate(instant, in: zone)
+        let secondOfDay = Int(ClockTime.secondsOfDay(instant, in: zone))
         let sign = offset < 0 ? "-" : "+"
         let magnitude = abs(offset)
         return String(
