@@ -44,6 +44,27 @@ struct DayPlan {
     var workout: (start: Date, end: Date)?
     var weighIn = false
     var bloodPressure = false
+    /// What the strain schedule did to this day (see ``Strain``); empty on ordinary days.
+    var strain: [Strain] = []
+
+    /// A strain episode: a hard, long workout on the load day, then a short night, an HRV
+    /// dip and a raised resting HR the morning after, half of that the day after, and back
+    /// to normal on the third day. Readiness should drop on the two days after the load.
+    enum Strain: String {
+        case highLoad = "high_load"
+        case shortSleep = "short_sleep"
+        case hrvDip = "hrv_dip"
+        case restingHRRise = "resting_hr_rise"
+    }
+
+    /// Days since the last load day: 1 the morning after, 2 the day after; 0 otherwise.
+    var daysAfterLoad = 0
+
+    /// The HRV multiplier of the strain schedule.
+    var hrvFactor: Double { [0: 1, 1: 0.72, 2: 0.85][daysAfterLoad] ?? 1 }
+
+    /// Beats per minute added to the resting HR by the strain schedule.
+    var restingHRRise: Int { [0: 0, 1: 7, 2: 3][daysAfterLoad] ?? 0 }
 
     static let stageValues = (
         core: "HKCategoryValueSleepAnalysisAsleepCore", deep: "HKCategoryValueSleepAnalysisAsleepDeep",
@@ -104,14 +125,22 @@ extension DayPlan {
         let zone = generation.zone(forDay: index)
         let (dayStart, dayEnd, localDate) = generation.localDay(index, in: zone)
         var plan = DayPlan(index: index, zone: zone, dayStart: dayStart, dayEnd: dayEnd, localDate: localDate)
+        let loadDay = generation.isLoadDay(index)
+        plan.daysAfterLoad = generation.isLoadDay(index - 1) ? 1 : generation.isLoadDay(index - 2) ? 2 : 0
+        plan.strain =
+            (loadDay ? [.highLoad] : [])
+            + (plan.daysAfterLoad == 1 ? [.shortSleep, .hrvDip, .restingHRRise] : [])
+            + (plan.daysAfterLoad == 2 ? [.hrvDip, .restingHRRise] : [])
         var sleepRNG = generation.rng(day: index, stream: 1)
-        (plan.bedtime, plan.wake, plan.stages) = night(dayStart: dayStart, rng: &sleepRNG, lateNight: index % 9 == 4)
+        (plan.bedtime, plan.wake, plan.stages) = night(
+            dayStart: dayStart, rng: &sleepRNG, lateNight: index % 9 == 4, short: plan.daysAfterLoad == 1)
         let nextBedtime: Date = {
             guard index + 1 < generation.configuration.days else { return dayEnd.addingTimeInterval(-3600) }
             var next = generation.rng(day: index + 1, stream: 1)
             let nextZone = generation.zone(forDay: index + 1)
             return night(
-                dayStart: generation.localDay(index + 1, in: nextZone).start, rng: &next, lateNight: (index + 1) % 9 == 4
+                dayStart: generation.localDay(index + 1, in: nextZone).start, rng: &next, lateNight: (index + 1) % 9 == 4,
+                short: loadDay
             ).bed
         }()
         var rng = generation.rng(day: index, stream: 0)
@@ -119,7 +148,8 @@ extension DayPlan {
         // and charges for an hour on most evenings.
         let watchOn = plan.wake.addingTimeInterval(rng.uniform(1200...3600))
         let watchOff = nextBedtime.addingTimeInterval(-900)
-        if rng.chance(0.7), watchOff.timeIntervalSince(watchOn) > 6 * 3600 {
+        // (Never on a load day: the Watch records the whole hard session.)
+        if rng.chance(0.7), !loadDay, watchOff.timeIntervalSince(watchOn) > 6 * 3600 {
             let chargeStart = watchOff.addingTimeInterval(-rng.uniform(7200...14400))
             plan.watchWorn = [(watchOn, chargeStart), (chargeStart.addingTimeInterval(3600), watchOff)]
         } else {
@@ -147,10 +177,11 @@ extension DayPlan {
             plan.bouts.append(Bout(start: cursor, end: end, steps: steps, watchSpan: span, phone: phone))
             cursor = end.addingTimeInterval(rng.uniform(900...4500))
         }
-        // Workouts on three days a week, 18:00 local, Watch on.
-        if [0, 2, 5].contains(index % 7) {
-            let start = dayStart.addingTimeInterval(18 * 3600 + rng.uniform(0...1800))
-            let end = start.addingTimeInterval(rng.uniform(1800...3000))
+        // Workouts on three days a week, 18:00 local, Watch on; a load day's is 100–130 min
+        // from 17:00.
+        if [0, 2, 5].contains(index % 7) || loadDay {
+            let start = dayStart.addingTimeInterval((loadDay ? 17 : 18) * 3600 + rng.uniform(0...1800))
+            let end = start.addingTimeInterval(loadDay ? rng.uniform(6000...7800) : rng.uniform(1800...3000))
             if end < activityEnd, worn(start) {
                 plan.workout = (start, end)
                 plan.bouts.removeAll { $0.end > start && $0.start < end }
@@ -178,10 +209,17 @@ extension DayPlan {
     }
 
     /// The night ending on the morning of the day that starts at `dayStart`: bedtime 22:30
-    /// to 00:45 (01:10 on late nights), wake 06:30–07:45, stages in 5–40 min segments.
-    static func night(dayStart: Date, rng: inout SplitMix, lateNight: Bool) -> (bed: Date, wake: Date, stages: [SleepStage]) {
-        let bed = dayStart.addingTimeInterval(lateNight ? rng.uniform(1200...4200) : rng.uniform(-5400...2700))
-        let wake = dayStart.addingTimeInterval(rng.uniform(23400...27900))
+    /// to 00:45 (01:10 on late nights), wake 06:30–07:45, stages in 5–40 min segments. A
+    /// short night (after a load day) runs from 00:50–01:20 to 06:10–06:30.
+    static func night(
+        dayStart: Date, rng: inout SplitMix, lateNight: Bool, short: Bool
+    ) -> (bed: Date, wake: Date, stages: [SleepStage]) {
+        var bed = dayStart.addingTimeInterval(lateNight ? rng.uniform(1200...4200) : rng.uniform(-5400...2700))
+        var wake = dayStart.addingTimeInterval(rng.uniform(23400...27900))
+        if short {
+            bed = dayStart.addingTimeInterval(rng.uniform(3000...4800))
+            wake = dayStart.addingTimeInterval(rng.uniform(22200...23400))
+        }
         var stages: [SleepStage] = []
         var cursor = bed.addingTimeInterval(rng.uniform(300...1200))
         let end = wake.addingTimeInterval(-rng.uniform(0...300))

@@ -17,6 +17,12 @@ public struct GroundTruth: Codable, Sendable {
         /// ISO 8601 with the local offset.
         public var bedtime: String
         public var waketime: String
+        /// What the strain schedule did to this day, absent on ordinary days: `high_load`
+        /// (a 100–130 min hard workout), then the morning after `short_sleep`, `hrv_dip`
+        /// (×0.72) and `resting_hr_rise` (+7 bpm), and the day after `hrv_dip` (×0.85) and
+        /// `resting_hr_rise` (+3 bpm). Readiness should drop on the two days after
+        /// `high_load` and recover on the third.
+        public var strain: [String]?
     }
 
     public var seed: UInt64

@@ -121,6 +121,7 @@ extension SyntheticExport {
             date: plan.localDate, timeZone: plan.zone.identifier, steps: steps, iPhoneSteps: phone, watchSteps: watch,
             asleepMinutes: plan.asleepSeconds / 60, napMinutes: plan.napSeconds / 60,
             bedtime: formatter.string(from: plan.stages.first?.start ?? plan.bedtime),
-            waketime: formatter.string(from: plan.stages.last?.end ?? plan.wake))
+            waketime: formatter.string(from: plan.stages.last?.end ?? plan.wake),
+            strain: plan.strain.isEmpty ? nil : plan.strain.map(\.rawValue))
     }
 }

@@ -185,7 +185,8 @@ extension SyntheticExport {
         let morning = plan.wake.addingTimeInterval(1800)
         emit.record(
             "HKQuantityTypeIdentifierRestingHeartRate", source: RecordEmitter.watchSource, device: emit.device(watch: true),
-            unit: "count/min", value: String(emit.rng.int(52...62)), start: plan.dayStart, end: plan.dayEnd.addingTimeInterval(-1)
+            unit: "count/min", value: String(55 + emit.rng.int(-2...2) + plan.restingHRRise), start: plan.dayStart,
+            end: plan.dayEnd.addingTimeInterval(-1)
         )
         for index in 0..<3 {
             let start = plan.bedtime.addingTimeInterval(Double(index + 1) * plan.wake.timeIntervalSince(plan.bedtime) / 4)
@@ -199,7 +200,8 @@ extension SyntheticExport {
             }
             emit.record(
                 "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", source: RecordEmitter.watchSource,
-                device: emit.device(watch: true), unit: "ms", value: emit.rng.uniform(35...75).fixed(4), start: start, end: end,
+                device: emit.device(watch: true), unit: "ms", value: (emit.rng.uniform(35...75) * plan.hrvFactor).fixed(4),
+                start: start, end: end,
                 metadata: zone, beats: beats)
         }
         if plan.weighIn {

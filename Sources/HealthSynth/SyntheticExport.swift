@@ -64,6 +64,12 @@ public struct SyntheticExport: Sendable {
         }
     }
 
+    /// Whether day `index` (negative: before the first) is the load day of a strain episode:
+    /// every 23rd absolute day, shifted by the seed, so overlapping exports agree.
+    func isLoadDay(_ index: Int) -> Bool {
+        (firstDay + index - Int(configuration.seed % 23)) % 23 == 0
+    }
+
     func zone(forDay index: Int) -> TimeZone { tripDays.contains(firstDay + index) ? trip : home }
 
     /// Start, end and `YYYY-MM-DD` of local day `index` in `zone` (23, 24 or 25 hours long).

@@ -11,7 +11,7 @@ final class XMLOutput {
     private(set) var bytesWritten: Int64 = 0
 
     init(url: URL, exportOffset: Int) throws {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: 0)
         self.exportOffset = exportOffset
