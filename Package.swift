@@ -8,7 +8,9 @@ let package = Package(
         .library(name: "HealthCore", targets: ["HealthCore"]),
         .library(name: "HealthStore", targets: ["HealthStore"]),
         .library(name: "HealthImport", targets: ["HealthImport"]),
+        .library(name: "HealthMetrics", targets: ["HealthMetrics"]),
         .library(name: "HealthDaily", targets: ["HealthDaily"]),
+        .library(name: "HealthReadiness", targets: ["HealthReadiness"]),
         .library(name: "HealthContext", targets: ["HealthContext"]),
         .library(name: "HealthWeather", targets: ["HealthWeather"]),
         .executable(name: "healthpipe", targets: ["healthpipe"]),
@@ -17,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Pure core: data model, units, query protocol, in-memory store. No GRDB, no networking.
@@ -34,8 +37,12 @@ let package = Package(
             name: "HealthImport",
             dependencies: ["HealthCore", "HealthStore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        // The per-day payload (`NormalizedDailyMetrics`): plain values, Foundation only.
+        .target(name: "HealthMetrics"),
         // Daily normalisation (norm_v1, norm_v2): pure rules over the query protocol.
-        .target(name: "HealthDaily", dependencies: ["HealthCore"]),
+        .target(name: "HealthDaily", dependencies: ["HealthCore", "HealthMetrics"]),
+        // Readiness from daily metrics only: it cannot see samples or storage, by construction.
+        .target(name: "HealthReadiness", dependencies: ["HealthMetrics"]),
         // The coach context: snapshot, assembler, providers over the query protocol and app data.
         .target(name: "HealthContext", dependencies: ["HealthCore", "HealthDaily"]),
         // Weather over HTTP (Open-Meteo, URLSession): the only module that does networking.
@@ -43,19 +50,28 @@ let package = Package(
         // Deterministic synthetic export generator with ground truth.
         .target(
             name: "HealthSynth",
-            dependencies: ["HealthCore", "HealthDaily", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: [
+                "HealthCore", "HealthDaily", "HealthMetrics", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
         .executableTarget(
             name: "healthpipe",
             dependencies: [
-                "HealthCore", "HealthStore", "HealthImport", "HealthSynth", "HealthDaily", "HealthContext",
-                "HealthWeather", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "HealthCore", "HealthStore", "HealthImport", "HealthSynth", "HealthDaily", "HealthMetrics", "HealthReadiness",
+                "HealthContext", "HealthWeather", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore"]),
         .testTarget(
             name: "HealthDailyTests",
-            dependencies: ["HealthCore", "HealthDaily", "HealthStore", "HealthImport", "HealthSynth"]
+            dependencies: ["HealthCore", "HealthDaily", "HealthMetrics", "HealthStore", "HealthImport", "HealthSynth"]
+        ),
+        .testTarget(
+            name: "HealthReadinessTests",
+            dependencies: [
+                "HealthReadiness", "HealthMetrics", "HealthCore", "HealthDaily", "HealthStore", "HealthImport", "HealthSynth",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "HealthContextTests",

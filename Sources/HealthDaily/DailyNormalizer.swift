@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthMetrics
 
 /// Produces ``NormalizedDailyMetrics`` per local day from any ``HealthQuerying`` store (the
 /// Flo seed's `HealthKitNormalisationService`). Zones, "now" and the rule version are

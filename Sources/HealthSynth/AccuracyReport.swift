@@ -1,5 +1,6 @@
 import Foundation
 import HealthDaily
+import HealthMetrics
 
 /// Normalised daily metrics against a synthetic export's ground truth.
 public struct AccuracyReport: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthMetrics
 import Testing
 
 @testable import HealthDaily

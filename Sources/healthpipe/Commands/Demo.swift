@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import HealthCore
+import HealthDaily
 import HealthImport
+import HealthReadiness
 import HealthStore
 import HealthSynth
 
@@ -52,6 +54,15 @@ struct Demo: AsyncParsableCommand {
         }
         let changes = try await store.changes(of: .heartRate, since: .initial, limit: 1_000_000)
         print("  heart-rate changes since the initial anchor: \(changes.samples.count), next anchor \(changes.nextAnchor)")
+        print("5. Readiness of the last 3 days, from the daily metrics")
+        var settings = DailyNormalizer.Configuration()
+        settings.homeZone = TimeZone(identifier: truth.homeZone) ?? .current
+        let first = LocalDate(truth.days[0].date)!
+        let last = LocalDate(lastDay.date)!
+        let metrics = try await DailyNormalizer(store: store, configuration: settings, now: { Date() })
+            .metrics(from: first, through: last)
+        let scores = try ReadinessEngine().scores(on: truth.days.suffix(3).map(\.date), history: metrics)
+        print(ReadinessTable.render(scores).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
         print("Store: \(dbPath)")
     }
 }

@@ -1,3 +1,12 @@
+extension String {
+    /// This string without trailing `character`s.
+    fileprivate func trimmingSuffix(_ character: Character) -> String {
+        var end = endIndex
+        while end > startIndex, self[index(before: end)] == character { end = index(before: end) }
+        return String(self[..<end])
+    }
+}
+
 /// Aligned plain-text columns: text columns padded on the right, numbers on the left.
 enum TextTable {
     /// `rows[0]` is the header; `leftAligned` names the columns padded on the right.
@@ -8,7 +17,7 @@ enum TextTable {
             row.indices.map { column in
                 let pad = String(repeating: " ", count: widths[column] - row[column].count)
                 return leftAligned.contains(column) ? row[column] + pad : pad + row[column]
-            }.joined(separator: "  ")
+            }.joined(separator: "  ").trimmingSuffix(" ")
         }.joined(separator: "\n")
     }
 }

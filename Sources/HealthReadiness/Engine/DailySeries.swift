@@ -1,0 +1,77 @@
+import Foundation
+import HealthMetrics
+
+/// The daily metrics the engine reads, by day number (days since 1970-01-01), with
+/// implausible values already dropped.
+struct DailySeries: Sendable {
+    /// ln(HRV ms).
+    var logHRV: [Int: Double] = [:]
+    var restingHR: [Int: Double] = [:]
+    var sleepHours: [Int: Double] = [:]
+    var load: [Int: Double] = [:]
+
+    init(_ history: [NormalizedDailyMetrics], measure: ReadinessConfiguration.ActivityMeasure) throws {
+        typealias C = ReadinessConfiguration.Constants
+        var seen = Set<Int>()
+        for metrics in history {
+            guard let day = Self.dayNumber(metrics.localDate) else { throw ReadinessError.invalidDate(metrics.localDate) }
+            guard seen.insert(day).inserted else { throw ReadinessError.duplicateDate(metrics.localDate) }
+            if let hrv = metrics.hrvMs, C.plausibleHRVMs.contains(hrv) { logHRV[day] = log(hrv) }
+            if let bpm = metrics.restingHRBpm, C.plausibleRestingHR.contains(bpm) { restingHR[day] = bpm }
+            if let hours = metrics.sleepHours, C.plausibleSleepHours.contains(hours) { sleepHours[day] = hours }
+            switch measure {
+            case .activeEnergy:
+                if let kcal = metrics.activeEnergyKcal, kcal >= 0 { load[day] = kcal }
+            case .steps:
+                if let steps = metrics.stepsNormalized, steps >= 0, metrics.stepsSources?.suspiciousSteps != true {
+                    load[day] = Double(steps)
+                }
+            }
+        }
+    }
+
+    /// Whether `day` has a plausible HRV, resting HR or sleep value.
+    func isValid(_ day: Int) -> Bool {
+        logHRV[day] != nil || restingHR[day] != nil || sleepHours[day] != nil
+    }
+
+    /// The values of `series` on the days of `window`, oldest first.
+    static func values(_ series: [Int: Double], in window: ClosedRange<Int>) -> [Double] {
+        window.compactMap { series[$0] }
+    }
+
+    /// `series` over `window` with every value clipped to median ± z·1.4826·MAD of the
+    /// raw values in `reference` (the modified z-score screen of Iglewicz & Hoaglin).
+    /// Clipping, not dropping: a wilder value never counts for less than a tamer one, so
+    /// the score stays monotone in each input. Without `minimumBaselineDays` reference
+    /// values there is nothing to screen against and the values pass unchanged.
+    static func screened(
+        _ series: [Int: Double], window: ClosedRange<Int>, reference: ClosedRange<Int>, madFloor: Double
+    ) -> [Int: Double] {
+        var result: [Int: Double] = [:]
+        for day in window { result[day] = series[day] }
+        let raw = values(series, in: reference)
+        guard raw.count >= ReadinessConfiguration.Constants.minimumBaselineDays,
+            let median = Statistics.median(raw), let mad = Statistics.medianAbsoluteDeviation(raw)
+        else { return result }
+        let reach = ReadinessConfiguration.Constants.outlierZ * 1.4826 * max(mad, madFloor)
+        let limits = (median - reach)...(median + reach)
+        for (day, value) in result { result[day] = min(max(value, limits.lowerBound), limits.upperBound) }
+        return result
+    }
+
+    /// Days since 1970-01-01 of `YYYY-MM-DD`; `nil` for anything else or an impossible date.
+    static func dayNumber(_ text: String) -> Int? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard (1...12).contains(month), (1...31).contains(day),
+            let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+            calendar.component(.month, from: date) == month, calendar.component(.day, from: date) == day
+        else { return nil }
+        return Int((date.timeIntervalSince1970 / 86400).rounded(.down))
+    }
+}

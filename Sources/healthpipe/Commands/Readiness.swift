@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthMetrics
+import HealthReadiness
+
+struct Readiness: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Readiness per local day: a 0–100 score from the daily metrics, with every contributor and why.",
+        discussion: """
+            Computed from the same daily metrics `healthpipe days` prints (the 60 days before each \
+            scored day are read too). Without --date or a range: today. See docs/readiness.md.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "Score this local day, YYYY-MM-DD.")
+    var date: String?
+
+    @OptionGroup var range: DayRangeOptions
+
+    @Option(help: "Hours of sleep you need a night (4–12).")
+    var sleepNeed: Double = 8
+
+    @Option(help: "What measures activity load: energy (active kcal) or steps.")
+    var activity: String = ReadinessConfiguration.ActivityMeasure.activeEnergy.rawValue
+
+    @Option(help: "The daily metrics' rules: norm_v1 or norm_v2 (as for `days`).")
+    var version: String = NormalizationVersion.v1.rawValue
+
+    @Option(help: "table or json.")
+    var format: String = "table"
+
+    func validate() throws {
+        if let date {
+            guard LocalDate(date) != nil else { throw ValidationError("--date must be a date YYYY-MM-DD, not '\(date)'") }
+            if range.last != nil || range.from != nil { throw ValidationError("use either --date, --last or --from/--to") }
+        }
+        guard (4.0...12.0).contains(sleepNeed) else { throw ValidationError("--sleep-need must be 4–12 hours") }
+        guard ReadinessConfiguration.ActivityMeasure(rawValue: activity) != nil else {
+            throw ValidationError("--activity must be energy or steps")
+        }
+        guard NormalizationVersion(rawValue: version) != nil else {
+            throw ValidationError("--version must be norm_v1 or norm_v2")
+        }
+        guard ["table", "json"].contains(format) else { throw ValidationError("--format must be table or json") }
+    }
+
+    func run() async throws {
+        let store = try database.open()
+        var normalization = range.configuration()
+        normalization.version = NormalizationVersion(rawValue: version)!
+        let (first, last) = try await scoredDays(store: store.store, configuration: normalization)
+        var settings = ReadinessConfiguration()
+        settings.sleepNeedHours = sleepNeed
+        settings.activityMeasure = ReadinessConfiguration.ActivityMeasure(rawValue: activity)!
+        let engine = try ReadinessEngine(configuration: settings)
+        let history = try await DailyNormalizer(store: store.store, configuration: normalization, now: { Date() })
+            .metrics(from: first.adding(days: -ReadinessEngine.historyDays), through: last)
+        let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
+        let scores = try engine.scores(on: dates, history: history)
+        if format == "json" {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(scores), as: UTF8.self))
+        } else {
+            print(ReadinessTable.render(scores))
+        }
+    }
+
+    /// `--date`, the range options, or today alone.
+    private func scoredDays(
+        store: any HealthQuerying, configuration: DailyNormalizer.Configuration
+    ) async throws -> (
+        LocalDate, LocalDate
+    ) {
+        if let day = date.flatMap(LocalDate.init) { return (day, day) }
+        let (first, last) = try await range.dates(store: store, configuration: configuration)
+        return range.last == nil && range.from == nil ? (last, last) : (first, last)
+    }
+}
+
+/// The people's view of readiness: the score, its band, each contributor's sub-score and
+/// the reason line; — where a contributor has no data.
+enum ReadinessTable {
+    static func render(_ scores: [ReadinessScore]) -> String {
+        let kinds = ReadinessContributor.Kind.allCases
+        let header = ["date", "score", "band", "conf"] + ["HRV", "RHR", "sleep", "sleep bal", "prev day", "act bal"] + ["why"]
+        var rows = [header]
+        for day in scores {
+            let score = day.score.map { String($0) + (day.calibrating ? "*" : "") } ?? "—"
+            let subscores = kinds.map { kind in day[kind]?.subscore.map { String(format: "%.0f", $0) } ?? "—" }
+            rows.append(
+                [day.date, score, day.band?.label ?? "—", String(format: "%.2f", day.confidence)] + subscores + [day.reason])
+        }
+        var text = TextTable.render(rows, leftAligned: [0, 2, header.count - 1])
+        if scores.contains(where: \.calibrating) { text += "\n* calibrating: fewer than 14 valid days of history" }
+        return text
+    }
+}
