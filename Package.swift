@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "HealthMetrics", targets: ["HealthMetrics"]),
         .library(name: "HealthDaily", targets: ["HealthDaily"]),
         .library(name: "HealthReadiness", targets: ["HealthReadiness"]),
+        .library(name: "HealthExport", targets: ["HealthExport"]),
         .library(name: "HealthContext", targets: ["HealthContext"]),
         .library(name: "HealthWeather", targets: ["HealthWeather"]),
         .executable(name: "healthpipe", targets: ["healthpipe"]),
@@ -43,6 +44,8 @@ let package = Package(
         .target(name: "HealthDaily", dependencies: ["HealthCore", "HealthMetrics"]),
         // Readiness from daily metrics only: it cannot see samples or storage, by construction.
         .target(name: "HealthReadiness", dependencies: ["HealthMetrics"]),
+        // CSV export: metric registry, streaming writer, unit preferences — over `SampleScanning`.
+        .target(name: "HealthExport", dependencies: ["HealthCore", "HealthMetrics"]),
         // The coach context: snapshot, assembler, providers over the query protocol and app data.
         .target(name: "HealthContext", dependencies: ["HealthCore", "HealthDaily"]),
         // Weather over HTTP (Open-Meteo, URLSession): the only module that does networking.
@@ -58,13 +61,20 @@ let package = Package(
             name: "healthpipe",
             dependencies: [
                 "HealthCore", "HealthStore", "HealthImport", "HealthSynth", "HealthDaily", "HealthMetrics", "HealthReadiness",
-                "HealthContext", "HealthWeather", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "HealthExport", "HealthContext", "HealthWeather", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore"]),
         .testTarget(
             name: "HealthDailyTests",
             dependencies: ["HealthCore", "HealthDaily", "HealthMetrics", "HealthStore", "HealthImport", "HealthSynth"]
+        ),
+        .testTarget(
+            name: "HealthExportTests",
+            dependencies: [
+                "HealthExport", "HealthMetrics", "HealthCore", "HealthDaily", "HealthStore", "HealthImport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "HealthReadinessTests",

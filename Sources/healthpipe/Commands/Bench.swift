@@ -4,7 +4,7 @@ import HealthSynth
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Benchmarks and accuracy checks.", subcommands: [BenchImport.self, BenchAccuracy.self])
+        abstract: "Benchmarks and accuracy checks.", subcommands: [BenchImport.self, BenchExport.self, BenchAccuracy.self])
 }
 
 struct BenchImport: ParsableCommand {
@@ -76,12 +76,17 @@ enum ChildProcess {
         var peakRSSKiB: Int
     }
 
-    static func measure(_ executable: String, _ arguments: [String]) throws -> Measurement {
+    /// Runs `executable` with `arguments`, its standard output into `stdout` when given.
+    static func measure(_ executable: String, _ arguments: [String], stdout: String? = nil) throws -> Measurement {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let stdout { posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         var pid: pid_t = 0
         let started = Date()
-        let spawned = posix_spawnp(&pid, executable, nil, nil, argv, environ)
+        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
         guard spawned == 0 else { throw ValidationError("cannot run \(executable) (error \(spawned))") }
         var status: Int32 = 0
         var usage = rusage()

@@ -53,6 +53,17 @@ final class ProgressLine {
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
     }
 
+    /// A running count of `noun` with its rate, at most four redraws a second.
+    func show(count: Int, of noun: String, since start: Date) {
+        let elapsed = Date().timeIntervalSince(start)
+        guard enabled, elapsed - lastShown >= 0.25 else { return }
+        lastShown = elapsed
+        let line = String(format: "  %@ %@, %.0f/s", ImportReport.count(count), noun, Double(count) / max(elapsed, 1e-3))
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+    }
+
+    private var lastShown = -1.0
+
     func clear() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))

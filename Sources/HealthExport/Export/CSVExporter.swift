@@ -1,0 +1,169 @@
+import Foundation
+import HealthCore
+
+/// Writes samples as CSV rows `Date,Metric,Value,Unit` (and `Source`, on request), metric
+/// after metric in the order asked, each in time order, streaming from a ``SampleScanning``
+/// store through a ``CSVOutput``.
+///
+/// ```swift
+/// let exporter = CSVExporter(store: database.store, options: .init())
+/// let report = try exporter.export([weight, steps], to: output)
+/// ```
+public struct CSVExporter {
+    /// How to write.
+    public struct Options: Sendable {
+        /// Local times and the date range are in this zone.
+        public var zone = TimeZone.current
+        public var dateStyle = CSVDateStyle.iso
+        public var units = UnitPreferences()
+        /// Samples that start in this interval; `nil` for all.
+        public var interval: DateInterval?
+        /// Adds a fifth column, `Source`.
+        public var includesSource = false
+
+        public init() {}
+    }
+
+    /// What was written.
+    public struct Report: Sendable {
+        /// Rows per metric name, in the order written.
+        public var rows: [(metric: String, count: Int)] = []
+        /// Metrics with nothing to export, and why.
+        public var unavailable: [(metric: String, reason: String)] = []
+        /// Rows whose unit could not be converted, written in their stored unit.
+        public var keptInStoredUnit = 0
+        public var totalRows: Int { rows.reduce(0) { $0 + $1.count } }
+    }
+
+    let store: any SampleScanning
+    let options: Options
+
+    public init(store: any SampleScanning, options: Options) {
+        self.store = store
+        self.options = options
+    }
+
+    /// The header and every row of `metrics`. `progress` hears the running row count every
+    /// 65,536 rows.
+    public func export(
+        _ metrics: [ExportMetric], to output: CSVOutput, progress: ((Int) -> Void)? = nil
+    ) throws -> Report {
+        try output.row(["Date", "Metric", "Value", "Unit"] + (options.includesSource ? ["Source"] : []))
+        var report = Report()
+        let stored = Set(try store.storedSampleTypes())
+        var timestamp = CSVTimestamp(zone: options.zone, style: options.dateStyle)
+        var written = 0
+        func tick() {
+            written += 1
+            if written & 0xFFFF == 0 { progress?(written) }
+        }
+        for metric in metrics {
+            let before = output.rows
+            switch metric.origin {
+            case .quantity(let type), .category(let type):
+                guard stored.contains(type) else {
+                    report.unavailable.append((metric.name, "no \(type.identifier) samples in the store"))
+                    continue
+                }
+                if case .category = metric.origin {
+                    try writeCategory(metric, type, output, &timestamp, tick)
+                } else {
+                    report.keptInStoredUnit += try writeQuantity(metric, type, output, &timestamp, tick)
+                }
+            case .labResult(let codes):
+                let records = try store.clinicalRecords()
+                let results = records.compactMap { LabResult($0, codes: codes) }
+                guard !results.isEmpty else {
+                    report.unavailable.append(
+                        (
+                            metric.name,
+                            "no lab result with LOINC \(codes.sorted().joined(separator: ", ")) among the store's \(records.count) clinical records (import an export that includes Health Records)"
+                        ))
+                    continue
+                }
+                for result in results.sorted(by: { $0.date < $1.date })
+                where options.interval.map({ $0.start <= result.date && result.date < $0.end }) ?? true {
+                    try writeRow(
+                        output, &timestamp, start: result.date.timeIntervalSince1970, metric: metric.title,
+                        value: result.value, decimals: metric.decimals, unit: "%", source: result.sourceName)
+                    tick()
+                }
+            }
+            report.rows.append((metric.name, output.rows - before))
+        }
+        try output.flush()
+        return report
+    }
+
+    /// Returns the number of rows kept in their stored unit.
+    private func writeQuantity(
+        _ metric: ExportMetric, _ type: SampleType, _ output: CSVOutput, _ timestamp: inout CSVTimestamp, _ tick: () -> Void
+    ) throws -> Int {
+        let target = try metric.unit(options.units).map(HealthUnit.init(parsing:))
+        let targetLabel = target.map { metric.label(for: $0.symbol) }
+        let decimals = metric.decimals(for: target?.symbol)
+        var units: [String: HealthUnit?] = [:]
+        var kept = 0
+        try store.scanSamples(of: type, startingIn: options.interval) { row in
+            guard let number = row.value else { return }
+            var value = number
+            var label = targetLabel
+            if let target, let symbol = row.unit {
+                let unit =
+                    units[symbol]
+                    ?? {
+                        units[symbol] = try? HealthUnit(parsing: symbol); return units[symbol]!
+                    }()
+                if let unit, let converted = try? unit.convert(number, to: target) {
+                    value = converted * metric.scale
+                } else {
+                    label = symbol
+                    kept += 1
+                }
+            } else {
+                value = number * (target == nil ? 1 : metric.scale)
+                label = row.unit ?? ""
+            }
+            try writeRow(
+                output, &timestamp, start: row.start, metric: metric.title, value: value,
+                decimals: label == targetLabel ? decimals : metric.decimals, unit: label ?? "", source: row.sourceName)
+            tick()
+        }
+        return kept
+    }
+
+    /// One row per sample: `Title (Value)` and the duration in minutes.
+    private func writeCategory(
+        _ metric: ExportMetric, _ type: SampleType, _ output: CSVOutput, _ timestamp: inout CSVTimestamp, _ tick: () -> Void
+    ) throws {
+        let typeName = type.identifier.replacingOccurrences(of: "HKCategoryTypeIdentifier", with: "")
+        var titles: [String: String] = [:]
+        try store.scanSamples(of: type, startingIn: options.interval) { row in
+            let text = row.valueText ?? row.value.map { CSVNumber.text($0, decimals: nil) } ?? ""
+            let title =
+                titles[text]
+                ?? {
+                    var short = text.hasPrefix("HKCategoryValue") ? String(text.dropFirst("HKCategoryValue".count)) : text
+                    if short.hasPrefix(typeName), short.count > typeName.count { short = String(short.dropFirst(typeName.count)) }
+                    titles[text] = short.isEmpty ? metric.title : "\(metric.title) (\(short))"
+                    return titles[text]!
+                }()
+            try writeRow(
+                output, &timestamp, start: row.start, metric: title, value: (row.end - row.start) / 60, decimals: nil,
+                unit: "min", source: row.sourceName)
+            tick()
+        }
+    }
+
+    private func writeRow(
+        _ output: CSVOutput, _ timestamp: inout CSVTimestamp, start: Double, metric: String, value: Double, decimals: Int?,
+        unit: String, source: String
+    ) throws {
+        output.rawField { timestamp.append(start, to: &$0) }
+        output.field(metric)
+        output.rawField { CSVNumber.append(value, decimals: decimals, to: &$0) }
+        output.field(unit)
+        if options.includesSource { output.field(source) }
+        try output.endRow()
+    }
+}

@@ -1,0 +1,174 @@
+import ArgumentParser
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthExport
+import HealthStore
+
+struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export the store's data to other formats.", subcommands: [ExportCSV.self])
+}
+
+struct ExportCSV: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "csv",
+        abstract: "Samples as CSV rows Date,Metric,Value,Unit in your units, or the daily metrics (--daily).",
+        discussion: """
+            Metrics: \(MetricRegistry.known.map(\.name).joined(separator: ", ")), and any other stored \
+            type by its name (mindful_session). Rows stream from the store: memory stays flat. \
+            See docs/export.md.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "Comma-separated metric names (weight,steps,glucose,a1c,…).")
+    var metrics: String?
+
+    @Flag(help: "Every metric the store holds.")
+    var allMetrics = false
+
+    @Flag(help: "The normalised daily metrics, one row per local day (as `healthpipe days`).")
+    var daily = false
+
+    @Option(help: "First local day, YYYY-MM-DD (default: 29 days before --to).")
+    var from: String?
+
+    @Option(help: "Last local day, inclusive, YYYY-MM-DD (default: today).")
+    var to: String?
+
+    @Flag(help: "Every date (instead of the last 30 days).")
+    var allDates = false
+
+    @OptionGroup var zones: ZoneOptions
+
+    @Option(help: "kg or lb.")
+    var weightUnit = "kg"
+
+    @Option(help: "mg/dL or mmol/L.")
+    var glucoseUnit = "mg/dL"
+
+    @Option(help: "km or mi.")
+    var distanceUnit = "km"
+
+    @Option(help: "C or F.")
+    var temperatureUnit = "C"
+
+    @Option(help: "iso (2026-01-09T10:30:00-08:00) or healthexporter (1/9/26, 10:30 AM).")
+    var dateFormat = "iso"
+
+    @Flag(help: "Add a Source column.")
+    var source = false
+
+    @Option(help: "A file, a folder (the file is named HealthPipeline_YYYY-MM-DD_HHMMSS.csv), or - for standard output.")
+    var out = "-"
+
+    func validate() throws {
+        guard [metrics != nil, allMetrics, daily].filter({ $0 }).count == 1 else {
+            throw ValidationError("give one of --metrics, --all-metrics or --daily")
+        }
+        if allDates, from != nil || to != nil { throw ValidationError("use either --all-dates or --from/--to") }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, LocalDate(value) == nil { throw ValidationError("\(name) must be a date YYYY-MM-DD, not '\(value)'") }
+        }
+        if let from = from.flatMap(LocalDate.init), let to = to.flatMap(LocalDate.init), from > to {
+            throw ValidationError("--from must not be after --to")
+        }
+        guard UnitPreferences.Weight(rawValue: weightUnit) != nil else { throw ValidationError("--weight-unit must be kg or lb") }
+        guard UnitPreferences.Glucose(rawValue: glucoseUnit) != nil else {
+            throw ValidationError("--glucose-unit must be mg/dL or mmol/L")
+        }
+        guard UnitPreferences.Distance(rawValue: distanceUnit) != nil else {
+            throw ValidationError("--distance-unit must be km or mi")
+        }
+        guard ["C", "F"].contains(temperatureUnit) else { throw ValidationError("--temperature-unit must be C or F") }
+        guard CSVDateStyle(rawValue: dateFormat) != nil else {
+            throw ValidationError("--date-format must be iso or healthexporter")
+        }
+    }
+
+    func run() async throws {
+        let store = try database.open().store
+        let zone = zones.inputZone
+        let started = Date()
+        let destination = try CSVDestination(out, now: started, zone: zone)
+        do {
+            let output = CSVOutput { try destination.write($0) }
+            let summary = daily ? try await exportDaily(store, output, zone) : try exportSamples(store, output, zone)
+            try destination.commit()
+            let elapsed = Date().timeIntervalSince(started)
+            printError(
+                String(
+                    format: "%@ in %.2f s (%.1f MB)%@", summary, elapsed, Double(output.bytesWritten) / 1e6,
+                    destination.path.map { " → \($0)" } ?? ""))
+        } catch {
+            destination.discard()
+            throw error
+        }
+    }
+
+    private func exportSamples(_ store: SQLiteHealthStore, _ output: CSVOutput, _ zone: TimeZone) throws -> String {
+        let stored = try store.storedSampleTypes()
+        let chosen: [ExportMetric]
+        if allMetrics {
+            chosen = MetricRegistry.all(storedTypes: stored)
+        } else {
+            chosen = try metrics!.split(separator: ",").map { name in
+                let name = name.trimmingCharacters(in: .whitespaces)
+                guard let metric = MetricRegistry.metric(named: name, storedTypes: stored) else {
+                    let known = MetricRegistry.all(storedTypes: stored).map(\.name)
+                    throw ValidationError("unknown metric '\(name)'; this store has: \(known.joined(separator: ", "))")
+                }
+                return metric
+            }
+        }
+        var options = CSVExporter.Options()
+        options.zone = zone
+        options.dateStyle = CSVDateStyle(rawValue: dateFormat)!
+        options.units.weight = UnitPreferences.Weight(rawValue: weightUnit)!
+        options.units.glucose = UnitPreferences.Glucose(rawValue: glucoseUnit)!
+        options.units.distance = UnitPreferences.Distance(rawValue: distanceUnit)!
+        options.units.temperature = temperatureUnit == "F" ? .fahrenheit : .celsius
+        options.includesSource = source
+        options.interval =
+            try allDates
+            ? nil
+            : interval(zone: zone, store: store).map { first, last in
+                DateInterval(start: first.instant(hour: 0, in: zone), end: last.adding(days: 1).instant(hour: 0, in: zone))
+            }
+        let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1)
+        let start = Date()
+        let report = try CSVExporter(store: store, options: options).export(chosen, to: output) {
+            progress.show(count: $0, of: "rows", since: start)
+        }
+        progress.clear()
+        for (metric, reason) in report.unavailable { printError("\(metric): unavailable, \(reason)") }
+        if report.keptInStoredUnit > 0 {
+            printError("\(report.keptInStoredUnit) rows had a unit that does not convert and keep their stored unit")
+        }
+        let counts = report.rows.filter { $0.count > 0 }.map { "\($0.metric) \($0.count)" }.joined(separator: ", ")
+        return "Wrote \(report.totalRows) rows" + (counts.isEmpty ? "" : " (\(counts))")
+    }
+
+    private func exportDaily(_ store: SQLiteHealthStore, _ output: CSVOutput, _ zone: TimeZone) async throws -> String {
+        guard let (first, last) = try interval(zone: zone, store: store) else {
+            try DailyCSV.write([], to: output)
+            return "Wrote 0 days (the store is empty)"
+        }
+        let days = try await DailyNormalizer(store: store, configuration: zones.configuration(), now: { Date() })
+            .metrics(from: first, through: last)
+        try DailyCSV.write(days, to: output)
+        return "Wrote \(days.count) days"
+    }
+
+    /// The inclusive local dates asked for: --from/--to, the last 30 days, or (--all-dates)
+    /// the days the store's samples span; `nil` for an empty store with --all-dates.
+    private func interval(zone: TimeZone, store: SQLiteHealthStore) throws -> (LocalDate, LocalDate)? {
+        if allDates {
+            guard let span = try store.storedSpan() else { return nil }
+            return (LocalDate(span.start, in: zone), LocalDate(span.end, in: zone))
+        }
+        let last = to.flatMap(LocalDate.init) ?? LocalDate(Date(), in: zone)
+        return (from.flatMap(LocalDate.init) ?? last.adding(days: -29), last)
+    }
+}
