@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "HealthDaily", targets: ["HealthDaily"]),
         .library(name: "HealthReadiness", targets: ["HealthReadiness"]),
         .library(name: "HealthExport", targets: ["HealthExport"]),
+        .library(name: "HealthServer", targets: ["HealthServer"]),
         .library(name: "HealthContext", targets: ["HealthContext"]),
         .library(name: "HealthWeather", targets: ["HealthWeather"]),
         .executable(name: "healthpipe", targets: ["healthpipe"]),
@@ -21,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Pure core: data model, units, query protocol, in-memory store. No GRDB, no networking.
@@ -46,6 +50,15 @@ let package = Package(
         .target(name: "HealthReadiness", dependencies: ["HealthMetrics"]),
         // CSV export: metric registry, streaming writer, unit preferences — over `SampleScanning`.
         .target(name: "HealthExport", dependencies: ["HealthCore", "HealthMetrics"]),
+        // The backend: Hummingbird routes over small repository protocols (SQLite by default).
+        .target(
+            name: "HealthServer",
+            dependencies: [
+                "HealthCore", "HealthMetrics", "HealthReadiness", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         // The coach context: snapshot, assembler, providers over the query protocol and app data.
         .target(name: "HealthContext", dependencies: ["HealthCore", "HealthDaily"]),
         // Weather over HTTP (Open-Meteo, URLSession): the only module that does networking.
@@ -61,13 +74,22 @@ let package = Package(
             name: "healthpipe",
             dependencies: [
                 "HealthCore", "HealthStore", "HealthImport", "HealthSynth", "HealthDaily", "HealthMetrics", "HealthReadiness",
-                "HealthExport", "HealthContext", "HealthWeather", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "HealthExport", "HealthServer", "HealthContext", "HealthWeather",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore"]),
         .testTarget(
             name: "HealthDailyTests",
             dependencies: ["HealthCore", "HealthDaily", "HealthMetrics", "HealthStore", "HealthImport", "HealthSynth"]
+        ),
+        .testTarget(
+            name: "HealthServerTests",
+            dependencies: [
+                "HealthServer", "HealthMetrics", "HealthReadiness",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "HealthExportTests",

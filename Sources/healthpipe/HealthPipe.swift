@@ -7,7 +7,8 @@ struct HealthPipe: AsyncParsableCommand {
         commandName: "healthpipe",
         abstract: "Turn HealthKit data into a clean, queryable store.",
         subcommands: [
-            Demo.self, Import.self, Days.self, Sleep.self, Readiness.self, Export.self, Snapshot.self, Log.self, Plan.self,
+            Demo.self, Import.self, Days.self, Sleep.self, Readiness.self, Export.self, Serve.self, Users.self, Snapshot.self,
+            Log.self, Plan.self,
             Coach.self,
             Stats.self, Synth.self,
             Bench.self,

@@ -1,0 +1,24 @@
+import Hummingbird
+
+/// The request context of every route: the authenticated user, once the bearer middleware
+/// has found one.
+public struct HealthRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var user: User?
+
+    public init(source: Source) {
+        coreContext = .init(source: source)
+    }
+
+    /// The user, or a 401 (the middleware guarantees one on `/v1`).
+    func requireUser(_ scope: Scope) throws -> User {
+        guard let user else {
+            throw Problem(.unauthorized, "Unauthorized", detail: "send Authorization: Bearer <token>")
+        }
+        guard user.scopes.contains(scope) else {
+            throw Problem(
+                .forbidden, "Forbidden", detail: "this token lacks the '\(scope.rawValue)' scope; ask for a token with it")
+        }
+        return user
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Turns every error into problem+json; unexpected ones become a 500 that names no detail
+/// (the log line gets the error's type, never its values).
+struct ProblemMiddleware: RouterMiddleware {
+    typealias Context = HealthRequestContext
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let problem as Problem {
+            return try problem.response(from: request, context: context)
+        } catch let error as DecodingError {
+            return try Problem.decoding(error).response(from: request, context: context)
+        } catch let error as HTTPError {
+            let problem: Problem
+            switch error.status {
+            case .contentTooLarge:
+                problem = Problem(.contentTooLarge, "Body too large", detail: "the body is larger than this server accepts")
+            case .notFound:
+                problem = Problem(.notFound, "Not found", detail: "no route \(request.method) \(request.uri.path)")
+            default:
+                problem = Problem(error.status, error.status.reasonPhrase, detail: error.body ?? error.status.reasonPhrase)
+            }
+            return try problem.response(from: request, context: context)
+        } catch {
+            context.logger.error("request failed", metadata: ["error.type": "\(type(of: error))"])
+            return try Problem(.internalServerError, "Internal error", detail: "the server failed; the request changed nothing")
+                .response(from: request, context: context)
+        }
+    }
+}
+
+/// Bearer authentication for `/v1`: a missing, malformed, unknown or revoked token is a 401.
+struct BearerAuthMiddleware: RouterMiddleware {
+    typealias Context = HealthRequestContext
+    let users: any UserRepository
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+            let token = BearerToken(String(header.dropFirst("Bearer ".count)))
+        else {
+            throw Problem(.unauthorized, "Unauthorized", detail: "send Authorization: Bearer <token> (hp_…)")
+        }
+        guard let user = try await users.authenticate(token) else {
+            throw Problem(.unauthorized, "Unauthorized", detail: "the token is unknown or revoked")
+        }
+        var context = context
+        context.user = user
+        context.logger[metadataKey: "user"] = "\(user.id)"
+        return try await next(request, context)
+    }
+}
+
+/// A fixed-window rate limit per user: `limit` requests a minute, then 429 with
+/// `Retry-After`.
+actor RateLimiter {
+    let limit: Int
+    private var windows: [String: (minute: Int, count: Int)] = [:]
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Seconds to wait, or `nil` when the request may go ahead.
+    func admit(_ key: String, now: Date = Date()) -> Int? {
+        let minute = Int(now.timeIntervalSince1970 / 60)
+        var window = windows[key] ?? (minute, 0)
+        if window.minute != minute { window = (minute, 0) }
+        guard window.count < limit else { return 60 - Int(now.timeIntervalSince1970) % 60 }
+        window.count += 1
+        windows[key] = window
+        return nil
+    }
+}
+
+struct RateLimitMiddleware: RouterMiddleware {
+    typealias Context = HealthRequestContext
+    let limiter: RateLimiter
+    let clock: @Sendable () -> Date
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        if let user = context.user, let wait = await limiter.admit(user.id, now: clock()) {
+            var problem = Problem(
+                .tooManyRequests, "Too many requests",
+                detail: "this token may make \(limiter.limit) requests a minute; retry after \(wait) s")
+            problem.headers[.retryAfter] = String(wait)
+            throw problem
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+
+/// An error answered as `application/problem+json` (RFC 9457): what went wrong and what to
+/// do, never a stack trace or a health value.
+public struct Problem: Error, HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    public var title: String
+    public var detail: String
+    /// JSON Pointer (RFC 6901) to the offending field of the request body, when there is one.
+    public var pointer: String?
+    public var headers: HTTPFields = [:]
+
+    public init(_ status: HTTPResponse.Status, _ title: String, detail: String, pointer: String? = nil) {
+        self.status = status
+        self.title = title
+        self.detail = detail
+        self.pointer = pointer
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body: [String: Any] = [
+            "type": "https://healthpipeline.dev/problems/\(status.code)", "title": title, "status": status.code,
+            "detail": detail, "instance": request.uri.path,
+        ]
+        if let pointer { body["pointer"] = pointer }
+        let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])
+        var fields = headers
+        fields[.contentType] = "application/problem+json"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func badRequest(_ detail: String, pointer: String? = nil) -> Problem {
+        Problem(.badRequest, "Bad request", detail: detail, pointer: pointer)
+    }
+
+    static func unprocessable(_ detail: String, pointer: String) -> Problem {
+        Problem(.unprocessableContent, "Unprocessable payload", detail: detail, pointer: pointer)
+    }
+
+    /// The JSON Pointer of a decoding error's path (`/3/local_date`).
+    static func pointer(_ path: [any CodingKey]) -> String {
+        path.map { key in "/" + (key.intValue.map(String.init) ?? key.stringValue) }.joined()
+    }
+
+    /// A 400 for a body that does not decode, naming the field.
+    static func decoding(_ error: DecodingError) -> Problem {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .badRequest(
+                "missing field '\(key.stringValue)'", pointer: pointer(context.codingPath + [key]))
+        case .typeMismatch(let type, let context):
+            return .badRequest("expected \(Self.describe(type)) here", pointer: pointer(context.codingPath))
+        case .valueNotFound(let type, let context):
+            return .badRequest("expected \(Self.describe(type)), found null", pointer: pointer(context.codingPath))
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? .badRequest("the body is not valid JSON")
+                : .badRequest(context.debugDescription, pointer: pointer(context.codingPath))
+        @unknown default:
+            return .badRequest("the body does not decode")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Double.Type: "a number"
+        case is Date.Type: "an ISO 8601 instant"
+        case is Array<Any>.Type: "an array"
+        default: "a \(type)"
+        }
+    }
+}

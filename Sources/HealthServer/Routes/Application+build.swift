@@ -1,0 +1,165 @@
+import Foundation
+import HealthCore
+import HealthMetrics
+import HealthReadiness
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The storage the server runs on.
+public struct ServerRepositories: Sendable {
+    public var users: any UserRepository
+    public var dailyMetrics: any DailyMetricsRepository
+
+    public init(users: any UserRepository, dailyMetrics: any DailyMetricsRepository) {
+        self.users = users
+        self.dailyMetrics = dailyMetrics
+    }
+}
+
+/// Builds the application: the CLI runs it, the tests drive it (`app.test(.router)`).
+///
+/// ```swift
+/// let store = try SQLiteServerStore(path: "server.sqlite")
+/// let app = buildApplication(configuration: .init(), repositories: .init(users: store, dailyMetrics: store))
+/// try await app.runService()
+/// ```
+public func buildApplication(
+    configuration: ServerConfiguration, repositories: ServerRepositories, logger: Logger = Logger(label: "healthpipe.serve")
+) -> some ApplicationProtocol {
+    let router = Router(context: HealthRequestContext.self)
+    router.add(middleware: ProblemMiddleware())
+    let routes = HealthRoutes(configuration: configuration, repositories: repositories)
+    router.get("/healthz") { _, _ in try routes.json(["status": "ok"]) }
+    router.get("/readyz") { _, _ in try await routes.ready() }
+    let v1 = router.group("v1")
+        .add(middleware: BearerAuthMiddleware(users: repositories.users))
+        .add(
+            middleware: RateLimitMiddleware(
+                limiter: RateLimiter(limit: configuration.requestsPerMinute), clock: configuration.clock))
+    v1.post("daily-metrics") { request, context in try await routes.postDailyMetrics(request, context) }
+    v1.get("daily-metrics") { request, context in try await routes.getDailyMetrics(request, context) }
+    v1.get("readiness") { request, context in try await routes.getReadiness(request, context) }
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe"),
+        logger: logger)
+}
+
+/// The handlers, over the repositories.
+struct HealthRoutes: Sendable {
+    let configuration: ServerConfiguration
+    let repositories: ServerRepositories
+
+    func ready() async throws -> Response {
+        do {
+            try await repositories.dailyMetrics.ping()
+        } catch {
+            throw Problem(.serviceUnavailable, "Not ready", detail: "the store does not answer")
+        }
+        return try json(["status": "ready"])
+    }
+
+    /// `POST /v1/daily-metrics`: an array of payloads in the backend schema, upserted per
+    /// (user, local_date, normalization_version) in one transaction.
+    func postDailyMetrics(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.write)
+        let days = try await decodeJSON([NormalizedDailyMetrics].self, request, decoder: NormalizedDailyMetrics.backendDecoder())
+        guard days.count <= configuration.maxDaysPerRequest else {
+            throw Problem.badRequest("at most \(configuration.maxDaysPerRequest) days per request; split the batch")
+        }
+        try DailyMetricsValidation.validate(days, user: user)
+        let owned = days.map { day in
+            var day = day
+            day.userID = user.id
+            return day
+        }
+        return try json(try await repositories.dailyMetrics.upsert(owned, userID: user.id))
+    }
+
+    /// `GET /v1/daily-metrics?from=&to=[&version=]`.
+    func getDailyMetrics(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.read)
+        let (first, last) = try range(request, maxDays: 3660)
+        let version = try self.version(request)
+        let days = try await repositories.dailyMetrics.dailyMetrics(
+            userID: user.id, from: first.description, through: last.description, version: version)
+        let data = try NormalizedDailyMetrics.backendEncoder().encode(days)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// `GET /v1/readiness?date=` (one score) or `?from=&to=` (an array), from the stored days.
+    func getReadiness(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.read)
+        let single = request.uri.queryParameters["date"].map(String.init)
+        let (first, last): (LocalDate, LocalDate)
+        if let single {
+            guard let date = LocalDate(single) else { throw Problem.badRequest("date must be YYYY-MM-DD") }
+            (first, last) = (date, date)
+        } else {
+            (first, last) = try range(request, maxDays: 366)
+        }
+        var settings = ReadinessConfiguration()
+        if let need = request.uri.queryParameters["sleep_need"] {
+            guard let hours = Double(String(need)), (4.0...12.0).contains(hours) else {
+                throw Problem.badRequest("sleep_need must be 4–12 hours")
+            }
+            settings.sleepNeedHours = hours
+        }
+        let history = try await repositories.dailyMetrics.dailyMetrics(
+            userID: user.id, from: first.adding(days: -ReadinessEngine.historyDays).description, through: last.description,
+            version: try version(request))
+        let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
+        let scores = try ReadinessEngine(configuration: settings).scores(on: dates, history: history)
+        return single == nil ? try json(scores) : try json(scores[0])
+    }
+
+    // MARK: helpers
+
+    private func range(_ request: Request, maxDays: Int) throws -> (LocalDate, LocalDate) {
+        guard let from = request.uri.queryParameters["from"], let to = request.uri.queryParameters["to"] else {
+            throw Problem.badRequest("give from=YYYY-MM-DD and to=YYYY-MM-DD")
+        }
+        guard let first = LocalDate(String(from)), let last = LocalDate(String(to)) else {
+            throw Problem.badRequest("from and to must be YYYY-MM-DD")
+        }
+        guard first <= last, last.dayNumber - first.dayNumber < maxDays else {
+            throw Problem.badRequest("from must not be after to, and the range at most \(maxDays) days")
+        }
+        return (first, last)
+    }
+
+    private func version(_ request: Request) throws -> String {
+        let version = request.uri.queryParameters["version"].map(String.init) ?? "norm_v1"
+        guard DailyMetricsValidation.versions.contains(version) else {
+            throw Problem.badRequest("version must be norm_v1 or norm_v2")
+        }
+        return version
+    }
+
+    private func decodeJSON<T: Decodable>(_ type: T.Type, _ request: Request, decoder: JSONDecoder) async throws -> T {
+        guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
+            throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send Content-Type: application/json")
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: configuration.maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw Problem(
+                .contentTooLarge, "Body too large",
+                detail:
+                    "the body is larger than the \(configuration.maxBodyBytes) bytes this server accepts; send smaller batches")
+        }
+        return try decoder.decode(type, from: Data(body.readableBytesView))
+    }
+
+    func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}

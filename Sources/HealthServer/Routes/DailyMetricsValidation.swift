@@ -1,0 +1,60 @@
+import Foundation
+import HealthCore
+import HealthMetrics
+
+/// Checks a batch of daily payloads before anything is stored: a payload is accepted only
+/// when its `local_date`, `timezone` and UTC bounds describe the same local day.
+enum DailyMetricsValidation {
+    static let versions: Set<String> = ["norm_v1", "norm_v2"]
+
+    /// Throws the first problem, with the JSON Pointer of the field.
+    static func validate(_ days: [NormalizedDailyMetrics], user: User) throws {
+        var seen = Set<String>()
+        for (index, day) in days.enumerated() {
+            func at(_ field: String) -> String { "/\(index)/\(field)" }
+            if let owner = day.userID, owner != user.id, owner != user.name {
+                throw Problem(
+                    .forbidden, "Forbidden", detail: "payload \(index) belongs to another user; omit user_id or use your own")
+            }
+            guard let date = LocalDate(day.localDate) else {
+                throw Problem.unprocessable("local_date must be YYYY-MM-DD", pointer: at("local_date"))
+            }
+            guard let zone = TimeZone(identifier: day.timezoneIdentifier) else {
+                throw Problem.unprocessable("timezone must be an IANA zone such as Europe/Paris", pointer: at("timezone"))
+            }
+            guard versions.contains(day.normalizationVersion) else {
+                throw Problem.unprocessable(
+                    "normalization_version must be norm_v1 or norm_v2", pointer: at("normalization_version"))
+            }
+            guard seen.insert(day.localDate + " " + day.normalizationVersion).inserted else {
+                throw Problem.unprocessable("\(day.localDate) appears twice in this batch", pointer: at("local_date"))
+            }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let start = calendar.startOfDay(for: date.instant(hour: 12, in: zone))
+            guard abs(day.utcDayStart.timeIntervalSince(start)) < 1 else {
+                throw Problem.unprocessable(
+                    "utc_day_start is not the start of \(day.localDate) in \(day.timezoneIdentifier)",
+                    pointer: at("utc_day_start"))
+            }
+            // A day is 23–25 h, or shorter or longer on a day the zone changes (a flight).
+            let hours = day.utcDayEnd.timeIntervalSince(day.utcDayStart) / 3600
+            guard hours > 0, hours <= 48 else {
+                throw Problem.unprocessable("utc_day_end must be after utc_day_start and within 48 h", pointer: at("utc_day_end"))
+            }
+            try check(day.stepsNormalized.map(Double.init), 0...1_000_000, at("steps_normalized"))
+            try check(day.stepsRawSum.map(Double.init), 0...10_000_000, at("steps_raw_sum"))
+            try check(day.activeEnergyKcal, 0...50_000, at("active_energy_kcal"))
+            try check(day.sleepHours, 0...24, at("sleep_hours"))
+            try check(day.restingHRBpm, 20...250, at("resting_hr_bpm"))
+            try check(day.hrvMs, 0...1000, at("hrv_ms"))
+        }
+    }
+
+    private static func check(_ value: Double?, _ range: ClosedRange<Double>, _ pointer: String) throws {
+        guard let value else { return }
+        guard value.isFinite, range.contains(value) else {
+            throw Problem.unprocessable("must be between \(range.lowerBound) and \(range.upperBound)", pointer: pointer)
+        }
+    }
+}
