@@ -26,7 +26,17 @@ public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, Se
                         user_id TEXT NOT NULL REFERENCES user(id),
                         local_date TEXT NOT NULL,
                         normalization_version TEXT NOT NULL,
-                        payload TEXT NOT NULL,
+                        timezone TEXT NOT NULL,
+                        utc_day_start REAL NOT NULL,
+                        utc_day_end REAL NOT NULL,
+                        steps_normalized INTEGER,
+                        steps_raw_sum INTEGER,
+                        steps_sources_json TEXT,
+                        active_energy_kcal REAL,
+                        sleep_hours REAL,
+                        resting_hr_bpm REAL,
+                        hrv_ms REAL,
+                        created_at REAL NOT NULL,
                         updated_at REAL NOT NULL,
                         PRIMARY KEY (user_id, local_date, normalization_version)
                     ) WITHOUT ROWID;
@@ -81,29 +91,42 @@ public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, Se
         }
     }
 
+    /// The columns of a day, in table order after the key.
+    private static let valueColumns = """
+        timezone, utc_day_start, utc_day_end, steps_normalized, steps_raw_sum, steps_sources_json, active_energy_kcal,
+        sleep_hours, resting_hr_bpm, hrv_ms, created_at
+        """
+
     public func upsert(_ days: [NormalizedDailyMetrics], userID: String) async throws -> UpsertCounts {
         let encoder = NormalizedDailyMetrics.backendEncoder()
-        let payloads = try days.map { day in
-            (day.localDate, day.normalizationVersion, String(decoding: try encoder.encode(day), as: UTF8.self))
+        let rows: [(String, String, [DatabaseValue])] = try days.map { day in
+            let sources = try day.stepsSources.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+            let values: [(any DatabaseValueConvertible)?] = [
+                day.timezoneIdentifier, day.utcDayStart.timeIntervalSince1970, day.utcDayEnd.timeIntervalSince1970,
+                day.stepsNormalized, day.stepsRawSum, sources, day.activeEnergyKcal, day.sleepHours, day.restingHRBpm,
+                day.hrvMs, day.createdAt.timeIntervalSince1970,
+            ]
+            return (day.localDate, day.normalizationVersion, values.map { $0?.databaseValue ?? .null })
         }
         return try await pool.write { db in
             var counts = UpsertCounts()
             let now = Date().timeIntervalSince1970
-            for (date, version, payload) in payloads {
-                let stored = try String.fetchOne(
+            for (date, version, values) in rows {
+                let stored = try Row.fetchOne(
                     db,
-                    sql: "SELECT payload FROM daily_metrics WHERE user_id = ? AND local_date = ? AND normalization_version = ?",
-                    arguments: [userID, date, version])
-                if stored == payload {
+                    sql: """
+                        SELECT \(Self.valueColumns) FROM daily_metrics
+                        WHERE user_id = ? AND local_date = ? AND normalization_version = ?
+                        """, arguments: [userID, date, version])
+                if let stored, Array(stored.databaseValues) == values {
                     counts.unchanged += 1
                     continue
                 }
                 try db.execute(
                     sql: """
-                        INSERT INTO daily_metrics (user_id, local_date, normalization_version, payload, updated_at)
-                        VALUES (?,?,?,?,?) ON CONFLICT (user_id, local_date, normalization_version)
-                        DO UPDATE SET payload = excluded.payload, updated_at = excluded.updated_at
-                        """, arguments: [userID, date, version, payload, now])
+                        INSERT OR REPLACE INTO daily_metrics (user_id, local_date, normalization_version, \(Self.valueColumns),
+                        updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                        """, arguments: StatementArguments([userID, date, version] + values + [now.databaseValue]))
                 if stored == nil { counts.inserted += 1 } else { counts.updated += 1 }
             }
             return counts
@@ -115,16 +138,25 @@ public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, Se
     ) async throws
         -> [NormalizedDailyMetrics]
     {
-        let texts = try await pool.read { db in
-            try String.fetchAll(
+        let decoder = NormalizedDailyMetrics.backendDecoder()
+        return try await pool.read { db in
+            try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT payload FROM daily_metrics WHERE user_id = ? AND normalization_version = ?
-                    AND local_date BETWEEN ? AND ? ORDER BY local_date
-                    """, arguments: [userID, version, first, last])
+                    SELECT local_date, \(Self.valueColumns) FROM daily_metrics
+                    WHERE user_id = ? AND normalization_version = ? AND local_date BETWEEN ? AND ? ORDER BY local_date
+                    """, arguments: [userID, version, first, last]
+            ).map { row in
+                NormalizedDailyMetrics(
+                    userID: userID, localDate: row[0], timezoneIdentifier: row[1],
+                    utcDayStart: Date(timeIntervalSince1970: row[2]), utcDayEnd: Date(timeIntervalSince1970: row[3]),
+                    stepsNormalized: row[4], stepsRawSum: row[5],
+                    stepsSources: try (row[6] as String?).map {
+                        try decoder.decode(StepsSourcesMetadata.self, from: Data($0.utf8))
+                    }, activeEnergyKcal: row[7], sleepHours: row[8], restingHRBpm: row[9], hrvMs: row[10],
+                    normalizationVersion: version, createdAt: Date(timeIntervalSince1970: row[11]))
+            }
         }
-        let decoder = NormalizedDailyMetrics.backendDecoder()
-        return try texts.map { try decoder.decode(NormalizedDailyMetrics.self, from: Data($0.utf8)) }
     }
 
     public func ping() async throws {
