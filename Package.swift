@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "HealthDaily", targets: ["HealthDaily"]),
         .library(name: "HealthReadiness", targets: ["HealthReadiness"]),
         .library(name: "HealthExport", targets: ["HealthExport"]),
+        .library(name: "HealthAutoExport", targets: ["HealthAutoExport"]),
         .library(name: "HealthServer", targets: ["HealthServer"]),
         .library(name: "HealthContext", targets: ["HealthContext"]),
         .library(name: "HealthWeather", targets: ["HealthWeather"]),
@@ -50,11 +51,14 @@ let package = Package(
         .target(name: "HealthReadiness", dependencies: ["HealthMetrics"]),
         // CSV export: metric registry, streaming writer, unit preferences — over `SampleScanning`.
         .target(name: "HealthExport", dependencies: ["HealthCore", "HealthMetrics"]),
+        // Health Auto Export JSON → HealthRecords (pure).
+        .target(name: "HealthAutoExport", dependencies: ["HealthCore"]),
         // The backend: Hummingbird routes over small repository protocols (SQLite by default).
         .target(
             name: "HealthServer",
             dependencies: [
-                "HealthCore", "HealthMetrics", "HealthReadiness", .product(name: "Hummingbird", package: "hummingbird"),
+                "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthStore", "HealthAutoExport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -84,10 +88,11 @@ let package = Package(
             name: "HealthDailyTests",
             dependencies: ["HealthCore", "HealthDaily", "HealthMetrics", "HealthStore", "HealthImport", "HealthSynth"]
         ),
+        .testTarget(name: "HealthAutoExportTests", dependencies: ["HealthAutoExport", "HealthCore"]),
         .testTarget(
             name: "HealthServerTests",
             dependencies: [
-                "HealthServer", "HealthMetrics", "HealthReadiness",
+                "HealthServer", "HealthMetrics", "HealthReadiness", "HealthAutoExport", "HealthCore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -6,6 +6,8 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// Largest request body accepted on the JSON routes, in bytes (larger: 413).
     public var maxBodyBytes = 4 << 20
+    /// Largest Health Auto Export body, in bytes (a day of minute-level data is ~1 MB).
+    public var maxIngestBytes = 32 << 20
     /// Requests a minute per token (more: 429).
     public var requestsPerMinute = 1200
     /// Days a single `POST /v1/daily-metrics` may carry.

@@ -28,7 +28,10 @@ struct ServerHarness {
         self.ids = ids
         var configuration = ServerConfiguration()
         configure(&configuration)
-        app = buildApplication(configuration: configuration, repositories: .init(users: store, dailyMetrics: store))
+        app = buildApplication(
+            configuration: configuration,
+            repositories: .init(
+                users: store, dailyMetrics: store, healthStores: SQLiteUserHealthStores(folder: folder.path)))
     }
 
     func cleanUp() { try? FileManager.default.removeItem(at: folder) }

@@ -10,10 +10,21 @@ import NIOCore
 public struct ServerRepositories: Sendable {
     public var users: any UserRepository
     public var dailyMetrics: any DailyMetricsRepository
+    public var healthStores: any UserHealthStores
 
-    public init(users: any UserRepository, dailyMetrics: any DailyMetricsRepository) {
+    public init(users: any UserRepository, dailyMetrics: any DailyMetricsRepository, healthStores: any UserHealthStores) {
         self.users = users
         self.dailyMetrics = dailyMetrics
+        self.healthStores = healthStores
+    }
+
+    /// Everything in SQLite: the server's file at `path`, each user's samples beside it in
+    /// `users/<id>.sqlite`.
+    public static func sqlite(path: String) throws -> ServerRepositories {
+        let store = try SQLiteServerStore(path: path)
+        let folder = (path as NSString).deletingLastPathComponent
+        return ServerRepositories(
+            users: store, dailyMetrics: store, healthStores: SQLiteUserHealthStores(folder: folder.isEmpty ? "." : folder))
     }
 }
 
@@ -40,6 +51,7 @@ public func buildApplication(
     v1.post("daily-metrics") { request, context in try await routes.postDailyMetrics(request, context) }
     v1.get("daily-metrics") { request, context in try await routes.getDailyMetrics(request, context) }
     v1.get("readiness") { request, context in try await routes.getReadiness(request, context) }
+    v1.post("health-auto-export") { request, context in try await routes.postHealthAutoExport(request, context) }
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe"),
@@ -139,19 +151,21 @@ struct HealthRoutes: Sendable {
     }
 
     private func decodeJSON<T: Decodable>(_ type: T.Type, _ request: Request, decoder: JSONDecoder) async throws -> T {
+        try decoder.decode(type, from: try await collectJSON(request, limit: configuration.maxBodyBytes))
+    }
+
+    /// The body of a JSON request: 415 without `Content-Type: application/json`, 413 above `limit`.
+    func collectJSON(_ request: Request, limit: Int) async throws -> Data {
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
             throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send Content-Type: application/json")
         }
-        let body: ByteBuffer
         do {
-            body = try await request.body.collect(upTo: configuration.maxBodyBytes)
+            return Data(try await request.body.collect(upTo: limit).readableBytesView)
         } catch is NIOTooManyBytesError {
             throw Problem(
                 .contentTooLarge, "Body too large",
-                detail:
-                    "the body is larger than the \(configuration.maxBodyBytes) bytes this server accepts; send smaller batches")
+                detail: "the body is larger than the \(limit) bytes this server accepts; send smaller batches")
         }
-        return try decoder.decode(type, from: Data(body.readableBytesView))
     }
 
     func json(_ value: some Encodable) throws -> Response {

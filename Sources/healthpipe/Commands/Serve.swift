@@ -38,15 +38,14 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try SQLiteServerStore(path: database.path)
+        let repositories = try ServerRepositories.sqlite(path: database.path)
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
         configuration.requestsPerMinute = rateLimit
         configuration.maxBodyBytes = maxBodyMib << 20
         printError("healthpipe serve: http://\(host):\(port) (store \(database.path))")
-        let app = buildApplication(
-            configuration: configuration, repositories: .init(users: store, dailyMetrics: store))
+        let app = buildApplication(configuration: configuration, repositories: repositories)
         try await app.runService()
     }
 }
