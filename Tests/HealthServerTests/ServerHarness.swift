@@ -31,15 +31,17 @@ struct ServerHarness {
         app = buildApplication(
             configuration: configuration,
             repositories: .init(
-                users: store, dailyMetrics: store, healthStores: SQLiteUserHealthStores(folder: folder.path)))
+                users: store, dailyMetrics: store, healthStores: SQLiteUserHealthStores(folder: folder.path),
+                idempotency: store))
     }
 
     func cleanUp() { try? FileManager.default.removeItem(at: folder) }
 
-    func headers(_ user: String?, json: Bool = true) -> HTTPFields {
+    func headers(_ user: String?, json: Bool = true, idempotencyKey: String? = nil) -> HTTPFields {
         var fields: HTTPFields = [:]
         if let user { fields[.authorization] = "Bearer \(tokens[user] ?? user)" }
         if json { fields[.contentType] = "application/json" }
+        if let idempotencyKey { fields[.init("Idempotency-Key")!] = idempotencyKey }
         return fields
     }
 

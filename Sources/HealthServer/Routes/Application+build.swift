@@ -11,11 +11,16 @@ public struct ServerRepositories: Sendable {
     public var users: any UserRepository
     public var dailyMetrics: any DailyMetricsRepository
     public var healthStores: any UserHealthStores
+    public var idempotency: any IdempotencyRepository
 
-    public init(users: any UserRepository, dailyMetrics: any DailyMetricsRepository, healthStores: any UserHealthStores) {
+    public init(
+        users: any UserRepository, dailyMetrics: any DailyMetricsRepository, healthStores: any UserHealthStores,
+        idempotency: any IdempotencyRepository
+    ) {
         self.users = users
         self.dailyMetrics = dailyMetrics
         self.healthStores = healthStores
+        self.idempotency = idempotency
     }
 
     /// Everything in SQLite: the server's file at `path`, each user's samples beside it in
@@ -24,7 +29,8 @@ public struct ServerRepositories: Sendable {
         let store = try SQLiteServerStore(path: path)
         let folder = (path as NSString).deletingLastPathComponent
         return ServerRepositories(
-            users: store, dailyMetrics: store, healthStores: SQLiteUserHealthStores(folder: folder.isEmpty ? "." : folder))
+            users: store, dailyMetrics: store, healthStores: SQLiteUserHealthStores(folder: folder.isEmpty ? "." : folder),
+            idempotency: store)
     }
 }
 
@@ -52,6 +58,7 @@ public func buildApplication(
     v1.get("daily-metrics") { request, context in try await routes.getDailyMetrics(request, context) }
     v1.get("readiness") { request, context in try await routes.getReadiness(request, context) }
     v1.post("health-auto-export") { request, context in try await routes.postHealthAutoExport(request, context) }
+    v1.post("samples") { request, context in try await routes.postSamples(request, context) }
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe"),
@@ -169,11 +176,16 @@ struct HealthRoutes: Sendable {
     }
 
     func json(_ value: some Encodable) throws -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoded(value))))
+    }
+
+    /// JSON with sorted keys and ISO 8601 instants.
+    func encoded(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Response(
-            status: .ok, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        return try encoder.encode(value)
     }
 }

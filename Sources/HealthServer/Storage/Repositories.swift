@@ -14,8 +14,8 @@ public protocol UserRepository: Sendable {
 
 /// Normalised daily metrics per user, one row per (user, local date, normalisation version).
 public protocol DailyMetricsRepository: Sendable {
-    /// Inserts new days, replaces changed ones and leaves identical ones alone, in one
-    /// transaction. A retried request changes nothing.
+    /// Inserts new days, replaces changed ones and leaves identical ones alone (equal in
+    /// every field but `created_at`), in one transaction. A retried request changes nothing.
     func upsert(_ days: [NormalizedDailyMetrics], userID: String) async throws -> UpsertCounts
     /// The user's days from `first` through `last` (`YYYY-MM-DD`), oldest first.
     func dailyMetrics(
@@ -43,4 +43,26 @@ public struct UpsertCounts: Hashable, Sendable, Codable {
 public struct UserExistsError: Error, CustomStringConvertible {
     public let name: String
     public var description: String { "a user named '\(name)' exists already" }
+}
+
+/// Responses remembered by `Idempotency-Key`, per user.
+public protocol IdempotencyRepository: Sendable {
+    /// The remembered request hash and response for `key`, if any.
+    func remembered(userID: String, key: String) async throws -> RememberedResponse?
+    /// Remembers a response (the first one wins when two arrive at once).
+    func remember(userID: String, key: String, response: RememberedResponse) async throws
+}
+
+/// A response kept for replay.
+public struct RememberedResponse: Hashable, Sendable {
+    /// SHA-256 of the request body.
+    public var requestHash: Data
+    public var status: Int
+    public var body: Data
+
+    public init(requestHash: Data, status: Int, body: Data) {
+        self.requestHash = requestHash
+        self.status = status
+        self.body = body
+    }
 }

@@ -4,7 +4,7 @@ import HealthMetrics
 
 /// The server's own records in one SQLite file (WAL): users, token hashes and daily
 /// metrics. Migrations only append.
-public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, Sendable {
+public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, IdempotencyRepository, Sendable {
     let pool: DatabasePool
 
     public init(path: String) throws {
@@ -39,6 +39,20 @@ public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, Se
                         created_at REAL NOT NULL,
                         updated_at REAL NOT NULL,
                         PRIMARY KEY (user_id, local_date, normalization_version)
+                    ) WITHOUT ROWID;
+                    """)
+        }
+        migrator.registerMigration("server-v2") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE idempotency_key (
+                        user_id TEXT NOT NULL REFERENCES user(id),
+                        key TEXT NOT NULL,
+                        request_hash BLOB NOT NULL,
+                        status INTEGER NOT NULL,
+                        body BLOB NOT NULL,
+                        created_at REAL NOT NULL,
+                        PRIMARY KEY (user_id, key)
                     ) WITHOUT ROWID;
                     """)
         }
@@ -118,7 +132,9 @@ public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, Se
                         SELECT \(Self.valueColumns) FROM daily_metrics
                         WHERE user_id = ? AND local_date = ? AND normalization_version = ?
                         """, arguments: [userID, date, version])
-                if let stored, Array(stored.databaseValues) == values {
+                // `created_at` (last) says when a payload was computed, not what it holds: a
+                // recomputation that yields the same values leaves the row alone.
+                if let stored, Array(stored.databaseValues).dropLast() == values.dropLast() {
                     counts.unchanged += 1
                     continue
                 }
@@ -156,6 +172,26 @@ public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, Se
                     }, activeEnergyKcal: row[7], sleepHours: row[8], restingHRBpm: row[9], hrvMs: row[10],
                     normalizationVersion: version, createdAt: Date(timeIntervalSince1970: row[11]))
             }
+        }
+    }
+
+    public func remembered(userID: String, key: String) async throws -> RememberedResponse? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT request_hash, status, body FROM idempotency_key WHERE user_id = ? AND key = ?",
+                arguments: [userID, key]
+            ).map { RememberedResponse(requestHash: $0[0], status: $0[1], body: $0[2]) }
+        }
+    }
+
+    public func remember(userID: String, key: String, response: RememberedResponse) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO idempotency_key (user_id, key, request_hash, status, body, created_at)
+                    VALUES (?,?,?,?,?,?)
+                    """,
+                arguments: [userID, key, response.requestHash, response.status, response.body, Date().timeIntervalSince1970])
         }
     }
 

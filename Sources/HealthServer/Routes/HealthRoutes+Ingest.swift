@@ -1,0 +1,129 @@
+import Crypto
+import Foundation
+import HealthAutoExport
+import HealthCore
+import HealthDaily
+import HealthMetrics
+import HealthStore
+import Hummingbird
+
+/// The ingest routes. Records go into the user's health store in one transaction (content
+/// keys make a re-sent batch change nothing), then the daily metrics of every local day
+/// they touched are recomputed and upserted.
+extension HealthRoutes {
+    /// What an ingest did, as answered.
+    struct IngestReport: Encodable {
+        var records: Int
+        var added: Int
+        var duplicates: Int
+        var ignoredKeys: [String]
+        var unknownMetrics: [String]
+        var daysRecomputed: Int
+        var daily: UpsertCounts
+
+        enum CodingKeys: String, CodingKey {
+            case records, added, duplicates
+            case ignoredKeys = "ignored_keys"
+            case unknownMetrics = "unknown_metrics"
+            case daysRecomputed = "days_recomputed"
+            case daily
+        }
+    }
+
+    /// `POST /v1/health-auto-export[?tz=]`: the body the Health Auto Export app sends.
+    func postHealthAutoExport(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.write)
+        let zone = try dayZone(request)
+        let body = try await collectJSON(request, limit: configuration.maxIngestBytes)
+        let batch: HAEReader.Batch
+        do {
+            batch = try HAEReader.read(body)
+        } catch let error as HAEReader.ReadError {
+            throw Problem.badRequest(error.reason, pointer: error.pointer.isEmpty ? nil : error.pointer)
+        }
+        var report = try await ingest(batch.records, user: user, zone: zone)
+        report.ignoredKeys = batch.ignoredKeys
+        report.unknownMetrics = batch.unknownMetrics
+        return try json(report)
+    }
+
+    /// `POST /v1/samples[?tz=]` with an `Idempotency-Key`: `{"samples": [SampleWire…]}`. The
+    /// same key with the same body replays the first answer (`Idempotent-Replayed: true`);
+    /// with another body it is a 409.
+    func postSamples(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.write)
+        guard let key = request.headers[.init("Idempotency-Key")!], (1...200).contains(key.count) else {
+            throw Problem.badRequest("send an Idempotency-Key header (1–200 characters) naming this batch")
+        }
+        let zone = try dayZone(request)
+        let body = try await collectJSON(request, limit: configuration.maxIngestBytes)
+        let hash = Data(SHA256.hash(data: body))
+        if let remembered = try await repositories.idempotency.remembered(userID: user.id, key: key) {
+            guard remembered.requestHash == hash else {
+                throw Problem(
+                    .conflict, "Conflict",
+                    detail: "this Idempotency-Key was used with a different body; use a new key for a new batch")
+            }
+            return Response(
+                status: HTTPResponse.Status(code: remembered.status),
+                headers: [.contentType: "application/json", .init("Idempotent-Replayed")!: "true"],
+                body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let batch = try decoder.decode(SampleBatch.self, from: body)
+        guard batch.samples.count <= 100_000 else { throw Problem.badRequest("at most 100,000 samples per request") }
+        let samples = try batch.samples.enumerated().map { try $0.element.sample(at: $0.offset) }
+        let data = try encoded(try await ingest(samples.map(HealthRecord.sample), user: user, zone: zone))
+        try await repositories.idempotency.remember(
+            userID: user.id, key: key, response: RememberedResponse(requestHash: hash, status: 200, body: data))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Writes `records` into the user's store and recomputes their days.
+    private func ingest(_ records: [HealthRecord], user: User, zone: TimeZone) async throws -> IngestReport {
+        let database = try repositories.healthStores.store(for: user.id)
+        let (added, duplicates) = try database.write { writer in
+            for record in records { _ = try writer.write(record) }
+            return (writer.added.values.reduce(0, +), writer.duplicates.values.reduce(0, +))
+        }
+        let (days, daily) = try await recompute(records, user: user, zone: zone, database: database)
+        return IngestReport(
+            records: records.count, added: added, duplicates: duplicates, ignoredKeys: [], unknownMetrics: [],
+            daysRecomputed: days, daily: daily)
+    }
+
+    /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) that the records
+    /// start on, plus the day after each night, and upserts them as `norm_v1`.
+    private func recompute(
+        _ records: [HealthRecord], user: User, zone: TimeZone, database: HealthDatabase
+    ) async throws -> (Int, UpsertCounts) {
+        let starts: [Date] = records.compactMap { record in
+            switch record {
+            case .sample(let sample): sample.start
+            case .workout(let workout): workout.start
+            case .correlation(let correlation): correlation.start
+            default: nil
+            }
+        }
+        guard let earliest = starts.min(), let latest = starts.max() else { return (0, UpsertCounts()) }
+        let first = LocalDate(earliest, in: zone)
+        let last = min(LocalDate(latest, in: zone).adding(days: 1), first.adding(days: 3660))
+        var settings = DailyNormalizer.Configuration()
+        settings.homeZone = zone
+        settings.userID = user.id
+        let days = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
+            .metrics(from: first, through: last)
+        return (days.count, try await repositories.dailyMetrics.upsert(days, userID: user.id))
+    }
+
+    /// `?tz=` (an IANA zone; the zone of days without `HKTimeZone`), default UTC.
+    private func dayZone(_ request: Request) throws -> TimeZone {
+        let name = request.uri.queryParameters["tz"].map(String.init) ?? "UTC"
+        guard let zone = TimeZone(identifier: name) else {
+            throw Problem.badRequest("tz must be an IANA zone such as Europe/Paris, not '\(name)'")
+        }
+        return zone
+    }
+}

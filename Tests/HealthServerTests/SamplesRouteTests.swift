@@ -1,0 +1,105 @@
+import Foundation
+import HealthMetrics
+import HealthServer
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// `POST /v1/samples`: the same Idempotency-Key twice writes once; another body under the
+/// same key is a 409; the day's metrics follow the samples.
+@Suite struct SamplesRouteTests {
+    static let batch = """
+        {"samples": [
+          {"type": "HKQuantityTypeIdentifierStepCount", "start": "2024-06-01T08:00:00Z", "end": "2024-06-01T08:10:00Z",
+           "value": 800, "unit": "count", "source": "Jane’s Apple Watch"},
+          {"type": "HKQuantityTypeIdentifierStepCount", "start": "2024-06-01T12:00:00Z", "end": "2024-06-01T12:10:00Z",
+           "value": 700, "unit": "count", "source": "Jane’s Apple Watch"},
+          {"type": "HKQuantityTypeIdentifierRestingHeartRate", "start": "2024-06-01T06:00:00Z", "end": "2024-06-01T06:00:00Z",
+           "value": 54, "unit": "count/min", "source": "Jane’s Apple Watch", "metadata": {"HKTimeZone": "UTC"}},
+          {"type": "HKCategoryTypeIdentifierSleepAnalysis", "start": "2024-05-31T23:00:00Z", "end": "2024-06-01T06:30:00Z",
+           "value_text": "HKCategoryValueSleepAnalysisAsleepCore", "source": "Jane’s Apple Watch"}
+        ]}
+        """
+
+    @Test func theSameKeyTwiceWritesOnce() async throws {
+        let harness = try await ServerHarness()
+        defer { harness.cleanUp() }
+        let expected =
+            #"{"added":4,"daily":{"inserted":3,"unchanged":0,"updated":0},"days_recomputed":3,"duplicates":0,"ignored_keys":[],"records":4,"unknown_metrics":[]}"#
+        try await harness.app.test(.router) { client in
+            for replay in [false, true] {
+                try await client.execute(
+                    uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "batch-0001"),
+                    body: ByteBuffer(string: Self.batch)
+                ) { response in
+                    #expect(response.status == .ok)
+                    #expect(String(buffer: response.body) == expected)
+                    #expect(response.headers[.init("Idempotent-Replayed")!] == (replay ? "true" : nil))
+                }
+            }
+            // A new key with the same samples: stored once already, nothing added.
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "batch-0002"),
+                body: ByteBuffer(string: Self.batch)
+            ) {
+                response in
+                let report = ServerHarness.json(response.body)
+                #expect(report["added"] as? Int == 0 && report["duplicates"] as? Int == 4)
+                #expect((report["daily"] as? [String: Int]) == ["inserted": 0, "updated": 0, "unchanged": 3])
+            }
+            // The first key with another body: 409.
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "batch-0001"),
+                body: ByteBuffer(string: #"{"samples": []}"#)
+            ) {
+                response in
+                #expect(response.status == .conflict)
+                #expect(response.headers[.contentType] == "application/problem+json")
+            }
+            try await client.execute(
+                uri: "/v1/daily-metrics?from=2024-06-01&to=2024-06-01", method: .get, headers: harness.headers("alice")
+            ) { response in
+                let days = try NormalizedDailyMetrics.backendDecoder().decode(
+                    [NormalizedDailyMetrics].self, from: Data(response.body.readableBytesView))
+                #expect(days.map(\.stepsNormalized) == [1500])
+                #expect(days.map(\.restingHRBpm) == [54])
+                #expect(days.map(\.sleepHours) == [7.5])
+            }
+        }
+    }
+
+    @Test func aKeyIsRequiredAndBadSamplesAreNamed() async throws {
+        let harness = try await ServerHarness()
+        defer { harness.cleanUp() }
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice"), body: ByteBuffer(string: Self.batch)
+            ) {
+                response in
+                #expect(response.status == .badRequest)
+            }
+            let backwards = """
+                {"samples": [{"type": "HKQuantityTypeIdentifierStepCount", "start": "2024-06-01T08:10:00Z",
+                  "end": "2024-06-01T08:00:00Z", "value": 1, "unit": "count", "source": "x"}]}
+                """
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "k"),
+                body: ByteBuffer(string: backwards)
+            ) {
+                response in
+                #expect(response.status == .unprocessableContent)
+                #expect(ServerHarness.json(response.body)["pointer"] as? String == "/samples/0/end")
+            }
+            let untyped = #"{"samples": [{"start": "2024-06-01T08:00:00Z"}]}"#
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "k2"),
+                body: ByteBuffer(string: untyped)
+            ) {
+                response in
+                #expect(response.status == .badRequest)
+                #expect(ServerHarness.json(response.body)["pointer"] as? String == "/samples/0/type")
+            }
+        }
+        #expect(try await harness.store.dailyRowCounts().isEmpty)
+    }
+}
