@@ -58,7 +58,7 @@ let package = Package(
             name: "HealthServer",
             dependencies: [
                 "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthStore", "HealthAutoExport",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "HealthExport", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

@@ -9,7 +9,7 @@ import HealthCore
 /// let exporter = CSVExporter(store: database.store, options: .init())
 /// let report = try exporter.export([weight, steps], to: output)
 /// ```
-public struct CSVExporter {
+public struct CSVExporter: Sendable {
     /// How to write.
     public struct Options: Sendable {
         /// Local times and the date range are in this zone.

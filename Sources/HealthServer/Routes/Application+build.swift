@@ -59,6 +59,8 @@ public func buildApplication(
     v1.get("readiness") { request, context in try await routes.getReadiness(request, context) }
     v1.post("health-auto-export") { request, context in try await routes.postHealthAutoExport(request, context) }
     v1.post("samples") { request, context in try await routes.postSamples(request, context) }
+    v1.get("sleep") { request, context in try await routes.getSleep(request, context) }
+    v1.get("export.csv") { request, context in try await routes.getExportCSV(request, context) }
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe"),
@@ -136,7 +138,7 @@ struct HealthRoutes: Sendable {
 
     // MARK: helpers
 
-    private func range(_ request: Request, maxDays: Int) throws -> (LocalDate, LocalDate) {
+    func range(_ request: Request, maxDays: Int) throws -> (LocalDate, LocalDate) {
         guard let from = request.uri.queryParameters["from"], let to = request.uri.queryParameters["to"] else {
             throw Problem.badRequest("give from=YYYY-MM-DD and to=YYYY-MM-DD")
         }

@@ -119,7 +119,7 @@ extension HealthRoutes {
     }
 
     /// `?tz=` (an IANA zone; the zone of days without `HKTimeZone`), default UTC.
-    private func dayZone(_ request: Request) throws -> TimeZone {
+    func dayZone(_ request: Request) throws -> TimeZone {
         let name = request.uri.queryParameters["tz"].map(String.init) ?? "UTC"
         guard let zone = TimeZone(identifier: name) else {
             throw Problem.badRequest("tz must be an IANA zone such as Europe/Paris, not '\(name)'")

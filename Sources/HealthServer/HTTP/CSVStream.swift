@@ -1,0 +1,41 @@
+import Dispatch
+import HealthExport
+import Hummingbird
+import Synchronization
+
+/// A response body fed by a synchronous CSV export running on a Dispatch thread (the
+/// store's cursor is synchronous and must not block the server's threads). At most four
+/// 64 KiB chunks wait for the client: a slow reader slows the export instead of filling
+/// memory, and a reader that goes away stops it.
+enum CSVStream {
+    static func body(_ produce: @escaping @Sendable (CSVOutput) throws -> Void) -> ResponseBody {
+        let (stream, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
+        let gate = DispatchSemaphore(value: 4)
+        let cancelled = Mutex(false)
+        continuation.onTermination = { _ in
+            cancelled.withLock { $0 = true }
+            gate.signal()
+        }
+        DispatchQueue.global().async {
+            do {
+                let output = CSVOutput { bytes in
+                    gate.wait()
+                    if cancelled.withLock({ $0 }) { throw CancellationError() }
+                    continuation.yield(ByteBuffer(bytes: bytes))
+                }
+                try produce(output)
+                try output.flush()
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        return ResponseBody { writer in
+            for try await chunk in stream {
+                try await writer.write(chunk)
+                gate.signal()
+            }
+            try await writer.finish(nil)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthExport
+import HealthStore
+import Hummingbird
+
+/// Reads from the user's health store: sleep sessions and the CSV export.
+extension HealthRoutes {
+    /// `GET /v1/sleep?from=&to=[&tz=]`: the sleep of each night, as `healthpipe sleep --format json`.
+    func getSleep(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.read)
+        let (first, last) = try range(request, maxDays: 366)
+        var settings = DailyNormalizer.Configuration()
+        settings.homeZone = try dayZone(request)
+        let database = try repositories.healthStores.store(for: user.id)
+        return try json(
+            try await SleepAnalyzer(store: database.store, configuration: settings).nights(from: first, through: last))
+    }
+
+    /// `GET /v1/export.csv?metrics=weight,steps|all&from=&to=[&tz=&weight_unit=&glucose_unit=
+    /// &distance_unit=&temperature_unit=&date_format=&source=true]`, streamed.
+    func getExportCSV(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.read)
+        let query = request.uri.queryParameters
+        func parameter(_ name: String) -> String? { query[Substring(name)].map(String.init) }
+        let zone = try dayZone(request)
+        let (first, last) = try range(request, maxDays: 36600)
+        var options = CSVExporter.Options()
+        options.zone = zone
+        options.interval = DateInterval(
+            start: first.instant(hour: 0, in: zone), end: last.adding(days: 1).instant(hour: 0, in: zone))
+        options.includesSource = parameter("source") == "true"
+        options.dateStyle = try choice(parameter("date_format"), default: .iso, "date_format", "iso or healthexporter")
+        options.units.weight = try choice(parameter("weight_unit"), default: .kg, "weight_unit", "kg or lb")
+        options.units.glucose = try choice(
+            parameter("glucose_unit"), default: .milligramsPerDeciliter, "glucose_unit", "mg/dL or mmol/L")
+        options.units.distance = try choice(parameter("distance_unit"), default: .km, "distance_unit", "km or mi")
+        switch parameter("temperature_unit") ?? "C" {
+        case "C": options.units.temperature = .celsius
+        case "F": options.units.temperature = .fahrenheit
+        default: throw Problem.badRequest("temperature_unit must be C or F")
+        }
+        let store = try repositories.healthStores.store(for: user.id).store
+        let stored = try store.storedSampleTypes()
+        let names = parameter("metrics") ?? "all"
+        let metrics =
+            try names == "all"
+            ? MetricRegistry.all(storedTypes: stored)
+            : names.split(separator: ",").map { name in
+                guard let metric = MetricRegistry.metric(named: String(name), storedTypes: stored) else {
+                    throw Problem.badRequest(
+                        "unknown metric '\(name)'; known: \(MetricRegistry.known.map(\.name).joined(separator: ","))")
+                }
+                return metric
+            }
+        let exporter = CSVExporter(store: store, options: options)
+        let body = CSVStream.body { output in _ = try exporter.export(metrics, to: output) }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/csv; charset=utf-8",
+                .contentDisposition: "attachment; filename=\"HealthPipeline_\(first)_\(last).csv\"",
+            ], body: body)
+    }
+
+    private func choice<T: RawRepresentable>(_ value: String?, default fallback: T, _ name: String, _ allowed: String) throws -> T
+    where T.RawValue == String {
+        guard let value else { return fallback }
+        guard let parsed = T(rawValue: value) else { throw Problem.badRequest("\(name) must be \(allowed)") }
+        return parsed
+    }
+}

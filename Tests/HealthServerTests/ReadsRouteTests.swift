@@ -1,0 +1,87 @@
+import Foundation
+import HealthDaily
+import HealthServer
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Sleep and the streamed CSV export, from the samples a user sent.
+@Suite struct ReadsRouteTests {
+    @Test func sleepAndCSVFromTheUsersOwnSamples() async throws {
+        let harness = try await ServerHarness()
+        defer { harness.cleanUp() }
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "one"),
+                body: ByteBuffer(string: SamplesRouteTests.batch)
+            ) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(
+                uri: "/v1/export.csv?metrics=steps,resting_heart_rate&from=2024-06-01&to=2024-06-01&tz=UTC", method: .get,
+                headers: harness.headers("alice")
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/csv; charset=utf-8")
+                #expect(
+                    String(buffer: response.body) == """
+                        Date,Metric,Value,Unit
+                        2024-06-01T08:00:00+00:00,Steps,800,steps
+                        2024-06-01T12:00:00+00:00,Steps,700,steps
+                        2024-06-01T06:00:00+00:00,Resting Heart Rate,54,bpm
+
+                        """)
+            }
+            try await client.execute(
+                uri: "/v1/export.csv?metrics=pulse&from=2024-06-01&to=2024-06-01", method: .get, headers: harness.headers("alice")
+            ) { response in
+                #expect(response.status == .badRequest)
+            }
+            // Bob's export is a header only.
+            try await client.execute(
+                uri: "/v1/export.csv?from=2024-06-01&to=2024-06-01", method: .get, headers: harness.headers("bob")
+            ) { response in
+                #expect(String(buffer: response.body) == "Date,Metric,Value,Unit\n")
+            }
+            try await client.execute(
+                uri: "/v1/sleep?from=2024-06-01&to=2024-06-01&tz=UTC", method: .get, headers: harness.headers("alice")
+            ) { response in
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = .iso8601
+                let nights = try decoder.decode([SleepNight].self, from: Data(response.body.readableBytesView))
+                #expect(nights.map(\.localDate) == ["2024-06-01"])
+                #expect(nights.first?.main?.asleepSeconds == 27_000)
+            }
+        }
+    }
+
+    /// A larger export streams through many chunks: 20,000 rows arrive complete and in order.
+    @Test func aLargeExportStreamsComplete() async throws {
+        let harness = try await ServerHarness()
+        defer { harness.cleanUp() }
+        let samples = (0..<20_000).map { index in
+            """
+            {"type": "HKQuantityTypeIdentifierHeartRate", "start": "\(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_717_200_000 + Double(index) * 5)))",
+             "end": "\(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_717_200_000 + Double(index) * 5)))",
+             "value": \(60 + index % 40), "unit": "count/min", "source": "Watch"}
+            """
+        }
+        let body = ByteBuffer(string: #"{"samples": ["# + samples.joined(separator: ",") + "]}")
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "big"), body: body
+            ) { response in
+                #expect(ServerHarness.json(response.body)["added"] as? Int == 20_000)
+            }
+            try await client.execute(
+                uri: "/v1/export.csv?metrics=heart_rate&from=2024-05-31&to=2024-06-07&tz=UTC", method: .get,
+                headers: harness.headers("alice")
+            ) { response in
+                let lines = String(buffer: response.body).split(separator: "\n")
+                #expect(lines.count == 20_001)
+                #expect(lines[1] == "2024-06-01T00:00:00+00:00,Heart Rate,60,bpm")
+                #expect(lines[20_000] == "2024-06-02T03:46:35+00:00,Heart Rate,99,bpm")
+            }
+        }
+    }
+}
