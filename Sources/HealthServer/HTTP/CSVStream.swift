@@ -1,7 +1,6 @@
 import Dispatch
 import HealthExport
 import Hummingbird
-import Synchronization
 
 /// A response body fed by a synchronous CSV export running on a Dispatch thread (the
 /// store's cursor is synchronous and must not block the server's threads). At most four
@@ -11,7 +10,7 @@ enum CSVStream {
     static func body(_ produce: @escaping @Sendable (CSVOutput) throws -> Void) -> ResponseBody {
         let (stream, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
         let gate = DispatchSemaphore(value: 4)
-        let cancelled = Mutex(false)
+        let cancelled = Locked(false)
         continuation.onTermination = { _ in
             cancelled.withLock { $0 = true }
             gate.signal()

@@ -1,6 +1,5 @@
 import Foundation
 import HealthStore
-import Synchronization
 
 /// Each user's samples live in a health store of their own (the same SQLite store the CLI
 /// imports into), so one user's query can never reach another's samples.
@@ -12,7 +11,7 @@ public protocol UserHealthStores: Sendable {
 /// Stores under `<folder>/users/<user id>.sqlite`, opened once and kept.
 public final class SQLiteUserHealthStores: UserHealthStores {
     private let folder: String
-    private let opened = Mutex<[String: HealthDatabase]>([:])
+    private let opened = Locked<[String: HealthDatabase]>([:])
 
     public init(folder: String) {
         self.folder = folder
