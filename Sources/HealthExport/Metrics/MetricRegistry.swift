@@ -61,6 +61,20 @@ public enum MetricRegistry {
         known.first { $0.name == name } ?? storedTypes.lazy.compactMap(derived).first { $0.name == name }
     }
 
+    /// The metrics of a comma-separated list (`weight, steps`), or of `all`: what
+    /// `--metrics` and `?metrics=` take. Throws ``UnknownMetricError`` for a name that is
+    /// neither known nor a stored type.
+    public static func metrics(named list: String, storedTypes: [SampleType]) throws -> [ExportMetric] {
+        guard list != "all" else { return all(storedTypes: storedTypes) }
+        return try list.split(separator: ",").map { part in
+            let name = part.trimmingCharacters(in: .whitespaces)
+            guard let metric = metric(named: name, storedTypes: storedTypes) else {
+                throw UnknownMetricError(name: name, available: all(storedTypes: storedTypes).map(\.name))
+            }
+            return metric
+        }
+    }
+
     /// Every known metric the store has data for, in registry order, then a derived metric
     /// for every other quantity or category type it holds. (`a1c` is decided by
     /// ``CSVExporter``, which reads the clinical records.)
@@ -114,4 +128,13 @@ extension ExportMetric {
         case .labResult: nil
         }
     }
+}
+
+/// A metric name the registry and the store do not know.
+public struct UnknownMetricError: Error, CustomStringConvertible, Sendable {
+    public let name: String
+    /// The names this store can export.
+    public let available: [String]
+
+    public var description: String { "unknown metric '\(name)'; this store has: \(available.joined(separator: ", "))" }
 }

@@ -43,17 +43,12 @@ extension HealthRoutes {
         }
         let store = try repositories.healthStores.store(for: user.id).store
         let stored = try store.storedSampleTypes()
-        let names = parameter("metrics") ?? "all"
-        let metrics =
-            try names == "all"
-            ? MetricRegistry.all(storedTypes: stored)
-            : names.split(separator: ",").map { name in
-                guard let metric = MetricRegistry.metric(named: String(name), storedTypes: stored) else {
-                    throw Problem.badRequest(
-                        "unknown metric '\(name)'; known: \(MetricRegistry.known.map(\.name).joined(separator: ","))")
-                }
-                return metric
-            }
+        let metrics: [ExportMetric]
+        do {
+            metrics = try MetricRegistry.metrics(named: parameter("metrics") ?? "all", storedTypes: stored)
+        } catch let error as UnknownMetricError {
+            throw Problem.badRequest(error.description)
+        }
         let exporter = CSVExporter(store: store, options: options)
         let body = CSVStream.body { output in _ = try exporter.export(metrics, to: output) }
         return Response(

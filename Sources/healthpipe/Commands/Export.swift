@@ -110,17 +110,10 @@ struct ExportCSV: AsyncParsableCommand {
     private func exportSamples(_ store: SQLiteHealthStore, _ output: CSVOutput, _ zone: TimeZone) throws -> String {
         let stored = try store.storedSampleTypes()
         let chosen: [ExportMetric]
-        if allMetrics {
-            chosen = MetricRegistry.all(storedTypes: stored)
-        } else {
-            chosen = try metrics!.split(separator: ",").map { name in
-                let name = name.trimmingCharacters(in: .whitespaces)
-                guard let metric = MetricRegistry.metric(named: name, storedTypes: stored) else {
-                    let known = MetricRegistry.all(storedTypes: stored).map(\.name)
-                    throw ValidationError("unknown metric '\(name)'; this store has: \(known.joined(separator: ", "))")
-                }
-                return metric
-            }
+        do {
+            chosen = try MetricRegistry.metrics(named: allMetrics ? "all" : metrics!, storedTypes: stored)
+        } catch let error as UnknownMetricError {
+            throw ValidationError(error.description)
         }
         var options = CSVExporter.Options()
         options.zone = zone
