@@ -1,4 +1,6 @@
 import Foundation
+import HummingbirdTLS
+import NIOSSL
 
 /// How the server runs. Defaults suit one machine on loopback.
 public struct ServerConfiguration: Sendable {
@@ -10,10 +12,49 @@ public struct ServerConfiguration: Sendable {
     public var maxIngestBytes = 32 << 20
     /// Requests a minute per token (more: 429).
     public var requestsPerMinute = 1200
+    /// Largest export accepted by `POST /v1/imports`, in bytes (larger: 413).
+    public var maxUploadBytes: Int64 = 4 << 30
+    /// HTTPS when set (`--tls-cert`, `--tls-key`); plain HTTP otherwise.
+    public var tls: TLSConfiguration?
     /// Days a single `POST /v1/daily-metrics` may carry.
     public var maxDaysPerRequest = 1000
     /// The clock of the rate limiter (tests pass a fixed one).
     public var clock: @Sendable () -> Date = { Date() }
 
     public init() {}
+}
+
+/// Loading `--tls-cert` and `--tls-key`.
+public enum ServerTLS {
+    /// A server configuration from a PEM certificate chain and its PEM private key, with
+    /// errors that name the file.
+    public static func configuration(certificate: String, key: String) throws -> TLSConfiguration {
+        let chain: [NIOSSLCertificate]
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(certificate)
+        } catch {
+            throw TLSFileError(path: certificate, reason: "not a readable PEM certificate (\(error))")
+        }
+        guard !chain.isEmpty else { throw TLSFileError(path: certificate, reason: "holds no certificate") }
+        let privateKey: NIOSSLPrivateKey
+        do {
+            privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+        } catch {
+            throw TLSFileError(path: key, reason: "not a readable PEM private key (\(error))")
+        }
+        let configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
+        do {
+            _ = try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw TLSFileError(path: key, reason: "does not make a TLS context with \(certificate) (\(error))")
+        }
+        return configuration
+    }
+
+    public struct TLSFileError: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
 }

@@ -8,8 +8,8 @@ import Testing
 /// Who may do what: no token, a bad one, a revoked one, a read-only one; and no user can
 /// read or overwrite another's days.
 @Suite struct AuthAndIsolationTests {
-    @Test func healthAndReadinessProbesNeedNoToken() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func healthAndReadinessProbesNeedNoToken(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
             try await client.execute(uri: "/healthz", method: .get) { response in
@@ -23,8 +23,8 @@ import Testing
         }
     }
 
-    @Test func tokensAreChecked() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func tokensAreChecked(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         _ = try await harness.store.revoke(name: "bob")
         try await harness.app.test(.router) { client in
@@ -54,8 +54,8 @@ import Testing
         }
     }
 
-    @Test func aReadOnlyTokenCannotWrite() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func aReadOnlyTokenCannotWrite(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
             try await client.execute(
@@ -71,8 +71,8 @@ import Testing
         #expect(try await harness.store.dailyRowCounts().isEmpty)
     }
 
-    @Test func usersCannotReadOrOverwriteEachOther() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func usersCannotReadOrOverwriteEachOther(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
             try await client.execute(

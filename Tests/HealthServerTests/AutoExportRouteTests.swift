@@ -15,8 +15,10 @@ import Testing
         ByteBuffer(bytes: try Data(contentsOf: folder.appendingPathComponent("irvinlim__\(name).json")))
     }
 
-    @Test func everyFixtureIngestsAndASecondPostAddsNothing() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func everyFixtureIngestsAndASecondPostAddsNothing(
+        _ backend: ServerBackend
+    ) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         // records / added on the first post.
         let expected: [(String, Int, Int)] = [
@@ -43,8 +45,8 @@ import Testing
     }
 
     /// The aggregated night of 2021-12-18 (Singapore): 6.108 h asleep in the daily metrics.
-    @Test func theDailyMetricsOfTheNightAreRecomputed() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func theDailyMetricsOfTheNightAreRecomputed(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
             try await client.execute(
@@ -74,8 +76,8 @@ import Testing
         }
     }
 
-    @Test func aBadBodyIsNamedAndNothingIsStored() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func aBadBodyIsNamedAndNothingIsStored(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         let bad =
             #"{"data": {"metrics": [{"name": "step_count", "units": "count", "data": [{"date": "2024-01-05 08:00:00 -0800", "qty": 1}, {"date": "soon", "qty": 2}]}]}}"#

@@ -8,8 +8,10 @@ import Testing
 /// Upserts are idempotent; every error is problem+json with a detail and, for a bad field,
 /// its JSON Pointer.
 @Suite struct IngestAndErrorTests {
-    @Test func aRetriedBatchChangesNothingAndAChangedDayIsUpdated() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func aRetriedBatchChangesNothingAndAChangedDayIsUpdated(
+        _ backend: ServerBackend
+    ) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         let days = (0..<3).map { ServerHarness.day(ServerHarness.date($0)) }
         try await harness.app.test(.router) { client in
@@ -33,8 +35,8 @@ import Testing
     }
 
     /// A flight day ends where the next day (in another zone) begins: 17 h long, accepted.
-    @Test func aTravelDayWithShortBoundsIsAccepted() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func aTravelDayWithShortBoundsIsAccepted(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         var day = ServerHarness.day("2024-06-10", zone: "America/Los_Angeles")
         day.utcDayEnd = day.utcDayStart.addingTimeInterval(17 * 3600)
@@ -47,8 +49,8 @@ import Testing
         }
     }
 
-    @Test func everyErrorIsAProblemWithAPointer() async throws {
-        let harness = try await ServerHarness { $0.maxBodyBytes = 4096 }
+    @Test(arguments: ServerBackend.enabled) func everyErrorIsAProblemWithAPointer(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend) { $0.maxBodyBytes = 4096 }
         defer { harness.cleanUp() }
         var wrongStart = ServerHarness.day("2024-06-02")
         wrongStart.utcDayStart = wrongStart.utcDayStart.addingTimeInterval(3600)
@@ -113,9 +115,9 @@ import Testing
         #expect(try await harness.store.dailyRowCounts().isEmpty)
     }
 
-    @Test func tooManyRequestsGetA429WithRetryAfter() async throws {
+    @Test(arguments: ServerBackend.enabled) func tooManyRequestsGetA429WithRetryAfter(_ backend: ServerBackend) async throws {
         // 2024-06-01 12:00:30 UTC, half a minute into a window, on a clock that stands still.
-        let harness = try await ServerHarness {
+        let harness = try await ServerHarness(backend) {
             $0.requestsPerMinute = 3
             $0.clock = { Date(timeIntervalSince1970: 1_717_243_230) }
         }
@@ -141,8 +143,10 @@ import Testing
     }
 
     /// Eight clients post overlapping 30-day batches at once: one row per day in the end.
-    @Test func concurrentOverlappingUploadsEndInOneRowPerDay() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func concurrentOverlappingUploadsEndInOneRowPerDay(
+        _ backend: ServerBackend
+    ) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
             try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in

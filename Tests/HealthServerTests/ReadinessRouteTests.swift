@@ -8,8 +8,8 @@ import Testing
 
 /// `GET /v1/readiness` scores the stored days with the same engine as the CLI.
 @Suite struct ReadinessRouteTests {
-    @Test func aSteadyPersonScores97() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func aSteadyPersonScores97(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         // 61 identical days ending 2024-07-31: the hand-computed 97 of HandComputedTests.
         let days = (0...60).map { ServerHarness.day(ServerHarness.date($0)) }

@@ -7,8 +7,8 @@ import Testing
 
 /// Sleep and the streamed CSV export, from the samples a user sent.
 @Suite struct ReadsRouteTests {
-    @Test func sleepAndCSVFromTheUsersOwnSamples() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func sleepAndCSVFromTheUsersOwnSamples(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
             try await client.execute(
@@ -56,8 +56,8 @@ import Testing
     }
 
     /// A larger export streams through many chunks: 20,000 rows arrive complete and in order.
-    @Test func aLargeExportStreamsComplete() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func aLargeExportStreamsComplete(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         let samples = (0..<20_000).map { index in
             """

@@ -21,8 +21,8 @@ import Testing
         ]}
         """
 
-    @Test func theSameKeyTwiceWritesOnce() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func theSameKeyTwiceWritesOnce(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         let expected =
             #"{"added":4,"daily":{"inserted":3,"unchanged":0,"updated":0},"days_recomputed":3,"duplicates":0,"ignored_keys":[],"records":4,"unknown_metrics":[]}"#
@@ -68,8 +68,8 @@ import Testing
         }
     }
 
-    @Test func aKeyIsRequiredAndBadSamplesAreNamed() async throws {
-        let harness = try await ServerHarness()
+    @Test(arguments: ServerBackend.enabled) func aKeyIsRequiredAndBadSamplesAreNamed(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
             try await client.execute(

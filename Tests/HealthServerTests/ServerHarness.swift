@@ -3,20 +3,49 @@ import HealthMetrics
 import HealthServer
 import Hummingbird
 import HummingbirdTesting
+import Logging
+import PostgresNIO
+import Testing
 
-/// A server on a fresh SQLite store with three users: `alice` and `bob` (read, write) and
-/// `reader` (read only).
+/// The server's stores the tests run against. SQLite always; PostgreSQL when
+/// `HEALTHPIPE_TEST_POSTGRES_URL` names a database (`.ci/run` starts one and sets it).
+enum ServerBackend: String, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    static let postgresURL = ProcessInfo.processInfo.environment["HEALTHPIPE_TEST_POSTGRES_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// Every test of the server takes these as its arguments.
+    static let enabled: [ServerBackend] = postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
+
+    var testDescription: String { rawValue }
+}
+
+/// A server on a fresh store (a new SQLite file, or a new PostgreSQL schema) with three
+/// users: `alice` and `bob` (read, write) and `reader` (read only).
 struct ServerHarness {
-    let store: SQLiteServerStore
+    let backend: ServerBackend
+    let store: any ServerStore
     let folder: URL
     let app: any ApplicationProtocol
     let tokens: [String: String]
     let ids: [String: String]
+    private let schema: String?
 
-    init(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
+    init(_ backend: ServerBackend, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
+        self.backend = backend
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        store = try SQLiteServerStore(path: folder.appendingPathComponent("server.sqlite").path)
+        switch backend {
+        case .sqlite:
+            schema = nil
+            store = try SQLiteServerStore(path: folder.appendingPathComponent("server.sqlite").path)
+        case .postgres:
+            let schema = try await TestSchemas.shared.make()
+            self.schema = schema
+            store = try await PostgresServerStore(url: ServerBackend.postgresURL!, schema: schema)
+        }
         var tokens: [String: String] = [:]
         var ids: [String: String] = [:]
         for (name, scopes) in [("alice", "read,write"), ("bob", "read,write"), ("reader", "read")] {
@@ -28,14 +57,19 @@ struct ServerHarness {
         self.ids = ids
         var configuration = ServerConfiguration()
         configure(&configuration)
-        app = buildApplication(
-            configuration: configuration,
-            repositories: .init(
-                users: store, dailyMetrics: store, healthStores: SQLiteUserHealthStores(folder: folder.path),
-                idempotency: store))
+        app = buildApplication(configuration: configuration, repositories: .init(store: store, dataFolder: folder.path))
     }
 
-    func cleanUp() { try? FileManager.default.removeItem(at: folder) }
+    /// Removes the folder; closes the store and drops its schema in the background (a
+    /// schema left behind is swept by the next run).
+    func cleanUp() {
+        try? FileManager.default.removeItem(at: folder)
+        let (store, schema) = (store, schema)
+        Task {
+            await store.close()
+            if let schema { await TestSchemas.shared.drop(schema) }
+        }
+    }
 
     func headers(_ user: String?, json: Bool = true, idempotencyKey: String? = nil) -> HTTPFields {
         var fields: HTTPFields = [:]
@@ -77,5 +111,48 @@ struct ServerHarness {
 
     static func json(_ buffer: ByteBuffer) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any]) ?? [:]
+    }
+}
+
+/// Schemas of the PostgreSQL test database, one per harness. The first use sweeps schemas
+/// that earlier runs left behind.
+actor TestSchemas {
+    static let shared = TestSchemas()
+
+    private let logger = Logger(label: "healthpipe.tests.postgres")
+    /// The admin client, ready once earlier runs' schemas are swept. Every caller awaits
+    /// this one task, so no schema is made before the sweep has finished.
+    private var ready: Task<PostgresClient, any Error>?
+
+    private func admin() async throws -> PostgresClient {
+        if let ready { return try await ready.value }
+        let logger = logger
+        let task = Task {
+            let url = URLComponents(string: ServerBackend.postgresURL!)!
+            let client = PostgresClient(
+                configuration: .init(
+                    host: url.host ?? "127.0.0.1", port: url.port ?? 5432, username: url.user ?? "postgres",
+                    password: url.password, database: String(url.path.dropFirst()), tls: .disable))
+            Task { await client.run() }
+            var stale: [String] = []
+            for try await name in try await client.query(
+                "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'hp_test_%'", logger: logger
+            ).decode(String.self) {
+                stale.append(name)
+            }
+            for name in stale { try await client.query("DROP SCHEMA IF EXISTS \(unescaped: name) CASCADE", logger: logger) }
+            return client
+        }
+        ready = task
+        return try await task.value
+    }
+
+    func make() async throws -> String {
+        _ = try await admin()
+        return "hp_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+    }
+
+    func drop(_ schema: String) async {
+        _ = try? await admin().query("DROP SCHEMA IF EXISTS \(unescaped: schema) CASCADE", logger: logger)
     }
 }

@@ -3,6 +3,8 @@ import HealthCore
 import HealthMetrics
 import HealthReadiness
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 
@@ -12,33 +14,36 @@ public struct ServerRepositories: Sendable {
     public var dailyMetrics: any DailyMetricsRepository
     public var healthStores: any UserHealthStores
     public var idempotency: any IdempotencyRepository
+    public var imports: any ImportJobRepository
+    /// Where uploaded exports wait for their import.
+    public var uploadFolder: String
 
     public init(
         users: any UserRepository, dailyMetrics: any DailyMetricsRepository, healthStores: any UserHealthStores,
-        idempotency: any IdempotencyRepository
+        idempotency: any IdempotencyRepository, imports: any ImportJobRepository, uploadFolder: String
     ) {
         self.users = users
         self.dailyMetrics = dailyMetrics
         self.healthStores = healthStores
         self.idempotency = idempotency
+        self.imports = imports
+        self.uploadFolder = uploadFolder
     }
 
-    /// Everything in SQLite: the server's file at `path`, each user's samples beside it in
-    /// `users/<id>.sqlite`.
-    public static func sqlite(path: String) throws -> ServerRepositories {
-        let store = try SQLiteServerStore(path: path)
-        let folder = (path as NSString).deletingLastPathComponent
-        return ServerRepositories(
-            users: store, dailyMetrics: store, healthStores: SQLiteUserHealthStores(folder: folder.isEmpty ? "." : folder),
-            idempotency: store)
+    /// Every repository from one store; each user's samples in `dataFolder/users/<id>.sqlite`,
+    /// uploads in `dataFolder/uploads`.
+    public init(store: any ServerStore, dataFolder: String) {
+        self.init(
+            users: store, dailyMetrics: store, healthStores: SQLiteUserHealthStores(folder: dataFolder),
+            idempotency: store, imports: store, uploadFolder: (dataFolder as NSString).appendingPathComponent("uploads"))
     }
 }
 
 /// Builds the application: the CLI runs it, the tests drive it (`app.test(.router)`).
 ///
 /// ```swift
-/// let store = try SQLiteServerStore(path: "server.sqlite")
-/// let app = buildApplication(configuration: .init(), repositories: .init(users: store, dailyMetrics: store))
+/// let store = try SQLiteServerStore(path: "data/server.sqlite")
+/// let app = buildApplication(configuration: .init(), repositories: .init(store: store, dataFolder: "data"))
 /// try await app.runService()
 /// ```
 public func buildApplication(
@@ -61,10 +66,14 @@ public func buildApplication(
     v1.post("samples") { request, context in try await routes.postSamples(request, context) }
     v1.get("sleep") { request, context in try await routes.getSleep(request, context) }
     v1.get("export.csv") { request, context in try await routes.getExportCSV(request, context) }
-    return Application(
-        router: router,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe"),
-        logger: logger)
+    let address = ApplicationConfiguration(
+        address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe")
+    var server = HTTPServerBuilder.http1()
+    // `ServerTLS.configuration` has made a context from `tls` already, so this cannot fail.
+    if let tls = configuration.tls, let https = try? HTTPServerBuilder.tls(.http1(), tlsConfiguration: tls) {
+        server = https
+    }
+    return Application(router: router, server: server, configuration: address, logger: logger)
 }
 
 /// The handlers, over the repositories.

@@ -22,8 +22,17 @@ public protocol DailyMetricsRepository: Sendable {
         userID: String, from first: String, through last: String, version: String
     ) async throws
         -> [NormalizedDailyMetrics]
+    /// Rows of daily metrics per user id (for `users list` and the load check).
+    func dailyRowCounts() async throws -> [String: Int]
     /// Throws when the storage cannot answer (for `/readyz`).
     func ping() async throws
+}
+
+/// Everything the server keeps of its own, in one database: SQLite (`SQLiteServerStore`)
+/// or PostgreSQL (`PostgresServerStore`).
+public protocol ServerStore: UserRepository, DailyMetricsRepository, IdempotencyRepository, ImportJobRepository {
+    /// Releases the database's connections; the store is unusable afterwards.
+    func close() async
 }
 
 /// What an upsert did.
@@ -64,5 +73,88 @@ public struct RememberedResponse: Hashable, Sendable {
         self.requestHash = requestHash
         self.status = status
         self.body = body
+    }
+}
+
+/// Background imports of uploaded exports (`POST /v1/imports`), per user.
+public protocol ImportJobRepository: Sendable {
+    /// Inserts or replaces the job.
+    func saveImport(_ job: ImportJob, userID: String) async throws
+    /// The user's job `id`, or `nil` (another user's job is `nil` too).
+    func importJob(id: String, userID: String) async throws -> ImportJob?
+    /// Marks every queued or running job failed with `reason` (at start-up: a job that was
+    /// running when the server stopped is not running any more). Returns how many.
+    func failUnfinishedImports(reason: String) async throws -> Int
+}
+
+/// An uploaded export and what importing it did.
+public struct ImportJob: Codable, Hashable, Sendable {
+    public enum State: String, Codable, Sendable {
+        case queued, running, succeeded, failed
+    }
+
+    public var id: String
+    public var state: State
+    /// Size of the uploaded file.
+    public var uploadBytes: Int64
+    /// Bytes of the export read so far (of `totalBytes`, once known).
+    public var bytesRead: Int64 = 0
+    public var totalBytes: Int64 = 0
+    /// Records parsed so far.
+    public var records = 0
+    public var added: Int?
+    public var duplicates: Int?
+    /// `true` when this exact export had been imported before (nothing was re-parsed).
+    public var alreadyImported: Bool?
+    public var daysRecomputed: Int?
+    public var daily: UpsertCounts?
+    /// Why the import failed: what was wrong and where, never a health value.
+    public var error: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var finishedAt: Date?
+
+    public init(id: String, state: State, uploadBytes: Int64, createdAt: Date) {
+        self.id = id
+        self.state = state
+        self.uploadBytes = uploadBytes
+        self.createdAt = createdAt
+        self.updatedAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, state, records, added, duplicates, daily, error
+        case uploadBytes = "upload_bytes"
+        case bytesRead = "bytes_read"
+        case totalBytes = "total_bytes"
+        case alreadyImported = "already_imported"
+        case daysRecomputed = "days_recomputed"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case finishedAt = "finished_at"
+    }
+
+    /// This job, failed with `reason` now.
+    public func failed(_ reason: String, at now: Date = Date()) -> ImportJob {
+        var job = self
+        job.state = .failed
+        job.error = reason
+        job.updatedAt = now
+        job.finishedAt = now
+        return job
+    }
+
+    /// The JSON both stores keep (ISO 8601 instants, sorted keys).
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
     }
 }

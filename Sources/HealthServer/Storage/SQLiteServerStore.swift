@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import HealthMetrics
 
-/// The server's own records in one SQLite file (WAL): users, token hashes and daily
-/// metrics. Migrations only append.
-public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, IdempotencyRepository, Sendable {
+/// The server's own records in one SQLite file (WAL): users, token hashes, daily metrics,
+/// idempotency keys and import jobs. Migrations only append.
+public final class SQLiteServerStore: ServerStore, Sendable {
     let pool: DatabasePool
 
     public init(path: String) throws {
@@ -56,7 +56,24 @@ public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, Id
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("server-v3") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE import_job (
+                        id TEXT PRIMARY KEY,
+                        user_id TEXT NOT NULL REFERENCES user(id),
+                        state TEXT NOT NULL,
+                        job_json TEXT NOT NULL,
+                        created_at REAL NOT NULL
+                    );
+                    CREATE INDEX import_job_by_user ON import_job(user_id, created_at);
+                    """)
+        }
         try migrator.migrate(pool)
+    }
+
+    public func close() async {
+        try? pool.close()
     }
 
     public func addUser(name: String, scopes: Set<Scope>) async throws -> (User, BearerToken) {
@@ -105,36 +122,43 @@ public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, Id
         }
     }
 
-    /// The columns of a day, in table order after the key.
+    /// The columns of a day after its key, in `DailyMetricsColumns` order.
     private static let valueColumns = """
         timezone, utc_day_start, utc_day_end, steps_normalized, steps_raw_sum, steps_sources_json, active_energy_kcal,
         sleep_hours, resting_hr_bpm, hrv_ms, created_at
         """
 
+    private static func values(_ day: DailyMetricsColumns) -> [DatabaseValue] {
+        let values: [(any DatabaseValueConvertible)?] = [
+            day.timezone, day.utcDayStart, day.utcDayEnd, day.stepsNormalized, day.stepsRawSum, day.stepsSourcesJSON,
+            day.activeEnergyKcal, day.sleepHours, day.restingHRBpm, day.hrvMs, day.createdAt,
+        ]
+        return values.map { $0?.databaseValue ?? .null }
+    }
+
+    /// A row of `SELECT local_date, normalization_version, <valueColumns>`.
+    private static func columns(_ row: Row) -> DailyMetricsColumns {
+        DailyMetricsColumns(
+            localDate: row[0], normalizationVersion: row[1], timezone: row[2], utcDayStart: row[3], utcDayEnd: row[4],
+            stepsNormalized: row[5], stepsRawSum: row[6], stepsSourcesJSON: row[7], activeEnergyKcal: row[8],
+            sleepHours: row[9], restingHRBpm: row[10], hrvMs: row[11], createdAt: row[12])
+    }
+
     public func upsert(_ days: [NormalizedDailyMetrics], userID: String) async throws -> UpsertCounts {
         let encoder = NormalizedDailyMetrics.backendEncoder()
-        let rows: [(String, String, [DatabaseValue])] = try days.map { day in
-            let sources = try day.stepsSources.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-            let values: [(any DatabaseValueConvertible)?] = [
-                day.timezoneIdentifier, day.utcDayStart.timeIntervalSince1970, day.utcDayEnd.timeIntervalSince1970,
-                day.stepsNormalized, day.stepsRawSum, sources, day.activeEnergyKcal, day.sleepHours, day.restingHRBpm,
-                day.hrvMs, day.createdAt.timeIntervalSince1970,
-            ]
-            return (day.localDate, day.normalizationVersion, values.map { $0?.databaseValue ?? .null })
-        }
+        let rows = try days.map { try DailyMetricsColumns($0, encoder: encoder) }
         return try await pool.write { db in
             var counts = UpsertCounts()
             let now = Date().timeIntervalSince1970
-            for (date, version, values) in rows {
+            for day in rows {
                 let stored = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT \(Self.valueColumns) FROM daily_metrics
+                        SELECT local_date, normalization_version, \(Self.valueColumns) FROM daily_metrics
                         WHERE user_id = ? AND local_date = ? AND normalization_version = ?
-                        """, arguments: [userID, date, version])
-                // `created_at` (last) says when a payload was computed, not what it holds: a
-                // recomputation that yields the same values leaves the row alone.
-                if let stored, Array(stored.databaseValues).dropLast() == values.dropLast() {
+                        """, arguments: [userID, day.localDate, day.normalizationVersion]
+                ).map(Self.columns)
+                if let stored, stored.holdsTheSameValues(as: day) {
                     counts.unchanged += 1
                     continue
                 }
@@ -142,7 +166,10 @@ public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, Id
                     sql: """
                         INSERT OR REPLACE INTO daily_metrics (user_id, local_date, normalization_version, \(Self.valueColumns),
                         updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-                        """, arguments: StatementArguments([userID, date, version] + values + [now.databaseValue]))
+                        """,
+                    arguments: StatementArguments(
+                        [userID.databaseValue, day.localDate.databaseValue, day.normalizationVersion.databaseValue]
+                            + Self.values(day) + [now.databaseValue]))
                 if stored == nil { counts.inserted += 1 } else { counts.updated += 1 }
             }
             return counts
@@ -159,19 +186,10 @@ public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, Id
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT local_date, \(Self.valueColumns) FROM daily_metrics
+                    SELECT local_date, normalization_version, \(Self.valueColumns) FROM daily_metrics
                     WHERE user_id = ? AND normalization_version = ? AND local_date BETWEEN ? AND ? ORDER BY local_date
                     """, arguments: [userID, version, first, last]
-            ).map { row in
-                NormalizedDailyMetrics(
-                    userID: userID, localDate: row[0], timezoneIdentifier: row[1],
-                    utcDayStart: Date(timeIntervalSince1970: row[2]), utcDayEnd: Date(timeIntervalSince1970: row[3]),
-                    stepsNormalized: row[4], stepsRawSum: row[5],
-                    stepsSources: try (row[6] as String?).map {
-                        try decoder.decode(StepsSourcesMetadata.self, from: Data($0.utf8))
-                    }, activeEnergyKcal: row[7], sleepHours: row[8], restingHRBpm: row[9], hrvMs: row[10],
-                    normalizationVersion: version, createdAt: Date(timeIntervalSince1970: row[11]))
-            }
+            ).map { try Self.columns($0).metrics(userID: userID, decoder: decoder) }
         }
     }
 
@@ -199,13 +217,46 @@ public final class SQLiteServerStore: UserRepository, DailyMetricsRepository, Id
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 
-    /// Rows of daily metrics per user (for tests and `users list`).
     public func dailyRowCounts() async throws -> [String: Int] {
         try await pool.read { db in
             Dictionary(
                 uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT user_id, COUNT(*) FROM daily_metrics GROUP BY user_id")
                     .map { ($0[0] as String, $0[1] as Int) })
         }
+    }
+
+    public func saveImport(_ job: ImportJob, userID: String) async throws {
+        let json = String(decoding: try ImportJob.encoder().encode(job), as: UTF8.self)
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO import_job (id, user_id, state, job_json, created_at) VALUES (?,?,?,?,?)
+                    ON CONFLICT(id) DO UPDATE SET state = excluded.state, job_json = excluded.job_json
+                    WHERE import_job.user_id = excluded.user_id
+                    """,
+                arguments: [job.id, userID, job.state.rawValue, json, job.createdAt.timeIntervalSince1970])
+        }
+    }
+
+    public func importJob(id: String, userID: String) async throws -> ImportJob? {
+        let json = try await pool.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT job_json FROM import_job WHERE id = ? AND user_id = ?", arguments: [id, userID])
+        }
+        return try json.map { try ImportJob.decoder().decode(ImportJob.self, from: Data($0.utf8)) }
+    }
+
+    public func failUnfinishedImports(reason: String) async throws -> Int {
+        let unfinished = try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT user_id, job_json FROM import_job WHERE state IN ('queued', 'running')"
+            ).map { ($0[0] as String, $0[1] as String) }
+        }
+        for (userID, json) in unfinished {
+            try await saveImport(
+                try ImportJob.decoder().decode(ImportJob.self, from: Data(json.utf8)).failed(reason), userID: userID)
+        }
+        return unfinished.count
     }
 
     private static func user(_ row: Row) -> User {

@@ -3,13 +3,53 @@ import Foundation
 import HealthServer
 import Hummingbird
 
-/// `--db` of the server: its own file, beside the health store by default.
+/// Where the server keeps its records: an SQLite file (`--db`, the default) or PostgreSQL
+/// (`--postgres URL`, or `HEALTHPIPE_POSTGRES_URL` so the password stays out of `ps`).
 struct ServerDatabaseOptions: ParsableArguments {
     @Option(name: .long, help: "The server's SQLite file (default: $XDG_DATA_HOME/healthpipe/server.sqlite).")
     var db: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL instead of SQLite: postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require].",
+            discussion: "HEALTHPIPE_POSTGRES_URL is read when this is not given."))
+    var postgres: String?
+
+    var postgresURL: String? {
+        postgres ?? ProcessInfo.processInfo.environment["HEALTHPIPE_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func validate() throws {
+        if db != nil, postgresURL != nil { throw ValidationError("give --db or --postgres, not both") }
+    }
+
+    /// The SQLite file (also when PostgreSQL is used: its folder holds users' samples).
     var path: String {
         db ?? (DatabaseOptions.defaultPath() as NSString).deletingLastPathComponent + "/server.sqlite"
+    }
+
+    /// Human-readable, without a password.
+    var described: String {
+        guard let url = postgresURL.flatMap(URLComponents.init(string:)) else { return path }
+        return "postgres://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")\(url.path)"
+    }
+
+    func open() async throws -> any ServerStore {
+        if let url = postgresURL { return try await PostgresServerStore(url: url) }
+        return try SQLiteServerStore(path: path)
+    }
+
+    /// Runs `body` on the opened store and closes it, also when `body` throws.
+    func withStore<T>(_ body: (any ServerStore) async throws -> T) async throws -> T {
+        let store = try await open()
+        do {
+            let result = try await body(store)
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
     }
 }
 
@@ -32,21 +72,52 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest JSON body accepted, in MiB.")
     var maxBodyMib = 4
 
+    @Option(help: "Largest export.zip accepted by POST /v1/imports, in MiB.")
+    var maxUploadMib = 4096
+
+    @Option(help: "Folder of each user's samples and of uploads (default: the folder of --db).")
+    var dataDir: String?
+
+    @Option(help: "PEM certificate chain: serve HTTPS (with --tls-key).")
+    var tlsCert: String?
+
+    @Option(help: "PEM private key of --tls-cert.")
+    var tlsKey: String?
+
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535") }
-        guard rateLimit > 0, maxBodyMib > 0 else { throw ValidationError("--rate-limit and --max-body-mib must be positive") }
+        guard rateLimit > 0, maxBodyMib > 0, maxUploadMib > 0 else {
+            throw ValidationError("--rate-limit, --max-body-mib and --max-upload-mib must be positive")
+        }
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("give --tls-cert and --tls-key together") }
     }
 
     func run() async throws {
-        let repositories = try ServerRepositories.sqlite(path: database.path)
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
         configuration.requestsPerMinute = rateLimit
         configuration.maxBodyBytes = maxBodyMib << 20
-        printError("healthpipe serve: http://\(host):\(port) (store \(database.path))")
+        configuration.maxUploadBytes = Int64(maxUploadMib) << 20
+        if let tlsCert, let tlsKey {
+            configuration.tls = try ServerTLS.configuration(certificate: tlsCert, key: tlsKey)
+        }
+        let store = try await database.open()
+        let folder = dataDir ?? (database.path as NSString).deletingLastPathComponent
+        let repositories = ServerRepositories(store: store, dataFolder: folder)
+        let interrupted = try await repositories.imports.failUnfinishedImports(
+            reason: "the server stopped before this import finished; upload the export again")
+        if interrupted > 0 { printError("Marked \(interrupted) unfinished import(s) failed.") }
+        let scheme = configuration.tls == nil ? "http" : "https"
+        printError("healthpipe serve: \(scheme)://\(host):\(port) (store \(database.described), data \(folder))")
         let app = buildApplication(configuration: configuration, repositories: repositories)
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
     }
 }
 
@@ -73,9 +144,8 @@ struct UsersAdd: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try SQLiteServerStore(path: database.path)
         do {
-            let (user, token) = try await store.addUser(name: name, scopes: Scope.parse(scope)!)
+            let (user, token) = try await database.withStore { try await $0.addUser(name: name, scopes: Scope.parse(scope)!) }
             printError("Added \(user.name) (\(user.id)), scopes \(user.scopes.sorted().map(\.rawValue).joined(separator: ",")).")
             printError("The token below is shown once; keep it somewhere safe.")
             print(token.text)
@@ -92,11 +162,10 @@ struct UsersList: AsyncParsableCommand {
     @OptionGroup var database: ServerDatabaseOptions
 
     func run() async throws {
-        let store = try SQLiteServerStore(path: database.path)
-        let rows = try await store.dailyRowCounts()
+        let (rows, users) = try await database.withStore { store in (try await store.dailyRowCounts(), try await store.users()) }
         let formatter = ISO8601DateFormatter()
         var table = [["name", "id", "scopes", "created", "revoked", "daily rows"]]
-        for user in try await store.users() {
+        for user in users {
             table.append([
                 user.name, user.id, user.scopes.sorted().map(\.rawValue).joined(separator: ","),
                 formatter.string(from: user.createdAt), user.revokedAt.map(formatter.string(from:)) ?? "—",
@@ -116,8 +185,7 @@ struct UsersRevoke: AsyncParsableCommand {
     @OptionGroup var database: ServerDatabaseOptions
 
     func run() async throws {
-        let store = try SQLiteServerStore(path: database.path)
-        guard try await store.revoke(name: name) else {
+        guard try await database.withStore({ try await $0.revoke(name: name) }) else {
             printError("error: no live user named '\(name)'")
             throw ExitCode(2)
         }
