@@ -59,8 +59,8 @@ let package = Package(
         .target(
             name: "HealthServer",
             dependencies: [
-                "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthStore", "HealthAutoExport",
-                "HealthExport", .product(name: "Hummingbird", package: "hummingbird"),
+                "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthStore", "HealthImport",
+                "HealthAutoExport", "HealthExport", "HealthContext", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -98,8 +98,8 @@ let package = Package(
         .testTarget(
             name: "HealthServerTests",
             dependencies: [
-                "HealthServer", "HealthMetrics", "HealthReadiness", "HealthAutoExport", "HealthCore",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "HealthServer", "HealthMetrics", "HealthReadiness", "HealthAutoExport", "HealthCore", "HealthDaily",
+                "HealthImport", "HealthStore", "HealthSynth", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),

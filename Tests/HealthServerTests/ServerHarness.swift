@@ -79,6 +79,13 @@ struct ServerHarness {
         return fields
     }
 
+    /// Headers of an export.zip upload.
+    func upload(_ user: String) -> HTTPFields {
+        var fields = headers(user, json: false)
+        fields[.contentType] = "application/zip"
+        return fields
+    }
+
     /// A day in `zone` with its true UTC bounds and the given values.
     static func day(
         _ date: String, zone: String = "Europe/Amsterdam", steps: Int? = 8000, sleep: Double? = 8, restingHR: Double? = 55,

@@ -51,7 +51,9 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     let router = Router(context: HealthRequestContext.self)
     router.add(middleware: ProblemMiddleware())
-    let routes = HealthRoutes(configuration: configuration, repositories: repositories)
+    let routes = HealthRoutes(
+        configuration: configuration, repositories: repositories,
+        imports: ImportRunner(repositories: repositories, logger: logger))
     router.get("/healthz") { _, _ in try routes.json(["status": "ok"]) }
     router.get("/readyz") { _, _ in try await routes.ready() }
     let v1 = router.group("v1")
@@ -66,6 +68,8 @@ public func buildApplication(
     v1.post("samples") { request, context in try await routes.postSamples(request, context) }
     v1.get("sleep") { request, context in try await routes.getSleep(request, context) }
     v1.get("export.csv") { request, context in try await routes.getExportCSV(request, context) }
+    v1.post("imports") { request, context in try await routes.postImport(request, context) }
+    v1.get("imports/{id}") { request, context in try await routes.getImport(request, context) }
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe")
     var server = HTTPServerBuilder.http1()
@@ -80,6 +84,7 @@ public func buildApplication(
 struct HealthRoutes: Sendable {
     let configuration: ServerConfiguration
     let repositories: ServerRepositories
+    let imports: ImportRunner
 
     func ready() async throws -> Response {
         do {

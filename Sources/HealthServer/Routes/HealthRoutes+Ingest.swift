@@ -108,8 +108,18 @@ extension HealthRoutes {
             }
         }
         guard let earliest = starts.min(), let latest = starts.max() else { return (0, UpsertCounts()) }
-        let first = LocalDate(earliest, in: zone)
-        let last = min(LocalDate(latest, in: zone).adding(days: 1), first.adding(days: 3660))
+        return try await recompute(DateInterval(start: earliest, end: latest), user: user, zone: zone, database: database)
+    }
+
+    /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) from the start of
+    /// `span` through the day after its end — at most 3660 days, the latest ones — and
+    /// upserts them as `norm_v1`.
+    func recompute(
+        _ span: DateInterval, user: User, zone: TimeZone, database: HealthDatabase
+    ) async throws -> (Int, UpsertCounts) {
+        let (earliest, latest) = (span.start, span.end)
+        let last = LocalDate(latest, in: zone).adding(days: 1)
+        let first = max(LocalDate(earliest, in: zone), last.adding(days: -3659))
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = zone
         settings.userID = user.id

@@ -1,0 +1,129 @@
+import Foundation
+import HealthCore
+import HealthImport
+import HealthStore
+import Logging
+
+/// Imports uploaded exports in the background, one at a time, on a thread of their own (an
+/// import is CPU-bound for seconds to minutes and must not starve the request handlers).
+///
+/// A job's state is saved when it starts, every `progressInterval` while it runs, and
+/// when it ends; the uploaded file is deleted when it ends, whatever the outcome. An import
+/// is one transaction in the user's store, so a server that stops mid-import leaves the
+/// store as it was; `failUnfinishedImports` marks such a job failed at the next start.
+final class ImportRunner: Sendable {
+    let repositories: ServerRepositories
+    let progressInterval: TimeInterval
+    let logger: Logger
+    /// Serial: one import at a time, whichever user it belongs to.
+    private let queue = DispatchQueue(label: "healthpipe.imports", qos: .utility)
+
+    init(repositories: ServerRepositories, progressInterval: TimeInterval = 0.5, logger: Logger) {
+        self.repositories = repositories
+        self.progressInterval = progressInterval
+        self.logger = logger
+    }
+
+    /// Starts importing `file` for `user`; returns at once.
+    func start(_ job: ImportJob, file: String, user: User, zone: TimeZone, recompute: @escaping RecomputeDays) {
+        Task { await run(job, file: file, user: user, zone: zone, recompute: recompute) }
+    }
+
+    /// Recomputes and upserts the user's daily metrics over an interval; answers how many
+    /// days and what the upsert did.
+    typealias RecomputeDays = @Sendable (DateInterval, HealthDatabase) async throws -> (Int, UpsertCounts)
+
+    private struct Live: Sendable {
+        var started = false
+        var progress: ImportProgress?
+    }
+
+    private func run(_ job: ImportJob, file: String, user: User, zone: TimeZone, recompute: RecomputeDays) async {
+        var job = job
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let live = Locked(Live())
+        do {
+            let database = try repositories.healthStores.store(for: user.id)
+            let queued = job
+            let summary: ImportSummary = try await withThrowingTaskGroup(of: ImportSummary?.self) { group in
+                group.addTask { try await self.importOnQueue(file: file, database: database, live: live) }
+                group.addTask {
+                    // Saves the progress while the import runs; cancelled when it ends.
+                    var saved = ImportJob.State.queued
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .seconds(self.progressInterval))
+                        let now = live.withLock { $0 }
+                        guard now.started else { continue }
+                        if saved == .queued || now.progress != nil {
+                            var update = queued
+                            update.state = .running
+                            update.apply(now.progress)
+                            update.updatedAt = Date()
+                            try? await self.repositories.imports.saveImport(update, userID: user.id)
+                            saved = .running
+                        }
+                    }
+                    return nil
+                }
+                let summary = try await group.next()!!
+                group.cancelAll()
+                return summary
+            }
+            job.apply(live.withLock { $0.progress })
+            job.records = summary.recordsRead
+            job.bytesRead = summary.bytes
+            job.added = summary.totalAdded
+            job.duplicates = summary.duplicates.values.reduce(0, +)
+            job.alreadyImported = summary.alreadyImported != nil
+            if summary.alreadyImported == nil, let span = try database.store.storedSpan() {
+                let (days, daily) = try await recompute(span, database)
+                job.daysRecomputed = days
+                job.daily = daily
+            } else {
+                job.daysRecomputed = 0
+            }
+            job.state = .succeeded
+            job.finishedAt = Date()
+            job.updatedAt = job.finishedAt!
+        } catch {
+            job = job.failed(Self.reason(error, file: file))
+            logger.notice("import failed", metadata: ["job": "\(job.id)", "error.type": "\(type(of: error))"])
+        }
+        do {
+            try await repositories.imports.saveImport(job, userID: user.id)
+        } catch {
+            logger.error("could not save an import's result", metadata: ["job": "\(job.id)"])
+        }
+    }
+
+    private func importOnQueue(file: String, database: HealthDatabase, live: Locked<Live>) async throws -> ImportSummary {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                live.withLock { $0.started = true }
+                var options = HealthImporter.Options()
+                options.progressInterval = self.progressInterval
+                continuation.resume(
+                    with: Result {
+                        try HealthImporter(database: database, options: options).run(path: file) { progress in
+                            live.withLock { $0.progress = progress }
+                        }
+                    })
+            }
+        }
+    }
+
+    /// What went wrong, with the server's upload path replaced by "the upload".
+    static func reason(_ error: any Error, file: String) -> String {
+        "\(error)".replacingOccurrences(of: file, with: "the upload")
+            .replacingOccurrences(of: (file as NSString).lastPathComponent, with: "the upload")
+    }
+}
+
+extension ImportJob {
+    mutating func apply(_ progress: ImportProgress?) {
+        guard let progress else { return }
+        bytesRead = progress.bytes
+        totalBytes = progress.totalBytes
+        records = progress.records
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthImport
+import HealthMetrics
+import HealthServer
+import HealthStore
+import HealthSynth
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// `POST /v1/imports`: an export.zip uploaded, imported in the background, its progress and
+/// result at `GET /v1/imports/{id}`, and the days it holds recomputed.
+@Suite struct ImportsRouteTests {
+    /// A generated 14-day export, and what the CLI pipeline makes of it locally.
+    struct Expected {
+        let zip: Data
+        let added: Int
+        let records: Int
+        let days: [NormalizedDailyMetrics]
+        let first: String
+        let last: String
+    }
+
+    static let zone = TimeZone(identifier: "America/Los_Angeles")!
+
+    static func expected() async throws -> Expected {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-upload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = SyntheticExport.Configuration(days: 14, seed: 11)
+        configuration.startDate = "2024-03-01"
+        configuration.heartRatePerHour = 2
+        let export = folder.appendingPathComponent("export.zip")
+        let truth = try SyntheticExport(configuration: configuration).write(to: export)
+        let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
+        let summary = try HealthImporter(database: database).run(path: export.path)
+        var settings = DailyNormalizer.Configuration()
+        settings.homeZone = zone
+        let first = truth.days[0].date
+        let last = truth.days[13].date
+        let days = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
+            .metrics(from: LocalDate(first)!, through: LocalDate(last)!)
+        return Expected(
+            zip: try Data(contentsOf: export), added: summary.totalAdded, records: summary.recordsRead, days: days,
+            first: first, last: last)
+    }
+
+    /// Polls the job until it has finished (or 120 s have passed).
+    static func finished(_ id: String, _ client: some TestClientProtocol, _ headers: HTTPFields) async throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            let job = try await client.execute(uri: "/v1/imports/\(id)", method: .get, headers: headers) { response in
+                #expect(response.status == .ok)
+                return ServerHarness.json(response.body)
+            }
+            if ["succeeded", "failed"].contains(job["state"] as? String) { return job }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("import \(id) did not finish in 120 s")
+        return [:]
+    }
+
+    @Test(arguments: ServerBackend.enabled) func anUploadIsImportedAndItsDaysRecomputed(_ backend: ServerBackend) async throws {
+        let expected = try await Self.expected()
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let upload = harness.upload("alice")
+        try await harness.app.test(.router) { client in
+            let id = try await client.execute(
+                uri: "/v1/imports?tz=America/Los_Angeles", method: .post, headers: upload, body: ByteBuffer(data: expected.zip)
+            ) { response in
+                #expect(response.status == .accepted)
+                let job = ServerHarness.json(response.body)
+                #expect(job["state"] as? String == "queued")
+                #expect(job["upload_bytes"] as? Int == expected.zip.count)
+                #expect(response.headers[.location] == "/v1/imports/\(job["id"] as? String ?? "")")
+                return job["id"] as? String ?? ""
+            }
+            let job = try await Self.finished(id, client, harness.headers("alice"))
+            #expect(job["state"] as? String == "succeeded")
+            #expect(job["error"] == nil)
+            #expect(job["added"] as? Int == expected.added)
+            #expect(job["records"] as? Int == expected.records)
+            #expect(job["already_imported"] as? Bool == false)
+            // 14 days plus the ones the span's edges touch in Los Angeles.
+            #expect((job["days_recomputed"] as? Int ?? 0) >= 14)
+            // The server's days are the CLI pipeline's days, value for value.
+            try await client.execute(
+                uri: "/v1/daily-metrics?from=\(expected.first)&to=\(expected.last)", method: .get,
+                headers: harness.headers("alice")
+            ) { response in
+                let days = try NormalizedDailyMetrics.backendDecoder().decode(
+                    [NormalizedDailyMetrics].self, from: Data(response.body.readableBytesView))
+                #expect(days.count == 14)
+                #expect(days.map(\.localDate) == expected.days.map(\.localDate))
+                #expect(days.map(\.stepsNormalized) == expected.days.map(\.stepsNormalized))
+                #expect(days.map(\.sleepHours) == expected.days.map(\.sleepHours))
+                #expect(days.map(\.restingHRBpm) == expected.days.map(\.restingHRBpm))
+                #expect(days.map(\.hrvMs) == expected.days.map(\.hrvMs))
+                #expect(days.map(\.activeEnergyKcal) == expected.days.map(\.activeEnergyKcal))
+                #expect(days.map(\.timezoneIdentifier) == expected.days.map(\.timezoneIdentifier))
+            }
+            // Another user cannot see the job.
+            try await client.execute(uri: "/v1/imports/\(id)", method: .get, headers: harness.headers("bob")) { response in
+                #expect(response.status == .notFound)
+            }
+            // The same export again is recognised without re-parsing and adds nothing.
+            let again = try await client.execute(
+                uri: "/v1/imports", method: .post, headers: upload, body: ByteBuffer(data: expected.zip)
+            ) { ServerHarness.json($0.body)["id"] as? String ?? "" }
+            let second = try await Self.finished(again, client, harness.headers("alice"))
+            #expect(second["state"] as? String == "succeeded")
+            #expect(second["already_imported"] as? Bool == true)
+            #expect(second["added"] as? Int == 0)
+        }
+        // Uploads are deleted once imported.
+        let uploads = harness.folder.appendingPathComponent("uploads").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: uploads).isEmpty)
+    }
+
+    @Test(arguments: ServerBackend.enabled) func badUploadsAreRefusedOrFailWithAReason(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend) { $0.maxUploadBytes = 1000 }
+        defer { harness.cleanUp() }
+        let upload = harness.upload("alice")
+        try await harness.app.test(.router) { client in
+            let cases: [(HTTPFields, ByteBuffer, HTTPResponse.Status, String)] = [
+                (harness.headers("alice"), ByteBuffer(string: "{}"), .unsupportedMediaType, "Content-Type: application/zip"),
+                (upload, ByteBuffer(repeating: 0x50, count: 2000), .contentTooLarge, "larger than the 1000 bytes"),
+                (upload, ByteBuffer(), .badRequest, "the body is empty"),
+            ]
+            for (headers, body, status, detail) in cases {
+                try await client.execute(uri: "/v1/imports", method: .post, headers: headers, body: body) { response in
+                    #expect(response.status == status)
+                    #expect((ServerHarness.json(response.body)["detail"] as? String ?? "").contains(detail))
+                }
+            }
+            try await client.execute(
+                uri: "/v1/imports", method: .post, headers: harness.upload("reader"), body: ByteBuffer(string: "PK")
+            ) {
+                #expect($0.status == .forbidden)
+            }
+            // Not a zip: accepted, then failed with a reason that names no server path.
+            let id = try await client.execute(
+                uri: "/v1/imports", method: .post, headers: upload, body: ByteBuffer(string: "this is not a zip")
+            ) { ServerHarness.json($0.body)["id"] as? String ?? "" }
+            let job = try await Self.finished(id, client, harness.headers("alice"))
+            #expect(job["state"] as? String == "failed")
+            let reason = job["error"] as? String ?? ""
+            #expect(reason.contains("the upload"))
+            #expect(!reason.contains(harness.folder.path))
+            try await client.execute(uri: "/v1/imports/nope", method: .get, headers: harness.headers("alice")) {
+                #expect($0.status == .notFound)
+            }
+        }
+    }
+}
