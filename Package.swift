@@ -60,7 +60,8 @@ let package = Package(
             name: "HealthServer",
             dependencies: [
                 "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthStore", "HealthImport",
-                "HealthAutoExport", "HealthExport", "HealthContext", .product(name: "Hummingbird", package: "hummingbird"),
+                "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

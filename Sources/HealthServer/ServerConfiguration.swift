@@ -1,4 +1,5 @@
 import Foundation
+import HealthWeather
 import HummingbirdTLS
 import NIOSSL
 
@@ -18,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var tls: TLSConfiguration?
     /// Days a single `POST /v1/daily-metrics` may carry.
     public var maxDaysPerRequest = 1000
+    /// The weather service of `GET /v1/snapshot` (asked only when a request gives lat and lon).
+    public var weather = OpenMeteoClient.Configuration()
     /// The clock of the rate limiter (tests pass a fixed one).
     public var clock: @Sendable () -> Date = { Date() }
 

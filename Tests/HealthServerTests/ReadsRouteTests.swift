@@ -85,3 +85,42 @@ import Testing
         }
     }
 }
+
+/// The coach context from the user's own samples.
+@Suite struct SnapshotRouteTests {
+    @Test(arguments: ServerBackend.enabled) func theSnapshotIsTheUsersOwn(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "one"),
+                body: ByteBuffer(string: SamplesRouteTests.batch)
+            ) { response in
+                #expect(response.status == .ok)
+            }
+            let uri = "/v1/snapshot?at=2024-06-01T20:00:00Z&tz=UTC"
+            try await client.execute(uri: uri, method: .get, headers: harness.headers("alice")) { response in
+                #expect(response.status == .ok)
+                let snapshot = ServerHarness.json(response.body)
+                #expect(snapshot["timestamp"] as? String == "2024-06-01T20:00:00+00:00")
+                #expect(snapshot["date"] as? String == "2024-06-01")
+                #expect(snapshot["step_count_today"] as? Int == 1500)
+                #expect(snapshot["resting_heart_rate_bpm"] as? Int == 54)
+                #expect(snapshot["last_night_sleep_duration_hours"] as? Double == 7.5)
+                // No lat/lon: the weather is missing, with the reason, and nothing fails.
+                let missing = snapshot["missing"] as? [[String: Any]] ?? []
+                #expect(missing.contains { $0["field"] as? String == "current_weather_condition" })
+            }
+            // Bob has nothing: his snapshot is empty, not Alice's.
+            try await client.execute(uri: uri, method: .get, headers: harness.headers("bob")) { response in
+                #expect(response.status == .ok)
+                #expect(ServerHarness.json(response.body)["step_count_today"] is NSNull)
+            }
+            for bad in ["at=yesterday", "lat=10", "lat=91&lon=0"] {
+                try await client.execute(uri: "/v1/snapshot?\(bad)", method: .get, headers: harness.headers("alice")) {
+                    #expect($0.status == .badRequest)
+                }
+            }
+        }
+    }
+}

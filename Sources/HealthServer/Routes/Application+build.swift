@@ -68,6 +68,7 @@ public func buildApplication(
     v1.post("samples") { request, context in try await routes.postSamples(request, context) }
     v1.get("sleep") { request, context in try await routes.getSleep(request, context) }
     v1.get("export.csv") { request, context in try await routes.getExportCSV(request, context) }
+    v1.get("snapshot") { request, context in try await routes.getSnapshot(request, context) }
     v1.post("imports") { request, context in try await routes.postImport(request, context) }
     v1.get("imports/{id}") { request, context in try await routes.getImport(request, context) }
     let address = ApplicationConfiguration(

@@ -78,6 +78,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Folder of each user's samples and of uploads (default: the folder of --db).")
     var dataDir: String?
 
+    @Option(help: "The Open-Meteo base URL for /v1/snapshot's weather (asked only when a request gives lat and lon).")
+    var weatherURL = "https://api.open-meteo.com"
+
     @Option(help: "PEM certificate chain: serve HTTPS (with --tls-key).")
     var tlsCert: String?
 
@@ -89,6 +92,7 @@ struct Serve: AsyncParsableCommand {
         guard rateLimit > 0, maxBodyMib > 0, maxUploadMib > 0 else {
             throw ValidationError("--rate-limit, --max-body-mib and --max-upload-mib must be positive")
         }
+        guard URL(string: weatherURL)?.scheme != nil else { throw ValidationError("--weather-url must be an absolute URL") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("give --tls-cert and --tls-key together") }
     }
 
@@ -99,6 +103,7 @@ struct Serve: AsyncParsableCommand {
         configuration.requestsPerMinute = rateLimit
         configuration.maxBodyBytes = maxBodyMib << 20
         configuration.maxUploadBytes = Int64(maxUploadMib) << 20
+        configuration.weather.baseURL = URL(string: weatherURL)!
         if let tlsCert, let tlsKey {
             configuration.tls = try ServerTLS.configuration(certificate: tlsCert, key: tlsKey)
         }

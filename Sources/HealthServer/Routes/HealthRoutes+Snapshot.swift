@@ -1,0 +1,51 @@
+import Foundation
+import HealthContext
+import HealthWeather
+import Hummingbird
+
+/// `GET /v1/snapshot`: the coach context from the user's own store, as
+/// `healthpipe snapshot --format json` gives it.
+extension HealthRoutes {
+    /// `?at=` (ISO 8601 with an offset; default now), `?tz=` (the zone of days without
+    /// `HKTimeZone`), `?lat=&lon=` (the weather there; without them the weather is missing,
+    /// with the reason). Every provider has its own deadline; a failing one leaves its
+    /// fields empty and names why under `missing`, and never fails the request.
+    func getSnapshot(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.read)
+        let query = request.uri.queryParameters
+        var instant = Date()
+        if let at = query["at"].map(String.init) {
+            guard let parsed = Self.instant(at) else {
+                throw Problem.badRequest("at must be an ISO 8601 instant with an offset, e.g. 2024-06-01T20:00:00Z")
+            }
+            instant = parsed
+        }
+        let latitude = query["lat"].map { Double(String($0)) }
+        let longitude = query["lon"].map { Double(String($0)) }
+        var location: GeoLocation?
+        switch (latitude, longitude) {
+        case (nil, nil): location = nil
+        case (let lat??, let lon??):
+            guard let valid = GeoLocation(latitude: lat, longitude: lon) else {
+                throw Problem.badRequest("lat must be within -90…90 and lon within -180…180")
+            }
+            location = valid
+        default: throw Problem.badRequest("give lat and lon together, as numbers in degrees")
+        }
+        var settings = ContextAssembler.Configuration()
+        settings.daily.homeZone = try dayZone(request)
+        settings.timeouts["weather"] = configuration.weather.timeout
+        let database = try repositories.healthStores.store(for: user.id)
+        let assembler = ContextAssembler.standard(
+            store: database.store, appData: database.appData, weather: OpenMeteoClient(configuration: configuration.weather),
+            location: location, configuration: settings)
+        return try json(await assembler.assemble(at: instant))
+    }
+
+    static func instant(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+}
