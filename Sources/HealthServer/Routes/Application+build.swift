@@ -56,21 +56,20 @@ public func buildApplication(
         imports: ImportRunner(repositories: repositories, logger: logger))
     router.get("/healthz") { _, _ in try routes.json(["status": "ok"]) }
     router.get("/readyz") { _, _ in try await routes.ready() }
+    router.get("/openapi.json") { _, _ in
+        Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+    }
     let v1 = router.group("v1")
         .add(middleware: BearerAuthMiddleware(users: repositories.users))
         .add(
             middleware: RateLimitMiddleware(
                 limiter: RateLimiter(limit: configuration.requestsPerMinute), clock: configuration.clock))
-    v1.post("daily-metrics") { request, context in try await routes.postDailyMetrics(request, context) }
-    v1.get("daily-metrics") { request, context in try await routes.getDailyMetrics(request, context) }
-    v1.get("readiness") { request, context in try await routes.getReadiness(request, context) }
-    v1.post("health-auto-export") { request, context in try await routes.postHealthAutoExport(request, context) }
-    v1.post("samples") { request, context in try await routes.postSamples(request, context) }
-    v1.get("sleep") { request, context in try await routes.getSleep(request, context) }
-    v1.get("export.csv") { request, context in try await routes.getExportCSV(request, context) }
-    v1.get("snapshot") { request, context in try await routes.getSnapshot(request, context) }
-    v1.post("imports") { request, context in try await routes.postImport(request, context) }
-    v1.get("imports/{id}") { request, context in try await routes.getImport(request, context) }
+    for route in HealthRoutes.table {
+        let handler = route.handler(routes)
+        v1.on(RouterPath(route.path), method: route.method) { request, context in try await handler(request, context) }
+    }
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe")
     var server = HTTPServerBuilder.http1()
@@ -81,8 +80,30 @@ public func buildApplication(
     return Application(router: router, server: server, configuration: address, logger: logger)
 }
 
+/// Every route the server has, as `METHOD /path` (`{name}` for a path parameter): what
+/// `/openapi.json` must document, no more and no less.
+public let serverRoutes: [String] =
+    ["GET /healthz", "GET /readyz", "GET /openapi.json"]
+    + HealthRoutes.table.map { "\($0.method) /v1/\($0.path)" }
+
 /// The handlers, over the repositories.
 struct HealthRoutes: Sendable {
+    typealias Handler = @Sendable (Request, HealthRequestContext) async throws -> Response
+
+    /// The `/v1` routes: the router registers exactly these.
+    static let table: [(method: HTTPRequest.Method, path: String, handler: @Sendable (HealthRoutes) -> Handler)] = [
+        (.post, "daily-metrics", { $0.postDailyMetrics }),
+        (.get, "daily-metrics", { $0.getDailyMetrics }),
+        (.get, "readiness", { $0.getReadiness }),
+        (.post, "health-auto-export", { $0.postHealthAutoExport }),
+        (.post, "samples", { $0.postSamples }),
+        (.get, "sleep", { $0.getSleep }),
+        (.get, "snapshot", { $0.getSnapshot }),
+        (.get, "export.csv", { $0.getExportCSV }),
+        (.post, "imports", { $0.postImport }),
+        (.get, "imports/{id}", { $0.getImport }),
+    ]
+
     let configuration: ServerConfiguration
     let repositories: ServerRepositories
     let imports: ImportRunner

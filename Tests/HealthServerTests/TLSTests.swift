@@ -1,0 +1,54 @@
+import Foundation
+import HealthServer
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// `serve --tls-cert --tls-key`: the same routes over HTTPS, and clear errors for bad files.
+@Suite struct TLSTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/tls")
+
+    @Test func theServerAnswersOverHTTPS() async throws {
+        let tls = try ServerTLS.configuration(
+            certificate: Self.folder.appendingPathComponent("localhost.crt").path,
+            key: Self.folder.appendingPathComponent("localhost.key").path)
+        let harness = try await ServerHarness(.sqlite) {
+            $0.tls = tls
+            $0.port = 0
+        }
+        defer { harness.cleanUp() }
+        // A live server on a free port, and a real HTTPS client (certificate not verified).
+        try await harness.app.test(.ahc(.https)) { client in
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == #"{"status":"ok"}"#)
+            }
+            try await client.execute(
+                uri: "/v1/daily-metrics?from=2024-06-01&to=2024-06-02", method: .get, headers: harness.headers("alice")
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "[]")
+            }
+        }
+    }
+
+    @Test func badFilesAreNamed() throws {
+        let certificate = Self.folder.appendingPathComponent("localhost.crt").path
+        let key = Self.folder.appendingPathComponent("localhost.key").path
+        #expect(throws: ServerTLS.TLSFileError.self) { try ServerTLS.configuration(certificate: "/nonexistent.pem", key: key) }
+        do {
+            _ = try ServerTLS.configuration(certificate: key, key: key)
+            Issue.record("a key is not a certificate")
+        } catch let error as ServerTLS.TLSFileError {
+            #expect(error.path == key)
+            #expect(error.description.contains("not a readable PEM certificate"))
+        }
+        do {
+            _ = try ServerTLS.configuration(certificate: certificate, key: certificate)
+            Issue.record("a certificate is not a key")
+        } catch let error as ServerTLS.TLSFileError {
+            #expect(error.description.hasPrefix(certificate + ": not a readable PEM private key"))
+        }
+    }
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Writes Sources/HealthServer/Routes/OpenAPIDocument.swift, the OpenAPI 3.1 document the
+server serves at /openapi.json. Edit the document here and run `python3 scripts/openapi.py`;
+OpenAPITests checks the result against the router's routes, both ways."""
+import json
+import os
+def ref(n): return {"$ref": f"#/components/schemas/{n}"}
+def resp(n): return {"$ref": f"#/components/responses/{n}"}
+def q(name, desc, required=False, schema=None, example=None):
+    p = {"name": name, "in": "query", "required": required, "description": desc, "schema": schema or {"type": "string"}}
+    if example is not None: p["example"] = example
+    return p
+date = {"type": "string", "format": "date"}
+tz = q("tz", "IANA zone of days whose samples carry no HKTimeZone (default UTC).", example="Europe/Paris")
+frm = q("from", "First local date, inclusive.", True, date, "2024-06-01")
+to = q("to", "Last local date, inclusive.", True, date, "2024-06-30")
+version = q("version", "Normalisation version.", schema={"type": "string", "enum": ["norm_v1", "norm_v2"], "default": "norm_v1"})
+errors_read = {"400": resp("BadRequest"), "401": resp("Unauthorized"), "403": resp("Forbidden"), "429": resp("TooManyRequests")}
+errors_write = dict(errors_read, **{"413": resp("ContentTooLarge"), "415": resp("UnsupportedMediaType")})
+def op(summary, desc, responses, params=None, body=None, opid=None, security=True, tags=None):
+    o = {"operationId": opid, "summary": summary, "description": desc, "responses": responses}
+    if params: o["parameters"] = params
+    if body: o["requestBody"] = body
+    if not security: o["security"] = []
+    if tags: o["tags"] = tags
+    return o
+def ok(schema, desc="OK", ctype="application/json"):
+    return {"description": desc, "content": {ctype: {"schema": schema}}}
+doc = {
+ "openapi": "3.1.0",
+ "info": {"title": "HealthPipeline API", "version": "1.0.0",
+  "description": "Per-user health data: daily metrics, readiness, sleep, the coach snapshot, raw samples, Health Auto Export and Apple Health export uploads, CSV export. Every /v1 route needs `Authorization: Bearer <token>` (from `healthpipe users add`) with the read or write scope; every query is scoped to the token's user. Errors are application/problem+json (RFC 9457). See docs/api.md.",
+  "license": {"name": "MIT", "identifier": "MIT"}},
+ "servers": [{"url": "http://127.0.0.1:8080", "description": "healthpipe serve (default)"}],
+ "security": [{"bearer": []}],
+ "tags": [{"name": "probes"}, {"name": "daily"}, {"name": "ingest"}, {"name": "reads"}, {"name": "imports"}],
+ "paths": {
+  "/healthz": {"get": op("Liveness", "Answers while the process runs.", {"200": ok({"type": "object", "properties": {"status": {"const": "ok"}}})}, opid="healthz", security=False, tags=["probes"])},
+  "/readyz": {"get": op("Readiness of the store", "200 when the store answers, 503 when it does not.", {"200": ok({"type": "object", "properties": {"status": {"const": "ready"}}}), "503": resp("ServiceUnavailable")}, opid="readyz", security=False, tags=["probes"])},
+  "/openapi.json": {"get": op("This document", "The OpenAPI 3.1 document of the routes this server has.", {"200": ok({"type": "object"})}, opid="openapi", security=False, tags=["probes"])},
+  "/v1/daily-metrics": {
+   "post": op("Upsert daily metrics", "An array of payloads in the backend schema, upserted per (user, local_date, normalization_version) in one transaction. A retried request changes nothing; a day identical in every field but created_at is left alone. A local_date that does not match its timezone and UTC bounds is a 422 with the JSON Pointer of the field. Scope: write.",
+     dict(errors_write, **{"200": ok(ref("UpsertCounts")), "422": resp("Unprocessable")}),
+     body={"required": True, "content": {"application/json": {"schema": {"type": "array", "items": ref("DailyMetrics"), "maxItems": 1000}}}}, opid="postDailyMetrics", tags=["daily"]),
+   "get": op("Daily metrics in a range", "The user's days from `from` through `to`, oldest first (at most 3660 days). Scope: read.",
+     dict(errors_read, **{"200": ok({"type": "array", "items": ref("DailyMetrics")})}), params=[frm, to, version], opid="getDailyMetrics", tags=["daily"])},
+  "/v1/readiness": {"get": op("Readiness", "One score (`date`) or an array (`from`, `to`, at most 366 days), computed from the stored daily metrics by the same engine as `healthpipe readiness`. Scope: read.",
+     dict(errors_read, **{"200": ok({"oneOf": [ref("ReadinessScore"), {"type": "array", "items": ref("ReadinessScore")}]})}),
+     params=[q("date", "One local date (instead of from/to).", schema=date), dict(frm, required=False), dict(to, required=False), q("sleep_need", "Hours of sleep needed, 4–12 (default 8).", schema={"type": "number", "minimum": 4, "maximum": 12}), version], opid="getReadiness", tags=["daily"])},
+  "/v1/health-auto-export": {"post": op("Ingest a Health Auto Export body", "The JSON the Health Auto Export app POSTs (metrics and workouts, v1 and v2 shapes). Unknown metric names are stored under their own type and listed in the answer. Re-sending a body adds nothing. The local days touched are recomputed. Scope: write.",
+     dict(errors_write, **{"200": ok(ref("IngestReport"))}), params=[tz],
+     body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["data"], "properties": {"data": {"type": "object", "properties": {"metrics": {"type": "array"}, "workouts": {"type": "array"}}}}}}}}, opid="postHealthAutoExport", tags=["ingest"])},
+  "/v1/samples": {"post": op("Ingest raw samples", "A batch of samples in the store's JSON form (at most 100,000), stored with content-key deduplication; the local days touched are recomputed. The same Idempotency-Key with the same body replays the first answer (header Idempotent-Replayed: true); with another body it is a 409. Scope: write.",
+     dict(errors_write, **{"200": ok(ref("IngestReport")), "409": resp("Conflict")}),
+     params=[{"name": "Idempotency-Key", "in": "header", "required": True, "description": "Names this batch (1–200 characters).", "schema": {"type": "string", "minLength": 1, "maxLength": 200}}, tz],
+     body={"required": True, "content": {"application/json": {"schema": ref("SampleBatch")}}}, opid="postSamples", tags=["ingest"])},
+  "/v1/sleep": {"get": op("Sleep per night", "The sleep sessions of each night (as `healthpipe sleep --format json`), at most 366 nights. Scope: read.",
+     dict(errors_read, **{"200": ok({"type": "array", "items": {"type": "object"}})}), params=[frm, to, tz], opid="getSleep", tags=["reads"])},
+  "/v1/snapshot": {"get": op("Coach context snapshot", "Today's state from the user's health data and daily log (as `healthpipe snapshot --format json`). Every provider has a deadline; an empty field is listed under `missing` with the reason. The weather is asked only when lat and lon are given. Scope: read.",
+     dict(errors_read, **{"200": ok(ref("Snapshot"))}),
+     params=[q("at", "The as-of instant, ISO 8601 with an offset (default now).", schema={"type": "string", "format": "date-time"}), tz, q("lat", "Latitude for the weather, with lon.", schema={"type": "number", "minimum": -90, "maximum": 90}), q("lon", "Longitude for the weather, with lat.", schema={"type": "number", "minimum": -180, "maximum": 180})], opid="getSnapshot", tags=["reads"])},
+  "/v1/export.csv": {"get": op("CSV export, streamed", "Date,Metric,Value,Unit rows (plus Source with source=true) for the named metrics, in the user's units; see docs/export.md. Scope: read.",
+     dict(errors_read, **{"200": ok({"type": "string"}, ctype="text/csv")}),
+     params=[q("metrics", "Comma-separated metric names, or all (default).", example="steps,weight"), frm, to, tz,
+       q("weight_unit", "kg or lb.", schema={"enum": ["kg", "lb"]}), q("glucose_unit", "mg/dL or mmol/L.", schema={"enum": ["mg/dL", "mmol/L"]}),
+       q("distance_unit", "km or mi.", schema={"enum": ["km", "mi"]}), q("temperature_unit", "C or F.", schema={"enum": ["C", "F"]}),
+       q("date_format", "iso or healthexporter.", schema={"enum": ["iso", "healthexporter"]}), q("source", "true adds a Source column.", schema={"type": "boolean"})], opid="getExportCSV", tags=["reads"])},
+  "/v1/imports": {"post": op("Upload an Apple Health export", "The export.zip as the body, streamed to disk (limit: serve --max-upload-mib) and imported in the background, one import at a time. Answers 202 with the job and Location: /v1/imports/{id}. Scope: write.",
+     dict(errors_write, **{"202": {"description": "Accepted", "headers": {"Location": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": ref("ImportJob")}}}}),
+     params=[tz], body={"required": True, "content": {"application/zip": {"schema": {"type": "string", "contentMediaType": "application/zip"}}}}, opid="postImport", tags=["imports"])},
+  "/v1/imports/{id}": {"get": op("An import's progress and result", "The job: queued, running (bytes read, records), succeeded (added, duplicates, days recomputed) or failed (the reason). Scope: read.",
+     dict(errors_read, **{"200": ok(ref("ImportJob")), "404": resp("NotFound")}),
+     params=[{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}], opid="getImport", tags=["imports"])},
+ },
+ "components": {
+  "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "hp_<id>_<secret>, from `healthpipe users add`."}},
+  "responses": {k: {"description": d, "content": {"application/problem+json": {"schema": ref("Problem")}}} for k, d in [
+    ("BadRequest", "A bad parameter or body; `pointer` names the field."), ("Unauthorized", "No, a malformed, an unknown or a revoked token."),
+    ("Forbidden", "The token lacks the scope."), ("NotFound", "No such resource of this user."), ("Conflict", "An Idempotency-Key reused with another body."),
+    ("ContentTooLarge", "The body is larger than the server accepts."), ("UnsupportedMediaType", "The wrong Content-Type."),
+    ("Unprocessable", "A local_date that does not match its timezone and UTC bounds."), ("TooManyRequests", "Over the per-token rate limit; see Retry-After."),
+    ("ServiceUnavailable", "The store does not answer.")]},
+  "schemas": {
+   "Problem": {"type": "object", "required": ["type", "title", "status", "detail"], "properties": {"type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"}, "instance": {"type": "string"}, "pointer": {"type": "string", "description": "JSON Pointer (RFC 6901) of the bad field."}}},
+   "DailyMetrics": {"type": "object", "required": ["local_date", "timezone", "utc_day_start", "utc_day_end", "normalization_version"], "properties": {
+      "user_id": {"type": ["string", "null"], "description": "Ignored on input: the token's user."}, "local_date": date, "timezone": {"type": "string"},
+      "utc_day_start": {"type": "string", "format": "date-time"}, "utc_day_end": {"type": "string", "format": "date-time"},
+      "steps_normalized": {"type": ["integer", "null"]}, "steps_raw_sum": {"type": ["integer", "null"]}, "steps_sources_json": {"type": ["object", "null"]},
+      "active_energy_kcal": {"type": ["number", "null"]}, "sleep_hours": {"type": ["number", "null"]}, "resting_hr_bpm": {"type": ["number", "null"]}, "hrv_ms": {"type": ["number", "null"]},
+      "normalization_version": {"enum": ["norm_v1", "norm_v2"]}, "created_at": {"type": "string", "format": "date-time"}}},
+   "UpsertCounts": {"type": "object", "required": ["inserted", "updated", "unchanged"], "properties": {k: {"type": "integer"} for k in ["inserted", "updated", "unchanged"]}},
+   "ReadinessScore": {"type": "object", "description": "See docs/readiness.md.", "properties": {"date": date, "score": {"type": ["integer", "null"]}, "band": {"type": ["string", "null"]}, "confidence": {"type": "number"}, "calibrating": {"type": "boolean"}, "valid_days": {"type": "integer"}, "contributors": {"type": "array", "items": {"type": "object"}}, "reason": {"type": "string"}}},
+   "IngestReport": {"type": "object", "required": ["records", "added", "duplicates", "days_recomputed", "daily"], "properties": {"records": {"type": "integer"}, "added": {"type": "integer"}, "duplicates": {"type": "integer"}, "ignored_keys": {"type": "array", "items": {"type": "string"}}, "unknown_metrics": {"type": "array", "items": {"type": "string"}}, "days_recomputed": {"type": "integer"}, "daily": ref("UpsertCounts")}},
+   "SampleBatch": {"type": "object", "required": ["samples"], "properties": {"samples": {"type": "array", "maxItems": 100000, "items": {"type": "object", "required": ["type", "start", "end", "source"], "properties": {
+      "type": {"type": "string", "description": "A HealthKit identifier."}, "start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"},
+      "value": {"type": "number"}, "value_text": {"type": "string", "description": "A category value, e.g. HKCategoryValueSleepAnalysisAsleepCore."}, "unit": {"type": "string"},
+      "source": {"type": "string"}, "source_version": {"type": "string"}, "metadata": {"type": "object", "additionalProperties": {"type": "string"}}}}}}},
+   "Snapshot": {"type": "object", "description": "Snake-case fields of HealthContextSnapshot (docs/context.md); empty ones are null and listed under missing.", "required": ["timestamp", "date", "timezone", "missing"], "properties": {"timestamp": {"type": "string"}, "date": date, "timezone": {"type": "string"}, "missing": {"type": "array", "items": {"type": "object", "properties": {"field": {"type": "string"}, "provider": {"type": "string"}, "reason": {"type": "string"}}}}}},
+   "ImportJob": {"type": "object", "required": ["id", "state", "upload_bytes", "bytes_read", "total_bytes", "records", "created_at", "updated_at"], "properties": {
+      "id": {"type": "string"}, "state": {"enum": ["queued", "running", "succeeded", "failed"]}, "upload_bytes": {"type": "integer"}, "bytes_read": {"type": "integer"}, "total_bytes": {"type": "integer"},
+      "records": {"type": "integer"}, "added": {"type": "integer"}, "duplicates": {"type": "integer"}, "already_imported": {"type": "boolean"}, "days_recomputed": {"type": "integer"},
+      "daily": ref("UpsertCounts"), "error": {"type": "string"}, "created_at": {"type": "string", "format": "date-time"}, "updated_at": {"type": "string", "format": "date-time"}, "finished_at": {"type": "string", "format": "date-time"}}},
+  }}}
+text = json.dumps(doc, indent=2, ensure_ascii=False)
+swift = '''// Generated by scripts/openapi.py: edit the document there.
+
+/// The OpenAPI 3.1 document served at `/openapi.json`. `OpenAPITests` checks it against
+/// the routes the router has, both ways.
+enum OpenAPIDocument {
+    static let json = #"""
+''' + text + '''
+"""#
+}
+'''
+open(os.path.join(os.path.dirname(__file__), '..', 'Sources/HealthServer/Routes/OpenAPIDocument.swift'), 'w').write(swift)
+print(f'wrote OpenAPIDocument.swift ({len(text)} bytes of JSON)')
