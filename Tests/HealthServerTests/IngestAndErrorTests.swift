@@ -166,4 +166,25 @@ import Testing
         // Days 0…64.
         #expect(try await harness.store.dailyRowCounts() == [harness.ids["alice"]!: 65])
     }
+
+    /// The repository itself, below the route's validation: 2,500 days in one call (more
+    /// than one PostgreSQL statement carries), and a day given twice in one batch (the
+    /// later copy wins, as if sent one after the other).
+    @Test(arguments: ServerBackend.enabled) func largeBatchesAndRepeatedDaysUpsertInOrder(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let alice = harness.ids["alice"]!
+        let days = (0..<2500).map { ServerHarness.day(ServerHarness.date($0)) }
+        #expect(try await harness.store.upsert(days, userID: alice) == UpsertCounts(inserted: 2500))
+        #expect(try await harness.store.upsert(days, userID: alice) == UpsertCounts(unchanged: 2500))
+        var changed = days[7]
+        changed.stepsNormalized = 1234
+        #expect(
+            try await harness.store.upsert([days[7], changed, days[8]], userID: alice)
+                == UpsertCounts(updated: 1, unchanged: 2))
+        let stored = try await harness.store.dailyMetrics(
+            userID: alice, from: days[7].localDate, through: days[7].localDate, version: "norm_v1")
+        #expect(stored.map(\.stepsNormalized) == [1234])
+        #expect(try await harness.store.dailyRowCounts() == [alice: 2500])
+    }
 }

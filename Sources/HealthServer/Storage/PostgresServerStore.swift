@@ -17,12 +17,18 @@ public final class PostgresServerStore: ServerStore, Sendable {
     /// Connects to `url` (`postgres://user:password@host:port/database?sslmode=…`), creates
     /// `schema` when given (tests use one schema each) and migrates.
     public init(url: String, schema: String? = nil, logger: Logger = Logger(label: "healthpipe.postgres")) async throws {
-        var configuration = try PostgresURL.configuration(url)
+        let parts = try PostgresURL(url)
+        var configuration = parts.clientConfiguration()
         if let schema {
             guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
                 throw PostgresURL.InvalidURL(reason: "a schema name is letters, digits and _ only")
             }
             configuration.options.additionalStartupParameters.append(("search_path", schema))
+        }
+        do {
+            try await parts.probe(logger: logger)
+        } catch {
+            throw parts.describe(error)
         }
         let client = PostgresClient(configuration: configuration)
         self.client = client
@@ -33,7 +39,7 @@ public final class PostgresServerStore: ServerStore, Sendable {
             try await migrate()
         } catch {
             runner.cancel()
-            throw PostgresURL.describe(error, url: url)
+            throw parts.describe(error)
         }
     }
 
@@ -189,48 +195,94 @@ public final class PostgresServerStore: ServerStore, Sendable {
 
     public func upsert(_ days: [NormalizedDailyMetrics], userID: String) async throws -> UpsertCounts {
         let encoder = NormalizedDailyMetrics.backendEncoder()
-        // One order for every writer, so two overlapping batches cannot deadlock.
-        let rows = try days.map { try DailyMetricsColumns($0, encoder: encoder) }
-            .sorted { ($0.localDate, $0.normalizationVersion) < ($1.localDate, $1.normalizationVersion) }
+        // One order for every writer, so two overlapping batches cannot deadlock; a day
+        // given twice keeps its order (the later copy wins).
+        let rows = try days.enumerated().map { (try DailyMetricsColumns($0.element, encoder: encoder), $0.offset) }
+            .sorted { ($0.0.localDate, $0.0.normalizationVersion, $0.1) < ($1.0.localDate, $1.0.normalizationVersion, $1.1) }
+            .map(\.0)
         let now = Date().timeIntervalSince1970
         return try await client.withTransaction(logger: logger) { connection in
             var counts = UpsertCounts()
-            for day in rows {
-                // Inserted (xmax = 0), updated, or — when every value but created_at is the
-                // same — left alone and not returned at all.
-                let result = try await connection.query(
-                    """
-                    INSERT INTO daily_metrics (user_id, local_date, normalization_version, timezone, utc_day_start,
-                        utc_day_end, steps_normalized, steps_raw_sum, steps_sources_json, active_energy_kcal, sleep_hours,
-                        resting_hr_bpm, hrv_ms, created_at, updated_at)
-                    VALUES (\(userID), \(day.localDate), \(day.normalizationVersion), \(day.timezone), \(day.utcDayStart),
-                        \(day.utcDayEnd), \(day.stepsNormalized), \(day.stepsRawSum), \(day.stepsSourcesJSON),
-                        \(day.activeEnergyKcal), \(day.sleepHours), \(day.restingHRBpm), \(day.hrvMs), \(day.createdAt), \(now))
-                    ON CONFLICT (user_id, local_date, normalization_version) DO UPDATE SET
-                        timezone = EXCLUDED.timezone, utc_day_start = EXCLUDED.utc_day_start,
-                        utc_day_end = EXCLUDED.utc_day_end, steps_normalized = EXCLUDED.steps_normalized,
-                        steps_raw_sum = EXCLUDED.steps_raw_sum, steps_sources_json = EXCLUDED.steps_sources_json,
-                        active_energy_kcal = EXCLUDED.active_energy_kcal, sleep_hours = EXCLUDED.sleep_hours,
-                        resting_hr_bpm = EXCLUDED.resting_hr_bpm, hrv_ms = EXCLUDED.hrv_ms,
-                        created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
-                    WHERE (daily_metrics.timezone, daily_metrics.utc_day_start, daily_metrics.utc_day_end,
-                        daily_metrics.steps_normalized, daily_metrics.steps_raw_sum, daily_metrics.steps_sources_json,
-                        daily_metrics.active_energy_kcal, daily_metrics.sleep_hours, daily_metrics.resting_hr_bpm,
-                        daily_metrics.hrv_ms)
-                        IS DISTINCT FROM (EXCLUDED.timezone, EXCLUDED.utc_day_start, EXCLUDED.utc_day_end,
-                        EXCLUDED.steps_normalized, EXCLUDED.steps_raw_sum, EXCLUDED.steps_sources_json,
-                        EXCLUDED.active_energy_kcal, EXCLUDED.sleep_hours, EXCLUDED.resting_hr_bpm, EXCLUDED.hrv_ms)
-                    RETURNING (xmax = 0)
-                    """, logger: logger)
-                var answered = false
-                for try await inserted in result.decode(Bool.self) {
-                    answered = true
-                    if inserted { counts.inserted += 1 } else { counts.updated += 1 }
+            for chunk in Self.statementChunks(rows) {
+                // Each row is inserted (xmax = 0), updated, or — when every value but
+                // created_at is the same — left alone and not returned at all.
+                var inserted = 0
+                var returned = 0
+                for row in try await connection.query(Self.upsertQuery(chunk, userID: userID, now: now), logger: logger)
+                    .collect()
+                {
+                    returned += 1
+                    if try row.decode(Bool.self) { inserted += 1 }
                 }
-                if !answered { counts.unchanged += 1 }
+                counts.inserted += inserted
+                counts.updated += returned - inserted
+                counts.unchanged += chunk.count - returned
             }
             return counts
         }
+    }
+
+    /// Runs of rows one statement can carry: at most 1,000 (15 parameters each), and no key
+    /// twice (`ON CONFLICT` cannot touch a row twice in one statement).
+    static func statementChunks(_ rows: [DailyMetricsColumns]) -> [ArraySlice<DailyMetricsColumns>] {
+        var chunks: [ArraySlice<DailyMetricsColumns>] = []
+        var start = rows.startIndex
+        var keys = Set<String>()
+        for index in rows.indices {
+            let key = rows[index].localDate + "|" + rows[index].normalizationVersion
+            if index - start == 1000 || keys.contains(key) {
+                chunks.append(rows[start..<index])
+                start = index
+                keys = []
+            }
+            keys.insert(key)
+        }
+        if start < rows.endIndex { chunks.append(rows[start...]) }
+        return chunks
+    }
+
+    private static let upsertColumns = """
+        user_id, local_date, normalization_version, timezone, utc_day_start, utc_day_end, steps_normalized,
+        steps_raw_sum, steps_sources_json, active_energy_kcal, sleep_hours, resting_hr_bpm, hrv_ms, created_at, updated_at
+        """
+
+    /// One multi-row `INSERT … ON CONFLICT DO UPDATE … WHERE (values) IS DISTINCT FROM …`.
+    static func upsertQuery(_ rows: ArraySlice<DailyMetricsColumns>, userID: String, now: Double) -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: rows.count * 15)
+        var tuples: [String] = []
+        for day in rows {
+            let first = bindings.count + 1
+            tuples.append("(" + (first..<first + 15).map { "$\($0)" }.joined(separator: ",") + ")")
+            bindings.append(userID)
+            bindings.append(day.localDate)
+            bindings.append(day.normalizationVersion)
+            bindings.append(day.timezone)
+            bindings.append(day.utcDayStart)
+            bindings.append(day.utcDayEnd)
+            bindings.append(day.stepsNormalized)
+            bindings.append(day.stepsRawSum)
+            bindings.append(day.stepsSourcesJSON)
+            bindings.append(day.activeEnergyKcal)
+            bindings.append(day.sleepHours)
+            bindings.append(day.restingHRBpm)
+            bindings.append(day.hrvMs)
+            bindings.append(day.createdAt)
+            bindings.append(now)
+        }
+        let compared = [
+            "timezone", "utc_day_start", "utc_day_end", "steps_normalized", "steps_raw_sum", "steps_sources_json",
+            "active_energy_kcal", "sleep_hours", "resting_hr_bpm", "hrv_ms",
+        ]
+        let updated = compared + ["created_at", "updated_at"]
+        let sql = """
+            INSERT INTO daily_metrics (\(upsertColumns)) VALUES \(tuples.joined(separator: ","))
+            ON CONFLICT (user_id, local_date, normalization_version) DO UPDATE SET
+                \(updated.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", "))
+            WHERE (\(compared.map { "daily_metrics.\($0)" }.joined(separator: ", ")))
+                IS DISTINCT FROM (\(compared.map { "EXCLUDED.\($0)" }.joined(separator: ", ")))
+            RETURNING (xmax = 0)
+            """
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
     public func dailyMetrics(
@@ -239,6 +291,7 @@ public final class PostgresServerStore: ServerStore, Sendable {
         -> [NormalizedDailyMetrics]
     {
         let decoder = NormalizedDailyMetrics.backendDecoder()
+        // Collected first: decoding a buffered row is cheaper than awaiting each one.
         let rows = try await client.query(
             """
             SELECT local_date, timezone, utc_day_start, utc_day_end, steps_normalized, steps_raw_sum, steps_sources_json,
@@ -246,18 +299,17 @@ public final class PostgresServerStore: ServerStore, Sendable {
             FROM daily_metrics
             WHERE user_id = \(userID) AND normalization_version = \(version) AND local_date BETWEEN \(first) AND \(last)
             ORDER BY local_date
-            """, logger: logger)
-        var days: [NormalizedDailyMetrics] = []
-        for try await c in rows.decode(
-            (String, String, Double, Double, Int?, Int?, String?, Double?, Double?, Double?, Double?, Double).self)
-        {
-            let columns = DailyMetricsColumns(
+            """, logger: logger
+        ).collect()
+        return try rows.map { row in
+            let c = try row.decode(
+                (String, String, Double, Double, Int?, Int?, String?, Double?, Double?, Double?, Double?, Double).self)
+            return try DailyMetricsColumns(
                 localDate: c.0, normalizationVersion: version, timezone: c.1, utcDayStart: c.2, utcDayEnd: c.3,
                 stepsNormalized: c.4, stepsRawSum: c.5, stepsSourcesJSON: c.6, activeEnergyKcal: c.7, sleepHours: c.8,
-                restingHRBpm: c.9, hrvMs: c.10, createdAt: c.11)
-            days.append(try columns.metrics(userID: userID, decoder: decoder))
+                restingHRBpm: c.9, hrvMs: c.10, createdAt: c.11
+            ).metrics(userID: userID, decoder: decoder)
         }
-        return days
     }
 
     public func dailyRowCounts() async throws -> [String: Int] {
@@ -328,10 +380,11 @@ public final class PostgresServerStore: ServerStore, Sendable {
     }
 }
 
-/// `postgres://user:password@host:port/database?sslmode=disable|prefer|require` →
-/// a client configuration. `sslmode` defaults to `prefer` (TLS when the server offers
-/// it, its certificate not verified, as libpq does); `require` verifies the certificate.
-enum PostgresURL {
+/// `postgres://user:password@host:port/database?sslmode=disable|prefer|require`, read
+/// into the pool's configuration and a one-off connection's. `sslmode` defaults to
+/// `prefer` (TLS when the server offers it, its certificate not verified, as libpq does);
+/// `require` verifies the certificate.
+struct PostgresURL {
     struct InvalidURL: Error, CustomStringConvertible {
         let reason: String
         var description: String { "bad --postgres URL: \(reason)" }
@@ -344,45 +397,83 @@ enum PostgresURL {
         var description: String { "PostgreSQL at \(server): \(reason)" }
     }
 
-    static func configuration(_ text: String) throws -> PostgresClient.Configuration {
+    enum TLSMode { case disable, prefer, require }
+
+    var host: String
+    var port: Int
+    var user: String
+    var password: String?
+    var database: String
+    var tls: TLSMode
+
+    init(_ text: String) throws {
         guard let url = URLComponents(string: text), ["postgres", "postgresql"].contains(url.scheme ?? "") else {
             throw InvalidURL(reason: "expected postgres://user[:password]@host[:port]/database")
         }
         guard let host = url.host, !host.isEmpty else { throw InvalidURL(reason: "no host") }
         guard let user = url.user, !user.isEmpty else { throw InvalidURL(reason: "no user name") }
-        let database = String(url.path.drop(while: { $0 == "/" }))
+        database = String(url.path.drop(while: { $0 == "/" }))
         guard !database.isEmpty else { throw InvalidURL(reason: "no database name after the host") }
-        let mode = url.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer"
-        let tls: PostgresClient.Configuration.TLS
-        switch mode {
-        case "disable":
-            tls = .disable
-        case "prefer", "allow":
-            var unverified = TLSConfiguration.makeClientConfiguration()
-            unverified.certificateVerification = .none
-            tls = .prefer(unverified)
-        case "require", "verify-ca", "verify-full":
-            tls = .require(.makeClientConfiguration())
-        default:
-            throw InvalidURL(reason: "sslmode must be disable, prefer or require, not '\(mode)'")
+        switch url.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer" {
+        case "disable": tls = .disable
+        case "prefer", "allow": tls = .prefer
+        case "require", "verify-ca", "verify-full": tls = .require
+        case let mode: throw InvalidURL(reason: "sslmode must be disable, prefer or require, not '\(mode)'")
         }
-        var configuration = PostgresClient.Configuration(
-            host: host, port: url.port ?? 5432, username: user.removingPercentEncoding ?? user,
-            password: url.password.map { $0.removingPercentEncoding ?? $0 }, database: database, tls: tls)
-        configuration.options.maximumConnections = 32
+        self.host = host
+        port = url.port ?? 5432
+        self.user = user.removingPercentEncoding ?? user
+        password = url.password.map { $0.removingPercentEncoding ?? $0 }
+    }
+
+    /// `host:port/database`, for messages.
+    var server: String { "\(host):\(port)/\(database)" }
+
+    private var tlsConfiguration: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if tls == .prefer { configuration.certificateVerification = .none }
         return configuration
     }
 
+    func clientConfiguration() -> PostgresClient.Configuration {
+        let clientTLS: PostgresClient.Configuration.TLS =
+            switch tls {
+            case .disable: .disable
+            case .prefer: .prefer(tlsConfiguration)
+            case .require: .require(tlsConfiguration)
+            }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: user, password: password, database: database, tls: clientTLS)
+        configuration.options.maximumConnections = 8
+        return configuration
+    }
+
+    /// One connection, made at once: the pool retries a refused connection for a minute
+    /// before it gives up, so the store first tries this to fail fast with the reason.
+    func probe(logger: Logger) async throws {
+        let connectionTLS: PostgresConnection.Configuration.TLS =
+            switch tls {
+            case .disable: .disable
+            case .prefer: .prefer(try NIOSSLContext(configuration: tlsConfiguration))
+            case .require: .require(try NIOSSLContext(configuration: tlsConfiguration))
+            }
+        let connection = try await PostgresConnection.connect(
+            on: PostgresClient.defaultEventLoopGroup.next(),
+            configuration: .init(
+                host: host, port: port, username: user, password: password, database: database, tls: connectionTLS),
+            id: 0, logger: logger
+        ).get()
+        try await connection.close()
+    }
+
     /// `error` with the server named and the password left out.
-    static func describe(_ error: any Error, url: String) -> any Error {
-        guard let components = URLComponents(string: url) else { return error }
-        let server = "\(components.host ?? "?"):\(components.port ?? 5432)\(components.path)"
+    func describe(_ error: any Error) -> any Error {
         var error = error
         if let failed = error as? PostgresTransactionError {
             error = failed.closureError ?? failed.beginError ?? failed.commitError ?? error
         }
         if let error = error as? PSQLError {
-            let reason = error.serverInfo?[.message] ?? "\(error.code)"
+            let reason = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
             return Unreachable(server: server, reason: reason)
         }
         return Unreachable(server: server, reason: "\(error)")
