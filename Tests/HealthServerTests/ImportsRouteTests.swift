@@ -84,6 +84,8 @@ import Testing
             #expect(job["added"] as? Int == expected.added)
             #expect(job["records"] as? Int == expected.records)
             #expect(job["already_imported"] as? Bool == false)
+            #expect((job["bytes_read"] as? Int ?? 0) > expected.zip.count)  // the XML, unpacked
+            #expect(job["total_bytes"] as? Int == job["bytes_read"] as? Int)
             // 14 days plus the ones the span's edges touch in Los Angeles.
             #expect((job["days_recomputed"] as? Int ?? 0) >= 14)
             // The server's days are the CLI pipeline's days, value for value.

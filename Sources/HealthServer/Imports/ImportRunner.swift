@@ -72,6 +72,7 @@ final class ImportRunner: Sendable {
             job.apply(live.withLock { $0.progress })
             job.records = summary.recordsRead
             job.bytesRead = summary.bytes
+            job.totalBytes = max(job.totalBytes, summary.bytes)
             job.added = summary.totalAdded
             job.duplicates = summary.duplicates.values.reduce(0, +)
             job.alreadyImported = summary.alreadyImported != nil
