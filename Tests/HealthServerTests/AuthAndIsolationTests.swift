@@ -23,6 +23,28 @@ import Testing
         }
     }
 
+    /// Over a real socket (`.live`): a write, then the read of what was written.
+    @Test(arguments: ServerBackend.enabled) func aLiveServerWritesAndReads(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend) { $0.port = 0 }
+        defer { harness.cleanUp() }
+        let days = (0..<3).map { ServerHarness.day(ServerHarness.date($0)) }
+        try await harness.app.test(.live) { client in
+            try await client.execute(
+                uri: "/v1/daily-metrics", method: .post, headers: harness.headers("alice"), body: try ServerHarness.body(days)
+            ) { response in
+                #expect(String(buffer: response.body) == #"{"inserted":3,"unchanged":0,"updated":0}"#)
+            }
+            try await client.execute(
+                uri: "/v1/daily-metrics?from=2024-06-01&to=2024-06-03", method: .get, headers: harness.headers("alice")
+            ) { response in
+                let stored = try NormalizedDailyMetrics.backendDecoder().decode(
+                    [NormalizedDailyMetrics].self, from: Data(response.body.readableBytesView))
+                #expect(stored.map(\.localDate) == ["2024-06-01", "2024-06-02", "2024-06-03"])
+                #expect(stored.map(\.userID) == Array(repeating: harness.ids["alice"], count: 3))
+            }
+        }
+    }
+
     @Test(arguments: ServerBackend.enabled) func tokensAreChecked(_ backend: ServerBackend) async throws {
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
