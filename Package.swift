@@ -68,7 +68,9 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
+            ],
+            // The OpenAPI document, compiled in (no bundle to ship beside the binary).
+            resources: [.embedInCode("Resources/openapi.json")]
         ),
         // The coach context: snapshot, assembler, providers over the query protocol and app data.
         .target(name: "HealthContext", dependencies: ["HealthCore", "HealthDaily"]),

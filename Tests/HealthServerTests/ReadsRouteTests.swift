@@ -11,12 +11,7 @@ import Testing
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
-            try await client.execute(
-                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "one"),
-                body: ByteBuffer(string: SamplesRouteTests.batch)
-            ) { response in
-                #expect(response.status == .ok)
-            }
+            try await harness.postSampleBatch(client)
             try await client.execute(
                 uri: "/v1/export.csv?metrics=steps,resting_heart_rate&from=2024-06-01&to=2024-06-01&tz=UTC", method: .get,
                 headers: harness.headers("alice")
@@ -92,12 +87,7 @@ import Testing
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
-            try await client.execute(
-                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "one"),
-                body: ByteBuffer(string: SamplesRouteTests.batch)
-            ) { response in
-                #expect(response.status == .ok)
-            }
+            try await harness.postSampleBatch(client)
             let uri = "/v1/snapshot?at=2024-06-01T20:00:00Z&tz=UTC"
             try await client.execute(uri: uri, method: .get, headers: harness.headers("alice")) { response in
                 #expect(response.status == .ok)

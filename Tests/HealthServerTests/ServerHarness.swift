@@ -79,6 +79,16 @@ struct ServerHarness {
         return fields
     }
 
+    /// Posts `SamplesRouteTests.batch` (steps, resting HR and a night on 2024-06-01) for `user`.
+    func postSampleBatch(_ client: some TestClientProtocol, user: String = "alice") async throws {
+        try await client.execute(
+            uri: "/v1/samples", method: .post, headers: headers(user, idempotencyKey: "one"),
+            body: ByteBuffer(string: SamplesRouteTests.batch)
+        ) { response in
+            #expect(response.status == .ok)
+        }
+    }
+
     /// Headers of an export.zip upload.
     func upload(_ user: String) -> HTTPFields {
         var fields = headers(user, json: false)

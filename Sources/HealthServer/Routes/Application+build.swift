@@ -59,7 +59,7 @@ public func buildApplication(
     router.get("/openapi.json") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+            body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_json)))
     }
     let v1 = router.group("v1")
         .add(middleware: BearerAuthMiddleware(users: repositories.users))

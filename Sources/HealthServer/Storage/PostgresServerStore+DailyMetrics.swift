@@ -1,0 +1,136 @@
+import Foundation
+import HealthMetrics
+import PostgresNIO
+
+/// Daily metrics in PostgreSQL: one multi-row upsert per batch, reads collected then decoded.
+extension PostgresServerStore {
+    public func upsert(_ days: [NormalizedDailyMetrics], userID: String) async throws -> UpsertCounts {
+        let encoder = NormalizedDailyMetrics.backendEncoder()
+        // One order for every writer, so two overlapping batches cannot deadlock; a day
+        // given twice keeps its order (the later copy wins).
+        let rows = try days.enumerated().map { (try DailyMetricsColumns($0.element, encoder: encoder), $0.offset) }
+            .sorted { ($0.0.localDate, $0.0.normalizationVersion, $0.1) < ($1.0.localDate, $1.0.normalizationVersion, $1.1) }
+            .map(\.0)
+        let now = Date().timeIntervalSince1970
+        return try await client.withTransaction(logger: logger) { connection in
+            var counts = UpsertCounts()
+            for chunk in Self.statementChunks(rows) {
+                // Each row is inserted (xmax = 0), updated, or — when every value but
+                // created_at is the same — left alone and not returned at all.
+                var inserted = 0
+                var returned = 0
+                for row in try await connection.query(Self.upsertQuery(chunk, userID: userID, now: now), logger: logger)
+                    .collect()
+                {
+                    returned += 1
+                    if try row.decode(Bool.self) { inserted += 1 }
+                }
+                counts.inserted += inserted
+                counts.updated += returned - inserted
+                counts.unchanged += chunk.count - returned
+            }
+            return counts
+        }
+    }
+
+    /// Runs of rows one statement can carry: at most 1,000 (15 parameters each), and no key
+    /// twice (`ON CONFLICT` cannot touch a row twice in one statement).
+    static func statementChunks(_ rows: [DailyMetricsColumns]) -> [ArraySlice<DailyMetricsColumns>] {
+        var chunks: [ArraySlice<DailyMetricsColumns>] = []
+        var start = rows.startIndex
+        var keys = Set<String>()
+        for index in rows.indices {
+            let key = rows[index].localDate + "|" + rows[index].normalizationVersion
+            if index - start == 1000 || keys.contains(key) {
+                chunks.append(rows[start..<index])
+                start = index
+                keys = []
+            }
+            keys.insert(key)
+        }
+        if start < rows.endIndex { chunks.append(rows[start...]) }
+        return chunks
+    }
+
+    private static let upsertColumns = """
+        user_id, local_date, normalization_version, timezone, utc_day_start, utc_day_end, steps_normalized,
+        steps_raw_sum, steps_sources_json, active_energy_kcal, sleep_hours, resting_hr_bpm, hrv_ms, created_at, updated_at
+        """
+
+    /// One multi-row `INSERT … ON CONFLICT DO UPDATE … WHERE (values) IS DISTINCT FROM …`.
+    static func upsertQuery(_ rows: ArraySlice<DailyMetricsColumns>, userID: String, now: Double) -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: rows.count * 15)
+        var tuples: [String] = []
+        for day in rows {
+            let first = bindings.count + 1
+            tuples.append("(" + (first..<first + 15).map { "$\($0)" }.joined(separator: ",") + ")")
+            bindings.append(userID)
+            bindings.append(day.localDate)
+            bindings.append(day.normalizationVersion)
+            bindings.append(day.timezone)
+            bindings.append(day.utcDayStart)
+            bindings.append(day.utcDayEnd)
+            bindings.append(day.stepsNormalized)
+            bindings.append(day.stepsRawSum)
+            bindings.append(day.stepsSourcesJSON)
+            bindings.append(day.activeEnergyKcal)
+            bindings.append(day.sleepHours)
+            bindings.append(day.restingHRBpm)
+            bindings.append(day.hrvMs)
+            bindings.append(day.createdAt)
+            bindings.append(now)
+        }
+        let compared = [
+            "timezone", "utc_day_start", "utc_day_end", "steps_normalized", "steps_raw_sum", "steps_sources_json",
+            "active_energy_kcal", "sleep_hours", "resting_hr_bpm", "hrv_ms",
+        ]
+        let updated = compared + ["created_at", "updated_at"]
+        let sql = """
+            INSERT INTO daily_metrics (\(upsertColumns)) VALUES \(tuples.joined(separator: ","))
+            ON CONFLICT (user_id, local_date, normalization_version) DO UPDATE SET
+                \(updated.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", "))
+            WHERE (\(compared.map { "daily_metrics.\($0)" }.joined(separator: ", ")))
+                IS DISTINCT FROM (\(compared.map { "EXCLUDED.\($0)" }.joined(separator: ", ")))
+            RETURNING (xmax = 0)
+            """
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+
+    public func dailyMetrics(
+        userID: String, from first: String, through last: String, version: String
+    ) async throws
+        -> [NormalizedDailyMetrics]
+    {
+        let decoder = NormalizedDailyMetrics.backendDecoder()
+        // Collected first: decoding a buffered row is cheaper than awaiting each one.
+        let rows = try await client.query(
+            """
+            SELECT local_date, timezone, utc_day_start, utc_day_end, steps_normalized, steps_raw_sum, steps_sources_json,
+                active_energy_kcal, sleep_hours, resting_hr_bpm, hrv_ms, created_at
+            FROM daily_metrics
+            WHERE user_id = \(userID) AND normalization_version = \(version) AND local_date BETWEEN \(first) AND \(last)
+            ORDER BY local_date
+            """, logger: logger
+        ).collect()
+        return try rows.map { row in
+            let c = try row.decode(
+                (String, String, Double, Double, Int?, Int?, String?, Double?, Double?, Double?, Double?, Double).self)
+            return try DailyMetricsColumns(
+                localDate: c.0, normalizationVersion: version, timezone: c.1, utcDayStart: c.2, utcDayEnd: c.3,
+                stepsNormalized: c.4, stepsRawSum: c.5, stepsSourcesJSON: c.6, activeEnergyKcal: c.7, sleepHours: c.8,
+                restingHRBpm: c.9, hrvMs: c.10, createdAt: c.11
+            ).metrics(userID: userID, decoder: decoder)
+        }
+    }
+
+    public func dailyRowCounts() async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let rows = try await client.query("SELECT user_id, COUNT(*) FROM daily_metrics GROUP BY user_id", logger: logger)
+        for try await (user, count) in rows.decode((String, Int).self) { counts[user] = count }
+        return counts
+    }
+
+    public func ping() async throws {
+        try await client.query("SELECT 1", logger: logger)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// `postgres://user:password@host:port/database?sslmode=disable|prefer|require`, read
+/// into the pool's configuration and a one-off connection's. `sslmode` defaults to
+/// `prefer` (TLS when the server offers it, its certificate not verified, as libpq does);
+/// `require` verifies the certificate.
+struct PostgresURL {
+    struct InvalidURL: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { "bad --postgres URL: \(reason)" }
+    }
+
+    /// Connection failures name the server, never the password.
+    struct Unreachable: Error, CustomStringConvertible {
+        let server: String
+        let reason: String
+        var description: String { "PostgreSQL at \(server): \(reason)" }
+    }
+
+    enum TLSMode { case disable, prefer, require }
+
+    var host: String
+    var port: Int
+    var user: String
+    var password: String?
+    var database: String
+    var tls: TLSMode
+
+    init(_ text: String) throws {
+        guard let url = URLComponents(string: text), ["postgres", "postgresql"].contains(url.scheme ?? "") else {
+            throw InvalidURL(reason: "expected postgres://user[:password]@host[:port]/database")
+        }
+        guard let host = url.host, !host.isEmpty else { throw InvalidURL(reason: "no host") }
+        guard let user = url.user, !user.isEmpty else { throw InvalidURL(reason: "no user name") }
+        database = String(url.path.drop(while: { $0 == "/" }))
+        guard !database.isEmpty else { throw InvalidURL(reason: "no database name after the host") }
+        switch url.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer" {
+        case "disable": tls = .disable
+        case "prefer", "allow": tls = .prefer
+        case "require", "verify-ca", "verify-full": tls = .require
+        case let mode: throw InvalidURL(reason: "sslmode must be disable, prefer or require, not '\(mode)'")
+        }
+        self.host = host
+        port = url.port ?? 5432
+        self.user = user.removingPercentEncoding ?? user
+        password = url.password.map { $0.removingPercentEncoding ?? $0 }
+    }
+
+    /// `host:port/database`, for messages.
+    var server: String { "\(host):\(port)/\(database)" }
+
+    private var tlsConfiguration: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if tls == .prefer { configuration.certificateVerification = .none }
+        return configuration
+    }
+
+    func clientConfiguration() -> PostgresClient.Configuration {
+        let clientTLS: PostgresClient.Configuration.TLS =
+            switch tls {
+            case .disable: .disable
+            case .prefer: .prefer(tlsConfiguration)
+            case .require: .require(tlsConfiguration)
+            }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: user, password: password, database: database, tls: clientTLS)
+        configuration.options.maximumConnections = 8
+        return configuration
+    }
+
+    /// One connection, made at once: the pool retries a refused connection for a minute
+    /// before it gives up, so the store first tries this to fail fast with the reason.
+    func probe(logger: Logger) async throws {
+        let connectionTLS: PostgresConnection.Configuration.TLS =
+            switch tls {
+            case .disable: .disable
+            case .prefer: .prefer(try NIOSSLContext(configuration: tlsConfiguration))
+            case .require: .require(try NIOSSLContext(configuration: tlsConfiguration))
+            }
+        let connection = try await PostgresConnection.connect(
+            on: PostgresClient.defaultEventLoopGroup.next(),
+            configuration: .init(
+                host: host, port: port, username: user, password: password, database: database, tls: connectionTLS),
+            id: 0, logger: logger
+        ).get()
+        try await connection.close()
+    }
+
+    /// `error` with the server named and the password left out.
+    func describe(_ error: any Error) -> any Error {
+        var error = error
+        if let failed = error as? PostgresTransactionError {
+            error = failed.closureError ?? failed.beginError ?? failed.commitError ?? error
+        }
+        if let error = error as? PSQLError {
+            let reason = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
+            return Unreachable(server: server, reason: reason)
+        }
+        return Unreachable(server: server, reason: "\(error)")
+    }
+}
