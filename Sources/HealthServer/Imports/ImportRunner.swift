@@ -48,20 +48,20 @@ final class ImportRunner: Sendable {
             let summary: ImportSummary = try await withThrowingTaskGroup(of: ImportSummary?.self) { group in
                 group.addTask { try await self.importOnQueue(file: file, database: database, live: live) }
                 group.addTask {
-                    // Saves the progress while the import runs; cancelled when it ends.
-                    var saved = ImportJob.State.queued
+                    // Saves the state when the import starts and whenever its progress has
+                    // moved; cancelled when the import ends.
+                    var saved: (bytes: Int64, records: Int)?
                     while !Task.isCancelled {
                         try? await Task.sleep(for: .seconds(self.progressInterval))
                         let now = live.withLock { $0 }
-                        guard now.started else { continue }
-                        if saved == .queued || now.progress != nil {
-                            var update = queued
-                            update.state = .running
-                            update.apply(now.progress)
-                            update.updatedAt = Date()
-                            try? await self.repositories.imports.saveImport(update, userID: user.id)
-                            saved = .running
-                        }
+                        let position = (bytes: now.progress?.bytes ?? 0, records: now.progress?.records ?? 0)
+                        guard now.started, saved.map({ $0 != position }) ?? true else { continue }
+                        var update = queued
+                        update.state = .running
+                        update.apply(now.progress)
+                        update.updatedAt = Date()
+                        try? await self.repositories.imports.saveImport(update, userID: user.id)
+                        saved = position
                     }
                     return nil
                 }
