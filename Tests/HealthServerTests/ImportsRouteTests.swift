@@ -157,4 +157,25 @@ import Testing
             }
         }
     }
+
+    /// At start-up, a job a stopped server left queued or running is marked failed; a
+    /// finished one is left alone.
+    @Test(arguments: ServerBackend.enabled) func unfinishedJobsAreFailedAtStart(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let alice = harness.ids["alice"]!
+        let started = Date(timeIntervalSince1970: 1_700_000_000)
+        var running = ImportJob(id: "running", state: .running, uploadBytes: 10, createdAt: started)
+        running.records = 5
+        let done = ImportJob(id: "done", state: .succeeded, uploadBytes: 10, createdAt: started)
+        try await harness.store.saveImport(running, userID: alice)
+        try await harness.store.saveImport(done, userID: alice)
+        #expect(try await harness.store.failUnfinishedImports(reason: "stopped") == 1)
+        let failed = try await harness.store.importJob(id: "running", userID: alice)
+        #expect(failed?.state == .failed)
+        #expect(failed?.error == "stopped")
+        #expect(failed?.records == 5)
+        #expect(try await harness.store.importJob(id: "done", userID: alice) == done)
+        #expect(try await harness.store.failUnfinishedImports(reason: "stopped") == 0)
+    }
 }

@@ -69,10 +69,9 @@ final class ImportRunner: Sendable {
                 group.cancelAll()
                 return summary
             }
-            job.apply(live.withLock { $0.progress })
             job.records = summary.recordsRead
             job.bytesRead = summary.bytes
-            job.totalBytes = max(job.totalBytes, summary.bytes)
+            job.totalBytes = max(live.withLock { $0.progress?.totalBytes } ?? 0, summary.bytes)
             job.added = summary.totalAdded
             job.duplicates = summary.duplicates.values.reduce(0, +)
             job.alreadyImported = summary.alreadyImported != nil

@@ -216,7 +216,7 @@ public final class PostgresServerStore: ServerStore, Sendable {
     // MARK: import jobs
 
     public func saveImport(_ job: ImportJob, userID: String) async throws {
-        let json = String(decoding: try ImportJob.encoder().encode(job), as: UTF8.self)
+        let json = try job.storedJSON()
         try await client.query(
             """
             INSERT INTO import_job (id, user_id, state, job_json, created_at)
@@ -230,20 +230,17 @@ public final class PostgresServerStore: ServerStore, Sendable {
         let rows = try await client.query(
             "SELECT job_json FROM import_job WHERE id = \(id) AND user_id = \(userID)", logger: logger)
         for try await json in rows.decode(String.self) {
-            return try ImportJob.decoder().decode(ImportJob.self, from: Data(json.utf8))
+            return try ImportJob(storedJSON: json)
         }
         return nil
     }
 
-    public func failUnfinishedImports(reason: String) async throws -> Int {
-        var unfinished: [(String, String)] = []
-        let rows = try await client.query(
-            "SELECT user_id, job_json FROM import_job WHERE state IN ('queued', 'running')", logger: logger)
-        for try await row in rows.decode((String, String).self) { unfinished.append(row) }
-        for (userID, json) in unfinished {
-            try await saveImport(
-                try ImportJob.decoder().decode(ImportJob.self, from: Data(json.utf8)).failed(reason), userID: userID)
+    public func unfinishedImports() async throws -> [(userID: String, job: ImportJob)] {
+        try await client.query(
+            "SELECT user_id, job_json FROM import_job WHERE state IN ('queued', 'running')", logger: logger
+        ).collect().map { row in
+            let (userID, json) = try row.decode((String, String).self)
+            return (userID: userID, job: try ImportJob(storedJSON: json))
         }
-        return unfinished.count
     }
 }

@@ -82,9 +82,18 @@ public protocol ImportJobRepository: Sendable {
     func saveImport(_ job: ImportJob, userID: String) async throws
     /// The user's job `id`, or `nil` (another user's job is `nil` too).
     func importJob(id: String, userID: String) async throws -> ImportJob?
+    /// Every queued or running job, with its user.
+    func unfinishedImports() async throws -> [(userID: String, job: ImportJob)]
+}
+
+extension ImportJobRepository {
     /// Marks every queued or running job failed with `reason` (at start-up: a job that was
     /// running when the server stopped is not running any more). Returns how many.
-    func failUnfinishedImports(reason: String) async throws -> Int
+    public func failUnfinishedImports(reason: String) async throws -> Int {
+        let unfinished = try await unfinishedImports()
+        for (userID, job) in unfinished { try await saveImport(job.failed(reason), userID: userID) }
+        return unfinished.count
+    }
 }
 
 /// An uploaded export and what importing it did.
@@ -145,16 +154,16 @@ public struct ImportJob: Codable, Hashable, Sendable {
     }
 
     /// The JSON both stores keep (ISO 8601 instants, sorted keys).
-    static func encoder() -> JSONEncoder {
+    func storedJSON() throws -> String {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
-        return encoder
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    static func decoder() -> JSONDecoder {
+    init(storedJSON json: String) throws {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        return decoder
+        self = try decoder.decode(ImportJob.self, from: Data(json.utf8))
     }
 }

@@ -226,7 +226,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
     }
 
     public func saveImport(_ job: ImportJob, userID: String) async throws {
-        let json = String(decoding: try ImportJob.encoder().encode(job), as: UTF8.self)
+        let json = try job.storedJSON()
         try await pool.write { db in
             try db.execute(
                 sql: """
@@ -243,20 +243,14 @@ public final class SQLiteServerStore: ServerStore, Sendable {
             try String.fetchOne(
                 db, sql: "SELECT job_json FROM import_job WHERE id = ? AND user_id = ?", arguments: [id, userID])
         }
-        return try json.map { try ImportJob.decoder().decode(ImportJob.self, from: Data($0.utf8)) }
+        return try json.map { try ImportJob(storedJSON: $0) }
     }
 
-    public func failUnfinishedImports(reason: String) async throws -> Int {
-        let unfinished = try await pool.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT user_id, job_json FROM import_job WHERE state IN ('queued', 'running')"
-            ).map { ($0[0] as String, $0[1] as String) }
+    public func unfinishedImports() async throws -> [(userID: String, job: ImportJob)] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT user_id, job_json FROM import_job WHERE state IN ('queued', 'running')")
+                .map { (userID: $0[0], job: try ImportJob(storedJSON: $0[1])) }
         }
-        for (userID, json) in unfinished {
-            try await saveImport(
-                try ImportJob.decoder().decode(ImportJob.self, from: Data(json.utf8)).failed(reason), userID: userID)
-        }
-        return unfinished.count
     }
 
     private static func user(_ row: Row) -> User {
