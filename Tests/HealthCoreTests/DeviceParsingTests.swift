@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import HealthCore
@@ -51,5 +52,21 @@ import Testing
     @Test func addressIsStrippedForStableKeys() {
         #expect(Device.stripAddress("<<HKDevice: 0x283b92580>, name:iPhone>") == "name:iPhone")
         #expect(Device.stripAddress("<<HKDevice: 0x1>, name:iPhone>") == Device.stripAddress("<<HKDevice: 0xfff>, name:iPhone>"))
+    }
+
+    /// A device shares one box between copies; it must still behave as a value.
+    @Test func aDeviceIsAValue() throws {
+        let watch = Device(name: "Apple Watch", manufacturer: "Apple Inc.", hardware: "Watch6,1")
+        var copy = watch
+        #expect(copy == watch && copy.hashValue == watch.hashValue)
+        copy.software = "10.1"
+        #expect(watch.software == nil && copy.software == "10.1")
+        #expect(copy != watch)
+        let rebuilt = Device(name: "Apple Watch", manufacturer: "Apple Inc.", hardware: "Watch6,1", software: "10.1")
+        #expect(rebuilt == copy && Set([rebuilt, copy]).count == 1)
+        let json = String(decoding: try JSONEncoder().encode(watch), as: UTF8.self)
+        #expect(json.contains(#""hardware":"Watch6,1""#) && json.contains(#""manufacturer":"Apple Inc.""#))
+        #expect(try JSONDecoder().decode(Device.self, from: Data(json.utf8)) == watch)
+        #expect(String(describing: watch).contains("hardware: Optional(\"Watch6,1\")"))
     }
 }

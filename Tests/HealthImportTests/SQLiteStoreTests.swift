@@ -40,6 +40,67 @@ import Testing
         return (folder, database, InMemoryHealthStore(samples: samples))
     }
 
+    /// The importer writes runs of samples as multi-row statements; what it stores must be
+    /// exactly what writing the records one at a time stores: the same rows, the metadata
+    /// and beats on the right samples, duplicates skipped wherever they fall in a run.
+    @Test func batchedWritesStoreWhatOneByOneWritesStore() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var samples = Self.samples()
+        samples[5].beats = [
+            HeartbeatInstant(time: Self.t0, beatsPerMinute: 61), HeartbeatInstant(time: Self.t0 + 1, beatsPerMinute: 63),
+        ]
+        var records: [HealthRecord] = []
+        for (index, sample) in samples.enumerated() {
+            records.append(.sample(sample))
+            if index % 7 == 3 { records.append(.sample(sample)) }  // a duplicate inside a run
+            if index == 200 {  // a correlation whose members are stored samples and one new one
+                var member = samples[10]
+                member.type = .bloodPressureDiastolic
+                records.append(
+                    .correlation(
+                        Correlation(
+                            type: .bloodPressure, start: sample.start, end: sample.start, source: sample.source,
+                            objects: [samples[9], member])))
+            }
+        }
+        records += samples[100..<140].map { .sample($0) }  // a whole run of known samples
+
+        let oneByOne = try Fixtures.database(in: folder.appendingPathComponent("a"))
+        let batched = try Fixtures.database(in: folder.appendingPathComponent("b"))
+        let single = try oneByOne.write { writer in
+            for record in samples.prefix(20) { try writer.write(.sample(record)) }
+            for record in records { try writer.write(record) }
+            return (writer.added, writer.duplicates, writer.addedByType)
+        }
+        let batch = try batched.write { writer in
+            for record in samples.prefix(20) { try writer.write(.sample(record)) }
+            let keyed = records.map { KeyedRecord(record: $0, key: $0.contentKey) }
+            for start in stride(from: 0, to: keyed.count, by: 100) {
+                try writer.write(Array(keyed[start..<min(start + 100, keyed.count)]))
+            }
+            return (writer.added, writer.duplicates, writer.addedByType)
+        }
+        #expect(batch.0 == single.0 && batch.1 == single.1 && batch.2 == single.2)
+        #expect(single.0[.sample] == 400 && single.0[.correlation] == 1)
+        #expect(single.1[.sample] == 20 + 57 + 40)
+        var counts = try Fixtures.snapshot(batched)
+        #expect(counts["metadata"] == (try Fixtures.snapshot(oneByOne))["metadata"])
+        #expect(counts["hrv_beat"] == 2)
+        counts["lastAnchor"] = nil
+        var expected = try Fixtures.snapshot(oneByOne)
+        expected["lastAnchor"] = nil
+        #expect(counts == expected)
+        for type in [SampleType.stepCount, .heartRate, .sleepAnalysis, .bloodPressure, .bloodPressureDiastolic] {
+            let got = try await batched.store.changes(of: type, since: .initial, limit: 1000)
+            let want = try await oneByOne.store.changes(of: type, since: .initial, limit: 1000)
+            #expect(got.samples == want.samples, "\(type)")
+            #expect(!got.samples.isEmpty, "\(type)")
+        }
+        let withBeats = try await batched.store.changes(of: samples[5].type, since: .initial, limit: 1000).samples
+        #expect(withBeats.contains { $0.beats?.map(\.beatsPerMinute) == [61, 63] })
+    }
+
     @Test func overlapQueriesMatchTheReference() async throws {
         let (folder, database, reference) = try Self.stores()
         defer { try? FileManager.default.removeItem(at: folder) }

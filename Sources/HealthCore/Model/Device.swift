@@ -7,33 +7,96 @@
 /// device.hardware      // "Watch6,1"
 /// device.deviceClass   // .appleWatch
 /// ```
+///
+/// A device is shared by thousands of samples, so its fields live in one immutable,
+/// reference-counted box: copying a `Device` costs one retain, and two copies of the same
+/// device compare equal without comparing strings. It is still a value: setting a field
+/// replaces the box.
 public struct Device: Hashable, Sendable, Codable {
-    public var name: String?
-    public var manufacturer: String?
-    public var model: String?
-    public var hardware: String?
-    public var software: String?
-    public var firmware: String?
-    public var localIdentifier: String?
-    public var udiDeviceIdentifier: String?
+    private struct Fields: Hashable, Sendable, Codable {
+        var name: String?
+        var manufacturer: String?
+        var model: String?
+        var hardware: String?
+        var software: String?
+        var firmware: String?
+        var localIdentifier: String?
+        var udiDeviceIdentifier: String?
+        var creationDate: String?
+    }
+
+    private final class Storage: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
+    public var name: String? {
+        get { storage.fields.name }
+        set { update { $0.name = newValue } }
+    }
+    public var manufacturer: String? {
+        get { storage.fields.manufacturer }
+        set { update { $0.manufacturer = newValue } }
+    }
+    public var model: String? {
+        get { storage.fields.model }
+        set { update { $0.model = newValue } }
+    }
+    public var hardware: String? {
+        get { storage.fields.hardware }
+        set { update { $0.hardware = newValue } }
+    }
+    public var software: String? {
+        get { storage.fields.software }
+        set { update { $0.software = newValue } }
+    }
+    public var firmware: String? {
+        get { storage.fields.firmware }
+        set { update { $0.firmware = newValue } }
+    }
+    public var localIdentifier: String? {
+        get { storage.fields.localIdentifier }
+        set { update { $0.localIdentifier = newValue } }
+    }
+    public var udiDeviceIdentifier: String? {
+        get { storage.fields.udiDeviceIdentifier }
+        set { update { $0.udiDeviceIdentifier = newValue } }
+    }
     /// `creation date` as written (AirPods and other accessories carry it).
-    public var creationDate: String?
+    public var creationDate: String? {
+        get { storage.fields.creationDate }
+        set { update { $0.creationDate = newValue } }
+    }
 
     public init(
         name: String? = nil, manufacturer: String? = nil, model: String? = nil,
         hardware: String? = nil, software: String? = nil, firmware: String? = nil,
         localIdentifier: String? = nil, udiDeviceIdentifier: String? = nil, creationDate: String? = nil
     ) {
-        self.name = name
-        self.manufacturer = manufacturer
-        self.model = model
-        self.hardware = hardware
-        self.software = software
-        self.firmware = firmware
-        self.localIdentifier = localIdentifier
-        self.udiDeviceIdentifier = udiDeviceIdentifier
-        self.creationDate = creationDate
+        storage = Storage(
+            Fields(
+                name: name, manufacturer: manufacturer, model: model, hardware: hardware, software: software,
+                firmware: firmware, localIdentifier: localIdentifier, udiDeviceIdentifier: udiDeviceIdentifier,
+                creationDate: creationDate))
     }
+
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields)
+    }
+
+    public static func == (lhs: Device, rhs: Device) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) { storage.fields.hash(into: &hasher) }
+
+    public init(from decoder: any Decoder) throws { storage = Storage(try Fields(from: decoder)) }
+
+    public func encode(to encoder: any Encoder) throws { try storage.fields.encode(to: encoder) }
 
     /// What kind of device this is, from `hardware`, `model` and `name` (in that order).
     public var deviceClass: DeviceClass {
@@ -43,6 +106,20 @@ public struct Device: Hashable, Sendable, Codable {
             if field.hasPrefix("iPhone") { return .iPhone }
         }
         return .other
+    }
+}
+
+extension Device: CustomReflectable {
+    /// The fields, not the box, in test failures and `dump`.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "name": name as Any, "manufacturer": manufacturer as Any, "model": model as Any,
+                "hardware": hardware as Any, "software": software as Any, "firmware": firmware as Any,
+                "localIdentifier": localIdentifier as Any, "udiDeviceIdentifier": udiDeviceIdentifier as Any,
+                "creationDate": creationDate as Any,
+            ], displayStyle: .struct)
     }
 }
 

@@ -65,7 +65,8 @@ public struct HealthImporter: Sendable {
             var lastReport = Date()
             do {
                 while let batch = try job.channel.receive() {
-                    for item in batch { try writer.write(item.record, key: item.key) }
+                    try writer.write(batch)
+                    job.channel.giveBack(batch)
                     if let progress, Date().timeIntervalSince(lastReport) >= options.progressInterval {
                         lastReport = Date()
                         let (bytes, records) = job.channel.progress
@@ -174,7 +175,9 @@ private final class ParseJob: @unchecked Sendable {
                 batch.append(KeyedRecord(record: record, key: record.contentKey))
                 if batch.count >= batchSize {
                     try channel.send(batch, bytesRead: bytesRead)
+                    batch = channel.takeBack() ?? []
                     batch.removeAll(keepingCapacity: true)
+                    batch.reserveCapacity(batchSize)
                 }
             })
         defer { scanner.deallocate() }

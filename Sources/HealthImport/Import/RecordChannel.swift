@@ -1,17 +1,17 @@
 import Foundation
 import HealthCore
-
-/// A record and its content key, computed on the parsing thread.
-struct KeyedRecord: Sendable {
-    var record: HealthRecord
-    var key: ContentKey
-}
+import HealthStore
 
 /// A bounded hand-over of record batches from the parser thread to the writer: memory
 /// stays at `capacity` batches however large the export.
+///
+/// Written batches travel back (``giveBack(_:)``, ``takeBack()``) so that the parser, which
+/// has time to spare, frees the records and reuses the arrays: freeing 300,000 records a
+/// second is work the writer, the slower side, should not do.
 final class RecordChannel: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [[KeyedRecord]] = []
+    private var written: [[KeyedRecord]] = []
     private let capacity: Int
     private var closed = false
     private var producerError: (any Error)?
@@ -54,6 +54,20 @@ final class RecordChannel: @unchecked Sendable {
         if queue.isEmpty { return nil }
         condition.broadcast()
         return queue.removeFirst()
+    }
+
+    /// Consumer: hands a written batch back to the producer.
+    func giveBack(_ batch: consuming [KeyedRecord]) {
+        condition.lock()
+        written.append(batch)
+        condition.unlock()
+    }
+
+    /// Producer: a written batch to empty and refill, if one has come back.
+    func takeBack() -> [KeyedRecord]? {
+        condition.lock()
+        defer { condition.unlock() }
+        return written.popLast()
     }
 
     /// Consumer: stop the producer (the writing side failed).

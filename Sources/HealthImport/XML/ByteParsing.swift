@@ -75,10 +75,25 @@ struct StringInterner {
         slots = Array(repeating: nil, count: limit * 2)
     }
 
+    /// FNV-1a over 8-byte words, then over the last bytes one by one.
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var index = 0
+        while index + 8 <= bytes.count {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x100_0000_01b3
+            hash ^= hash >> 29
+            index += 8
+        }
+        while index < bytes.count {
+            hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01b3
+            index += 1
+        }
+        return hash
+    }
+
     mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
         guard bytes.count <= 256 else { return String(decoding: bytes, as: UTF8.self) }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hash = StringInterner.hash(bytes)
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
         while let slot = slots[index] {

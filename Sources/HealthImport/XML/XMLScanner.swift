@@ -96,12 +96,7 @@ struct XMLScanner<Handler: XMLHandler> {
 
     /// Line and byte offset of a buffer position, for error messages.
     func location(of bufferPosition: Int) -> XMLLocation {
-        var line = linesBeforeBuffer + 1
-        var index = 0
-        while index < bufferPosition {
-            if buffer.load(fromByteOffset: index, as: UInt8.self) == 10 { line += 1 }
-            index += 1
-        }
+        let line = linesBeforeBuffer + 1 + XMLScanner.countNewlines(buffer, bufferPosition)
         return XMLLocation(byteOffset: consumedBytes + Int64(bufferPosition), line: line)
     }
 
@@ -120,16 +115,23 @@ struct XMLScanner<Handler: XMLHandler> {
 
     private mutating func compact() {
         guard position > 0 else { return }
-        var index = 0
-        while index < position {
-            if buffer.load(fromByteOffset: index, as: UInt8.self) == 10 { linesBeforeBuffer += 1 }
-            index += 1
-        }
+        linesBeforeBuffer += XMLScanner.countNewlines(buffer, position)
         let remaining = count - position
         if remaining > 0 { buffer.copyMemory(from: buffer + position, byteCount: remaining) }
         consumedBytes += Int64(position)
         count = remaining
         position = 0
+    }
+
+    private static func countNewlines(_ start: UnsafeMutableRawPointer, _ length: Int) -> Int {
+        var lines = 0
+        var cursor = start
+        let end = start + length
+        while cursor < end, let found = memchr(cursor, 10, end - cursor) {
+            lines += 1
+            cursor = UnsafeMutableRawPointer(found) + 1
+        }
+        return lines
     }
 
     @inline(__always) private func byte(_ index: Int) -> UInt8 {

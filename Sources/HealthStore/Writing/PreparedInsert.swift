@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import HealthCore
 
 /// A prepared statement bound through the SQLite C API: bulk imports write millions of
 /// rows, and one reusable statement with direct binds is several times faster than
@@ -63,6 +64,15 @@ struct PreparedInsert {
         index += 1
         bytes.withUnsafeBytes { raw in
             _ = sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), PreparedInsert.transient)
+        }
+    }
+
+    /// Binds a content key as its 16 big-endian bytes, without building an array.
+    mutating func bind(_ key: ContentKey) {
+        index += 1
+        let words = (key.high.bigEndian, key.low.bigEndian)
+        withUnsafeBytes(of: words) { raw in
+            _ = sqlite3_bind_blob(handle, index, raw.baseAddress, 16, PreparedInsert.transient)
         }
     }
 

@@ -59,18 +59,20 @@ extension RecordWriter {
 
     /// Stores the points of a route (inline `Location`s, or a GPX file read later).
     func writePoints(_ points: [RoutePoint], route: Int64) throws {
+        try pointRows.begin(rows: points.count)
         for (position, point) in points.enumerated() {
-            insertPoint.bind(route)
-            insertPoint.bind(position)
-            insertPoint.bind(point.time)
-            insertPoint.bind(point.latitude)
-            insertPoint.bind(point.longitude)
-            insertPoint.bind(point.elevation)
-            insertPoint.bind(point.speed)
-            insertPoint.bind(point.course)
-            insertPoint.bind(point.horizontalAccuracy)
-            insertPoint.bind(point.verticalAccuracy)
-            try insertPoint.run()
+            try pointRows.addRow { row in
+                row.bind(route)
+                row.bind(position)
+                row.bind(point.time)
+                row.bind(point.latitude)
+                row.bind(point.longitude)
+                row.bind(point.elevation)
+                row.bind(point.speed)
+                row.bind(point.course)
+                row.bind(point.horizontalAccuracy)
+                row.bind(point.verticalAccuracy)
+            }
         }
     }
 

@@ -6,16 +6,16 @@ import HealthCore
 /// element family by content key. Obtain one from ``HealthDatabase/write(_:)``.
 public final class RecordWriter {
     let db: Database
-    var insertSample: PreparedInsert
+    var sampleRows: MultiRowInsert
     var findSample: PreparedInsert
-    var insertMetadata: PreparedInsert
-    var insertBeat: PreparedInsert
+    var metadataRows: MultiRowInsert
+    var beatRows: MultiRowInsert
     var insertMember: PreparedInsert
     var insertWorkout: PreparedInsert
     var insertEvent: PreparedInsert
     var insertStatistic: PreparedInsert
     var insertRoute: PreparedInsert
-    var insertPoint: PreparedInsert
+    var pointRows: MultiRowInsert
     var insertSummary: PreparedInsert
     var insertClinical: PreparedInsert
     var insertAudiogramPoint: PreparedInsert
@@ -28,12 +28,20 @@ public final class RecordWriter {
     private var recentSources = RecentIDs<Source>()
     private var recentDevices = RecentIDs<Device>()
     private var maxDurations: [Int64: Double] = [:]
+    /// The anchor the next stored sample gets. Anchors are assigned here, not by SQLite,
+    /// so that a multi-row insert knows each row's anchor; a duplicate leaves a gap.
+    private var nextAnchor: Int64
+    private var addedByTypeID: [Int64: Int] = [:]
 
     /// Records added and skipped as duplicates, per family.
     public private(set) var added: [HealthRecord.Family: Int] = [:]
     public private(set) var duplicates: [HealthRecord.Family: Int] = [:]
     /// Samples added per type identifier (correlation members and workouts included).
-    public private(set) var addedByType: [String: Int] = [:]
+    public var addedByType: [String: Int] {
+        var identifiers: [Int64: String] = [:]
+        for (identifier, id) in typeIDs { identifiers[id] = identifier }
+        return Dictionary(uniqueKeysWithValues: addedByTypeID.map { (identifiers[$0.key] ?? "", $0.value) })
+    }
     /// Routes added by this writer whose points live in a file (`FileReference`).
     public internal(set) var pendingRouteFiles: [(routeID: Int64, path: String)] = []
     /// Clinical records added by this writer whose FHIR resource lives in a file.
@@ -41,16 +49,18 @@ public final class RecordWriter {
 
     init(db: Database) throws {
         self.db = db
-        insertSample = try PreparedInsert(
+        sampleRows = MultiRowInsert(
             db,
-            """
-            INSERT OR IGNORE INTO sample (type_id, start, end, utc_offset, time_zone, value, value_text, unit,
-                source_id, device_id, creation_date, content_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
-            """)
+            head: """
+                INSERT OR IGNORE INTO sample (anchor, type_id, start, end, utc_offset, time_zone, value, value_text, unit,
+                    source_id, device_id, creation_date, content_key) VALUES
+                """, row: "(?,?,?,?,?,?,?,?,?,?,?,?,?)", maxRows: 32)
         findSample = try PreparedInsert(db, "SELECT anchor FROM sample WHERE content_key = ?")
-        insertMetadata = try PreparedInsert(
-            db, "INSERT INTO metadata (owner_kind, owner, position, key, value) VALUES (?,?,?,?,?)")
-        insertBeat = try PreparedInsert(db, "INSERT INTO hrv_beat (sample, position, time, bpm) VALUES (?,?,?,?)")
+        metadataRows = MultiRowInsert(
+            db, head: "INSERT INTO metadata (owner_kind, owner, position, key, value) VALUES", row: "(?,?,?,?,?)",
+            maxRows: 64)
+        beatRows = MultiRowInsert(
+            db, head: "INSERT INTO hrv_beat (sample, position, time, bpm) VALUES", row: "(?,?,?,?)", maxRows: 64)
         insertMember = try PreparedInsert(
             db, "INSERT OR IGNORE INTO correlation_member (correlation, member) VALUES (?,?)")
         insertWorkout = try PreparedInsert(
@@ -74,12 +84,12 @@ public final class RecordWriter {
             INSERT INTO workout_route (workout, position, source_id, device_id, start, end, creation_date, file_path,
                 points_loaded) VALUES (?,?,?,?,?,?,?,?,?)
             """)
-        insertPoint = try PreparedInsert(
+        pointRows = MultiRowInsert(
             db,
-            """
-            INSERT INTO route_point (route, position, time, latitude, longitude, elevation, speed, course,
-                horizontal_accuracy, vertical_accuracy) VALUES (?,?,?,?,?,?,?,?,?,?)
-            """)
+            head: """
+                INSERT INTO route_point (route, position, time, latitude, longitude, elevation, speed, course,
+                    horizontal_accuracy, vertical_accuracy) VALUES
+                """, row: "(?,?,?,?,?,?,?,?,?,?)", maxRows: 64)
         insertSummary = try PreparedInsert(
             db,
             """
@@ -108,6 +118,14 @@ public final class RecordWriter {
             """)
         insertRaw = try PreparedInsert(
             db, "INSERT OR IGNORE INTO raw_element (content_key, name, element_json) VALUES (?,?,?)")
+        // Past every anchor ever handed out, including those of rows deleted since.
+        nextAnchor =
+            try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'sample'), 0),
+                        coalesce((SELECT max(anchor) FROM sample), 0)) + 1
+                    """) ?? 1
         for row in try Row.fetchAll(db, sql: "SELECT id, identifier FROM sample_type") {
             typeIDs[row["identifier"]] = row["id"]
         }
@@ -147,57 +165,160 @@ public final class RecordWriter {
         return isNew
     }
 
+    /// Writes a batch of records in order. Runs of plain samples, most of any export, go
+    /// through multi-row statements; everything else through ``write(_:key:)``.
+    public func write(_ batch: [KeyedRecord]) throws {
+        try batch.withUnsafeBufferPointer { batch in
+            var index = 0
+            while index < batch.count {
+                guard batch[index].isSample else {
+                    try write(batch[index].record, key: batch[index].key)
+                    index += 1
+                    continue
+                }
+                var end = index + 1
+                while end < batch.count, end - index < sampleRows.maxRows, batch[end].isSample { end += 1 }
+                try writeSamples(UnsafeBufferPointer(rebasing: batch[index..<end]))
+                index = end
+            }
+        }
+    }
+
     /// Stores `sample` unless its content key is known; returns its new anchor, or `nil`.
     @discardableResult
     func writeSample(_ sample: Sample, key: ContentKey? = nil) throws -> Int64? {
-        let typeID = try typeID(sample.type)
-        insertSample.bind(typeID)
-        insertSample.bind(sample.start)
-        insertSample.bind(sample.end)
-        insertSample.bind(sample.utcOffsetSeconds)
-        insertSample.bind(sample.timeZoneIdentifier)
-        switch sample.value {
-        case .quantity(let value, let unit):
-            insertSample.bind(value)
-            insertSample.bind(nil as String?)
-            insertSample.bind(unit)
-        case .category(let text):
-            insertSample.bind(Double(text))
-            insertSample.bind(text)
-            insertSample.bind(nil as String?)
-        case .none:
-            insertSample.bind(nil as Double?)
-            insertSample.bind(nil as String?)
-            insertSample.bind(nil as String?)
-        }
-        insertSample.bind(try sourceID(sample.source))
-        insertSample.bind(try sample.device.map(deviceID))
-        insertSample.bind(sample.creationDate)
-        insertSample.bind((key ?? sample.contentKey).bytes)
-        guard try insertSample.run() == 1 else { return nil }
-        let anchor = insertSample.lastInsertedRowID
-        addedByType[sample.type.identifier, default: 0] += 1
-        let duration = sample.end.timeIntervalSince(sample.start)
-        if duration > maxDurations[typeID, default: 0] { maxDurations[typeID] = duration }
+        let ids = try ids(of: sample)
+        let anchor = nextAnchor
+        try sampleRows.begin(rows: 1)
+        try sampleRows.addRow { RecordWriter.bind(&$0, sample, key: key ?? sample.contentKey, anchor: anchor, ids: ids) }
+        guard sampleRows.changes == 1 else { return nil }
+        nextAnchor += 1
+        stored(sample, typeID: ids.type)
         try writeMetadata(sample.metadata, owner: .sample, id: anchor)
-        for (position, beat) in (sample.beats ?? []).enumerated() {
-            insertBeat.bind(anchor)
-            insertBeat.bind(position)
-            insertBeat.bind(beat.time)
-            insertBeat.bind(beat.beatsPerMinute)
-            try insertBeat.run()
-        }
+        try writeBeats(sample.beats ?? [], anchor: anchor)
         return anchor
     }
 
+    /// Stores a run of plain samples with one statement; their metadata and beats follow.
+    private func writeSamples(_ run: UnsafeBufferPointer<KeyedRecord>) throws {
+        let first = nextAnchor
+        try sampleRows.begin(rows: run.count)
+        for index in run.indices {
+            guard case .sample(let sample) = run[index].record else { preconditionFailure("a run holds samples only") }
+            let ids = try ids(of: sample)
+            let anchor = first + Int64(index)
+            try sampleRows.addRow { RecordWriter.bind(&$0, sample, key: run[index].key, anchor: anchor, ids: ids) }
+        }
+        nextAnchor = first + Int64(run.count)
+        // Which rows were new: all of them, unless some content keys were known already.
+        var storedAnchors: Set<Int64>?
+        if sampleRows.changes < run.count {
+            storedAnchors = Set(
+                try Int64.fetchAll(
+                    db, sql: "SELECT anchor FROM sample WHERE anchor >= ? AND anchor < ?", arguments: [first, nextAnchor]))
+        }
+        duplicates[.sample, default: 0] += run.count - sampleRows.changes
+        added[.sample, default: 0] += sampleRows.changes
+        var metadataCount = 0
+        var beatCount = 0
+        for index in run.indices {
+            let anchor = first + Int64(index)
+            guard storedAnchors?.contains(anchor) ?? true, case .sample(let sample) = run[index].record else { continue }
+            stored(sample, typeID: try typeID(sample.type))
+            metadataCount += sample.metadata.count
+            beatCount += sample.beats?.count ?? 0
+        }
+        guard metadataCount > 0 || beatCount > 0 else { return }
+        try metadataRows.begin(rows: metadataCount)
+        try beatRows.begin(rows: beatCount)
+        for index in run.indices {
+            let anchor = first + Int64(index)
+            guard storedAnchors?.contains(anchor) ?? true, case .sample(let sample) = run[index].record else { continue }
+            try addMetadataRows(sample.metadata, owner: .sample, id: anchor)
+            try addBeatRows(sample.beats ?? [], anchor: anchor)
+        }
+    }
+
+    /// The row ids a sample refers to.
+    private struct SampleIDs {
+        var type: Int64
+        var source: Int64
+        var device: Int64?
+    }
+
+    private func ids(of sample: Sample) throws -> SampleIDs {
+        SampleIDs(type: try typeID(sample.type), source: try sourceID(sample.source), device: try sample.device.map(deviceID))
+    }
+
+    /// Binds one `sample` row, in the column order of `sampleRows`.
+    private static func bind(
+        _ statement: inout PreparedInsert, _ sample: Sample, key: ContentKey, anchor: Int64, ids: SampleIDs
+    ) {
+        statement.bind(anchor)
+        statement.bind(ids.type)
+        statement.bind(sample.start)
+        statement.bind(sample.end)
+        statement.bind(sample.utcOffsetSeconds)
+        statement.bind(sample.timeZoneIdentifier)
+        switch sample.value {
+        case .quantity(let value, let unit):
+            statement.bind(value)
+            statement.bind(nil as String?)
+            statement.bind(unit)
+        case .category(let text):
+            statement.bind(Double(text))
+            statement.bind(text)
+            statement.bind(nil as String?)
+        case .none:
+            statement.bind(nil as Double?)
+            statement.bind(nil as String?)
+            statement.bind(nil as String?)
+        }
+        statement.bind(ids.source)
+        statement.bind(ids.device)
+        statement.bind(sample.creationDate)
+        statement.bind(key)
+    }
+
+    /// Bookkeeping for a sample just stored.
+    private func stored(_ sample: Sample, typeID: Int64) {
+        addedByTypeID[typeID, default: 0] += 1
+        let duration = sample.end.timeIntervalSince(sample.start)
+        if duration > maxDurations[typeID, default: 0] { maxDurations[typeID] = duration }
+    }
+
     func writeMetadata(_ metadata: [MetadataEntry], owner: MetadataOwner, id: Int64) throws {
+        try metadataRows.begin(rows: metadata.count)
+        try addMetadataRows(metadata, owner: owner, id: id)
+    }
+
+    /// Binds metadata rows announced with `metadataRows.begin(rows:)`.
+    private func addMetadataRows(_ metadata: [MetadataEntry], owner: MetadataOwner, id: Int64) throws {
         for (position, entry) in metadata.enumerated() {
-            insertMetadata.bind(owner.rawValue)
-            insertMetadata.bind(id)
-            insertMetadata.bind(position)
-            insertMetadata.bind(entry.key)
-            insertMetadata.bind(entry.value)
-            try insertMetadata.run()
+            try metadataRows.addRow { row in
+                row.bind(owner.rawValue)
+                row.bind(id)
+                row.bind(position)
+                row.bind(entry.key)
+                row.bind(entry.value)
+            }
+        }
+    }
+
+    private func writeBeats(_ beats: [HeartbeatInstant], anchor: Int64) throws {
+        try beatRows.begin(rows: beats.count)
+        try addBeatRows(beats, anchor: anchor)
+    }
+
+    /// Binds beat rows announced with `beatRows.begin(rows:)`.
+    private func addBeatRows(_ beats: [HeartbeatInstant], anchor: Int64) throws {
+        for (position, beat) in beats.enumerated() {
+            try beatRows.addRow { row in
+                row.bind(anchor)
+                row.bind(position)
+                row.bind(beat.time)
+                row.bind(beat.beatsPerMinute)
+            }
         }
     }
 
