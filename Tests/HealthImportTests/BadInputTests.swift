@@ -80,6 +80,25 @@ import ZIPFoundation
         try Self.expectFailure(zip.path, into: database, mentioning: ["cut.zip: apple_health_export/export.xml", "truncated"])
     }
 
+    /// A zip whose main XML is stored uncompressed and then changed by one byte: still
+    /// well-formed XML, but its CRC-32 no longer matches, so it must not be imported.
+    @Test func zipEntryWithAWrongChecksumIsRefused() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Self.populatedStore(in: folder)
+        let xml = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("opendroid-hk/sampleexport.xml")))
+        let zip = folder.appendingPathComponent("flipped.zip")
+        let archive = try Archive(url: zip, accessMode: .create)
+        try archive.addEntry(
+            with: "apple_health_export/export.xml", type: .file, uncompressedSize: Int64(xml.count), compressionMethod: .none
+        ) { position, size in xml.subdata(in: Int(position)..<Int(position) + size) }
+        var bytes = try Data(contentsOf: zip)
+        let value = try #require(bytes.range(of: Data(#"value="2""#.utf8)))
+        bytes[value.upperBound - 2] = UInt8(ascii: "3")
+        try bytes.write(to: zip)
+        try Self.expectFailure(zip.path, into: database, mentioning: ["flipped.zip: apple_health_export/export.xml", "CRC-32"])
+    }
+
     @Test func emptyFilesAndNonExports() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

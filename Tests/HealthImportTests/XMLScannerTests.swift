@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import Testing
+import ZIPFoundation
 
 @testable import HealthImport
 
@@ -143,5 +144,36 @@ import Testing
         #expect(beats.map(\.beatsPerMinute) == [60, 61])
         #expect(beats[0].time.timeIntervalSince(sample.start) == 8.5)
         #expect((beats[1].time.timeIntervalSince(sample.start) * 10).rounded() == 112)
+    }
+}
+
+/// Our CRC-32 is zip's: the check value of the standard, and ZIPFoundation's own
+/// (byte-at-a-time) result on every length and alignment around the 8-byte steps.
+@Suite struct CRC32Tests {
+    @Test func checkValue() {
+        var crc = CRC32()
+        Array("123456789".utf8).withUnsafeBytes { crc.update($0) }
+        #expect(crc.value == 0xCBF4_3926)
+    }
+
+    @Test func matchesZIPFoundationInAnyChunking() {
+        var state: UInt64 = 7
+        let bytes = (0..<1000).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 999, 1000] {
+            let data = Data(bytes.prefix(length))
+            for chunk in [1, 3, 8, 13, 1000] {
+                var crc = CRC32()
+                var start = 0
+                while start < data.count {
+                    let end = min(start + chunk, data.count)
+                    data[start..<end].withUnsafeBytes { crc.update($0) }
+                    start = end
+                }
+                #expect(crc.value == data.crc32(checksum: 0), "length \(length), chunk \(chunk)")
+            }
+        }
     }
 }
