@@ -56,7 +56,9 @@ final class FileExportSource: ExportSource {
     /// reads 4 KiB at a time and allocates a new `Data` per chunk).
     func streamMainXML(_ consume: (Data) throws -> Void) throws {
         let descriptor = open(mainXML.path, O_RDONLY)
-        guard descriptor >= 0 else { throw ImportError(file: mainXML.path, "cannot be read: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw ImportError(file: mainXML.path, "cannot be read: \(String(cString: strerror(errno)))")
+        }
         defer { close(descriptor) }
         let capacity = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
