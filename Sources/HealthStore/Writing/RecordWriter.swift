@@ -32,6 +32,7 @@ public final class RecordWriter {
     /// so that a multi-row insert knows each row's anchor; a duplicate leaves a gap.
     private var nextAnchor: Int64
     private var addedByTypeID: [Int64: Int] = [:]
+    private var runFacts: [RunFacts] = []
 
     /// Records added and skipped as duplicates, per family.
     public private(set) var added: [HealthRecord.Family: Int] = [:]
@@ -193,21 +194,28 @@ public final class RecordWriter {
         try sampleRows.addRow { RecordWriter.bind(&$0, sample, key: key ?? sample.contentKey, anchor: anchor, ids: ids) }
         guard sampleRows.changes == 1 else { return nil }
         nextAnchor += 1
-        stored(sample, typeID: ids.type)
+        stored(typeID: ids.type, duration: sample.end.timeIntervalSince(sample.start))
         try writeMetadata(sample.metadata, owner: .sample, id: anchor)
         try writeBeats(sample.beats ?? [], anchor: anchor)
         return anchor
     }
 
     /// Stores a run of plain samples with one statement; their metadata and beats follow.
+    /// Each sample is taken out of its record once (a copy costs a retain per field), and
+    /// once more only when it has metadata or beats.
     private func writeSamples(_ run: UnsafeBufferPointer<KeyedRecord>) throws {
         let first = nextAnchor
+        runFacts.removeAll(keepingCapacity: true)
         try sampleRows.begin(rows: run.count)
         for index in run.indices {
             guard case .sample(let sample) = run[index].record else { preconditionFailure("a run holds samples only") }
             let ids = try ids(of: sample)
             let anchor = first + Int64(index)
             try sampleRows.addRow { RecordWriter.bind(&$0, sample, key: run[index].key, anchor: anchor, ids: ids) }
+            runFacts.append(
+                RunFacts(
+                    typeID: ids.type, duration: sample.end.timeIntervalSince(sample.start),
+                    metadata: sample.metadata.count, beats: sample.beats?.count ?? 0))
         }
         nextAnchor = first + Int64(run.count)
         // Which rows were new: all of them, unless some content keys were known already.
@@ -221,22 +229,28 @@ public final class RecordWriter {
         added[.sample, default: 0] += sampleRows.changes
         var metadataCount = 0
         var beatCount = 0
-        for index in run.indices {
-            let anchor = first + Int64(index)
-            guard storedAnchors?.contains(anchor) ?? true, case .sample(let sample) = run[index].record else { continue }
-            stored(sample, typeID: try typeID(sample.type))
-            metadataCount += sample.metadata.count
-            beatCount += sample.beats?.count ?? 0
+        for (index, facts) in runFacts.enumerated() where storedAnchors?.contains(first + Int64(index)) ?? true {
+            stored(typeID: facts.typeID, duration: facts.duration)
+            metadataCount += facts.metadata
+            beatCount += facts.beats
         }
         guard metadataCount > 0 || beatCount > 0 else { return }
         try metadataRows.begin(rows: metadataCount)
         try beatRows.begin(rows: beatCount)
-        for index in run.indices {
+        for (index, facts) in runFacts.enumerated() where facts.metadata + facts.beats > 0 {
             let anchor = first + Int64(index)
             guard storedAnchors?.contains(anchor) ?? true, case .sample(let sample) = run[index].record else { continue }
             try addMetadataRows(sample.metadata, owner: .sample, id: anchor)
             try addBeatRows(sample.beats ?? [], anchor: anchor)
         }
+    }
+
+    /// What ``writeSamples(_:)`` keeps of each sample of a run after binding it.
+    struct RunFacts {
+        var typeID: Int64
+        var duration: TimeInterval
+        var metadata: Int
+        var beats: Int
     }
 
     /// The row ids a sample refers to.
@@ -281,9 +295,8 @@ public final class RecordWriter {
     }
 
     /// Bookkeeping for a sample just stored.
-    private func stored(_ sample: Sample, typeID: Int64) {
+    private func stored(typeID: Int64, duration: TimeInterval) {
         addedByTypeID[typeID, default: 0] += 1
-        let duration = sample.end.timeIntervalSince(sample.start)
         if duration > maxDurations[typeID, default: 0] { maxDurations[typeID] = duration }
     }
 
