@@ -1,5 +1,4 @@
 import Foundation
-import HealthCore
 
 /// The app's own records next to the HealthKit data: the daily log, planned workouts and
 /// coach interactions. The SQLite store and ``InMemoryAppData`` implement it.

@@ -1,5 +1,4 @@
 import Foundation
-import HealthCore
 
 /// What the user logged about one local day: energy, mood and stress on a 1–5 scale and a
 /// free-text note (the AirFit seed's `DailyLog`). Every part is optional; a later entry for

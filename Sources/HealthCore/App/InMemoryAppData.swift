@@ -1,5 +1,4 @@
 import Foundation
-import HealthCore
 
 /// An ``AppDataRepository`` held in memory, with the SQLite store's semantics.
 public actor InMemoryAppData: AppDataRepository {

@@ -1,5 +1,4 @@
 import Foundation
-import HealthCore
 
 /// A calendar date with no zone, `YYYY-MM-DD`: the name of a local day.
 public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
