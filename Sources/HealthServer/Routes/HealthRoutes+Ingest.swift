@@ -85,7 +85,7 @@ extension HealthRoutes {
     private func ingest(_ records: [HealthRecord], user: User, zone: TimeZone) async throws -> IngestReport {
         let database = try repositories.healthStores.store(for: user.id)
         let (added, duplicates) = try database.write { writer in
-            for record in records { _ = try writer.write(record) }
+            try writer.write(records.map { KeyedRecord(record: $0, key: $0.contentKey) })
             return (writer.added.values.reduce(0, +), writer.duplicates.values.reduce(0, +))
         }
         let (days, daily) = try await recompute(records, user: user, zone: zone, database: database)
