@@ -63,7 +63,7 @@ let package = Package(
                 "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -95,7 +95,10 @@ let package = Package(
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore"]),
         .testTarget(
             name: "HealthDailyTests",
-            dependencies: ["HealthCore", "HealthDaily", "HealthMetrics", "HealthStore", "HealthImport", "HealthSynth"]
+            dependencies: [
+                "HealthCore", "HealthDaily", "HealthMetrics", "HealthStore", "HealthImport", "HealthSynth",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(name: "HealthAutoExportTests", dependencies: ["HealthAutoExport", "HealthCore"]),
         .testTarget(
@@ -104,6 +107,7 @@ let package = Package(
                 "HealthServer", "HealthMetrics", "HealthReadiness", "HealthAutoExport", "HealthCore", "HealthDaily",
                 "HealthImport", "HealthStore", "HealthSynth", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .testTarget(

@@ -171,8 +171,7 @@ struct SampleIndex {
         longest = samples.map { $0.end.timeIntervalSince($0.start) }.max() ?? 0
     }
 
-    /// Samples with `start < interval.end && end > interval.start`, plus instantaneous
-    /// ones that start inside it.
+    /// Samples that overlap `interval` (``Sample/overlaps(_:)``).
     func overlapping(_ interval: DateInterval) -> [Sample] {
         let lowest = interval.start.addingTimeInterval(-longest)
         var low = 0
@@ -185,9 +184,7 @@ struct SampleIndex {
         var index = low
         while index < samples.count, samples[index].start < interval.end {
             let sample = samples[index]
-            if sample.end > interval.start || (sample.end == sample.start && sample.start >= interval.start) {
-                found.append(sample)
-            }
+            if sample.overlaps(interval) { found.append(sample) }
             index += 1
         }
         return found

@@ -40,10 +40,22 @@ public struct Sample: Hashable, Sendable, Codable {
     /// The IANA zone from `HKTimeZone` metadata, when present.
     public var timeZoneIdentifier: String? { metadata.timeZoneIdentifier }
 
-    /// `true` when the sample overlaps `interval` in the HealthKit sense:
-    /// `start < interval.end && end > interval.start`.
+    /// `true` when the sample overlaps the half-open `interval` — the one rule every store
+    /// and every daily rule obeys (``HealthQuerying``):
+    /// - a sample with a duration overlaps when `start < interval.end && end > interval.start`
+    ///   (HealthKit's predicate with no options), so one ending exactly at the interval's
+    ///   start, or starting exactly at its end, does not;
+    /// - an instantaneous sample (`start == end`) overlaps when
+    ///   `interval.start <= start < interval.end`: it lies in exactly one of a run of
+    ///   adjacent intervals (days), whatever range the intervals were asked in.
     public func overlaps(_ interval: DateInterval) -> Bool {
-        start < interval.end && end > interval.start
+        Sample.overlaps(start: start, end: end, interval)
+    }
+
+    /// ``overlaps(_:)`` for a sample's bounds.
+    @inlinable
+    public static func overlaps(start: Date, end: Date, _ interval: DateInterval) -> Bool {
+        start < interval.end && (end > interval.start || start >= interval.start)
     }
 }
 

@@ -3,8 +3,12 @@ import Foundation
 /// The questions every pipeline asks of stored HealthKit data. The SQLite store and
 /// ``InMemoryHealthStore`` implement it; on Apple platforms HealthKit itself can.
 ///
-/// Intervals are half-open; a sample overlaps `interval` when
-/// `sample.start < interval.end && sample.end > interval.start`.
+/// Intervals are half-open, `[start, end)`. "Overlaps" has one meaning everywhere
+/// (``Sample/overlaps(_:)``): a sample with a duration overlaps `interval` when
+/// `sample.start < interval.end && sample.end > interval.start`; an instantaneous sample
+/// (`start == end`, e.g. a Health Auto Export point with only a `date`) overlaps when
+/// `interval.start <= sample.start < interval.end`. So an instant at midnight belongs to
+/// the day it starts, and a day's answer never depends on the range it was asked in.
 public protocol HealthQuerying: Sendable {
     /// Samples of `type` overlapping `interval`, ordered by start, then anchor.
     func samples(of type: SampleType, overlapping interval: DateInterval) async throws -> [Sample]

@@ -29,8 +29,9 @@ public struct SQLiteHealthStore: HealthQuerying {
             let upper = interval.end.timeIntervalSince1970
             return try Self.fetch(
                 db,
-                where: "s.type_id = ? AND s.start < ? AND s.start >= ? AND s.end > ? ORDER BY s.start, s.anchor",
-                arguments: [typeID, upper, lower - maxDuration, lower])
+                where:
+                    "s.type_id = ? AND s.start < ? AND s.start >= ? AND (s.end > ? OR s.start >= ?) ORDER BY s.start, s.anchor",
+                arguments: [typeID, upper, lower - maxDuration, lower, lower])
         }
     }
 
