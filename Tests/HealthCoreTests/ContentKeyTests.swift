@@ -63,4 +63,31 @@ import Testing
         let foxKey = fox.withUnsafeBytes { MurmurHash3.hash128($0) }
         #expect(foxKey.high == 0xe34b_bc7b_bc07_1b6c && foxKey.low == 0x7a43_3ca9_c49a_9347)
     }
+
+    /// The streaming hash gives the reference key whatever the pieces: fed in every split of
+    /// the 43-byte vector into three pieces, and 1 MiB of bytes in uneven chunks.
+    @Test func streamingGivesTheSameKeyWhateverThePieces() {
+        let fox = Array("The quick brown fox jumps over the lazy dog".utf8)
+        for first in 0...fox.count {
+            for second in first...fox.count {
+                var hasher = StreamingContentHash()
+                hasher.update(Array(fox[..<first]))
+                hasher.update(Array(fox[first..<second]))
+                hasher.update(Array(fox[second...]))
+                let key = hasher.finish()
+                #expect(key.high == 0xe34b_bc7b_bc07_1b6c && key.low == 0x7a43_3ca9_c49a_9347, "\(first), \(second)")
+            }
+        }
+        let large = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        var hasher = StreamingContentHash()
+        var offset = 0
+        var step = 1
+        while offset < large.count {
+            let end = min(large.count, offset + step)
+            hasher.update(Array(large[offset..<end]))
+            offset = end
+            step = step * 7 % 65_521 + 3
+        }
+        #expect(hasher.finish() == large.withUnsafeBytes { MurmurHash3.hash128($0) })
+    }
 }

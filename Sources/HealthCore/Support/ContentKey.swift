@@ -1,3 +1,5 @@
+import Foundation
+
 /// A stable 128-bit content key (MurmurHash3 x64-128 over a canonical byte encoding of a
 /// record's fields). Two records with the same key are the same record: stores keep one.
 ///
@@ -85,40 +87,93 @@ public struct ContentKeyBuilder: Sendable {
 
 /// MurmurHash3 x64-128 (public domain, Austin Appleby), seed 0.
 enum MurmurHash3 {
-    static func hash128(_ data: UnsafeRawBufferPointer, seed: UInt64 = 0) -> ContentKey {
-        let c1: UInt64 = 0x87c3_7b91_1142_53d5
-        let c2: UInt64 = 0x4cf5_ad43_2745_937f
-        var h1 = seed
-        var h2 = seed
-        let length = data.count
-        let blocks = length / 16
+    static func hash128(_ data: UnsafeRawBufferPointer) -> ContentKey {
+        var hasher = StreamingContentHash()
+        hasher.update(data)
+        return hasher.finish()
+    }
+}
+
+/// MurmurHash3 x64-128 over bytes fed in pieces of any size: the same key as hashing them
+/// all at once. Imports hash what they read with it as they read it (file fingerprints).
+public struct StreamingContentHash: Sendable {
+    private static let c1: UInt64 = 0x87c3_7b91_1142_53d5
+    private static let c2: UInt64 = 0x4cf5_ad43_2745_937f
+    private var h1: UInt64 = 0
+    private var h2: UInt64 = 0
+    private var length = 0
+    /// Bytes of an unfinished 16-byte block.
+    private var pending: (UInt64, UInt64) = (0, 0)
+    private var pendingCount = 0
+
+    public init() {}
+
+    /// Hashes `data` after everything fed before.
+    public mutating func update(_ data: UnsafeRawBufferPointer) {
+        guard !data.isEmpty else { return }
+        length += data.count
+        var offset = 0
+        if pendingCount > 0 {
+            while pendingCount < 16, offset < data.count {
+                addPending(data[offset])
+                offset += 1
+            }
+            guard pendingCount == 16 else { return }
+            mix(pending.0, pending.1)
+            pending = (0, 0)
+            pendingCount = 0
+        }
+        let blocks = (data.count - offset) / 16
         for block in 0..<blocks {
-            var k1 = data.loadUnaligned(fromByteOffset: block * 16, as: UInt64.self).littleEndian
-            var k2 = data.loadUnaligned(fromByteOffset: block * 16 + 8, as: UInt64.self).littleEndian
-            k1 &*= c1; k1 = rotl(k1, 31); k1 &*= c2; h1 ^= k1
-            h1 = rotl(h1, 27); h1 &+= h2; h1 = h1 &* 5 &+ 0x52dc_e729
-            k2 &*= c2; k2 = rotl(k2, 33); k2 &*= c1; h2 ^= k2
-            h2 = rotl(h2, 31); h2 &+= h1; h2 = h2 &* 5 &+ 0x3849_5ab5
+            let at = offset + block * 16
+            mix(
+                data.loadUnaligned(fromByteOffset: at, as: UInt64.self).littleEndian,
+                data.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self).littleEndian)
         }
-        let tail = blocks * 16
-        var k1: UInt64 = 0
-        var k2: UInt64 = 0
-        let rest = length & 15
-        if rest > 8 {
-            for index in stride(from: rest - 1, through: 8, by: -1) {
-                k2 ^= UInt64(data[tail + index]) << (UInt64(index - 8) * 8)
-            }
-            k2 &*= c2; k2 = rotl(k2, 33); k2 &*= c1; h2 ^= k2
+        offset += blocks * 16
+        while offset < data.count {
+            addPending(data[offset])
+            offset += 1
         }
-        if rest > 0 {
-            for index in stride(from: min(rest, 8) - 1, through: 0, by: -1) {
-                k1 ^= UInt64(data[tail + index]) << (UInt64(index) * 8)
-            }
-            k1 &*= c1; k1 = rotl(k1, 31); k1 &*= c2; h1 ^= k1
+    }
+
+    /// Hashes `bytes` after everything fed before.
+    public mutating func update<Bytes: ContiguousBytes>(_ bytes: Bytes) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    private mutating func addPending(_ byte: UInt8) {
+        if pendingCount < 8 {
+            pending.0 |= UInt64(byte) << (UInt64(pendingCount) * 8)
+        } else {
+            pending.1 |= UInt64(byte) << (UInt64(pendingCount - 8) * 8)
+        }
+        pendingCount += 1
+    }
+
+    @inline(__always) private mutating func mix(_ block1: UInt64, _ block2: UInt64) {
+        var k1 = block1
+        var k2 = block2
+        k1 &*= Self.c1; k1 = Self.rotl(k1, 31); k1 &*= Self.c2; h1 ^= k1
+        h1 = Self.rotl(h1, 27); h1 &+= h2; h1 = h1 &* 5 &+ 0x52dc_e729
+        k2 &*= Self.c2; k2 = Self.rotl(k2, 33); k2 &*= Self.c1; h2 ^= k2
+        h2 = Self.rotl(h2, 31); h2 &+= h1; h2 = h2 &* 5 &+ 0x3849_5ab5
+    }
+
+    /// The key of everything fed.
+    public func finish() -> ContentKey {
+        var h1 = self.h1
+        var h2 = self.h2
+        var (k1, k2) = pending
+        if pendingCount > 8 {
+            k2 &*= Self.c2; k2 = Self.rotl(k2, 33); k2 &*= Self.c1; h2 ^= k2
+        }
+        if pendingCount > 0 {
+            k1 &*= Self.c1; k1 = Self.rotl(k1, 31); k1 &*= Self.c2; h1 ^= k1
         }
         h1 ^= UInt64(length); h2 ^= UInt64(length)
         h1 &+= h2; h2 &+= h1
-        h1 = fmix(h1); h2 = fmix(h2)
+        h1 = Self.fmix(h1); h2 = Self.fmix(h2)
         h1 &+= h2; h2 &+= h1
         return ContentKey(high: h1, low: h2)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthStore
 
 /// Where an Apple Health export comes from: an `export.zip`, a bare `export.xml`, or an
 /// unpacked export folder. Every kind streams its main XML and reads the files the XML
@@ -21,8 +22,39 @@ protocol ExportSource: AnyObject {
     func readFile(exportPath: String) throws -> Data?
     /// Export-relative paths of the ECG CSV files.
     func electrocardiogramPaths() -> [String]
-    /// A stable identity of the input's content, cheap to compute (no full read).
-    func fingerprint() throws -> String
+    /// The cheap identity of what an import of this source reads (no full read).
+    func identity() throws -> SourceIdentity
+    /// The identity of the full content of what an import reads. `mainXML` is the
+    /// ``StreamingContentHash`` of the main XML when the import computed it while parsing
+    /// (it is read again otherwise).
+    func contentHash(mainXML: ContentKey?) throws -> String
+    /// Whether ``contentHash(mainXML:)`` needs the main XML's hash (a zip's does not: its
+    /// entries' CRC-32s identify them, and each is checked as it is read).
+    var hashesMainXML: Bool { get }
+}
+
+/// How an import recognises input it has read before, without reading it.
+///
+/// - A zip: the names, sizes and CRC-32s of its entries, from its central directory. They
+///   come from the content, so the quick key is always trusted.
+/// - A file or folder: the path, size and modification time (to the nanosecond) of every
+///   file the import reads — the main XML and the files in `electrocardiograms/`,
+///   `workout-routes/` and `clinical-records/` beside it. Like git's index, the key is only
+///   trusted when the import that recorded it started more than ``racyWindow`` after the
+///   newest of those files was last modified; otherwise a file could have changed again
+///   within the file system's timestamp resolution, and the full content hash decides.
+struct SourceIdentity: Sendable {
+    static let racyWindow: TimeInterval = 2
+
+    var quickKey: String
+    /// The newest modification time of the files (`nil` for a zip).
+    var newestModification: Date?
+
+    /// Whether a run that recorded this quick key may be trusted to have read this content.
+    func isTrusted(by run: ImportRun) -> Bool {
+        guard let newestModification else { return true }
+        return run.startedAt.timeIntervalSince(newestModification) > SourceIdentity.racyWindow
+    }
 }
 
 /// The content test for the main XML: its first bytes hold `<!DOCTYPE HealthData` or
@@ -50,21 +82,4 @@ enum MainXMLDetector {
             || (path.count > 1 && path.dropFirst().first == ":")
     }
 
-    /// Fingerprint of a file: size plus a hash of its first and last MiB.
-    static func fileFingerprint(_ url: URL) throws -> String {
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        let size = try handle.seekToEnd()
-        try handle.seek(toOffset: 0)
-        var builder = ContentKeyBuilder(tag: "file")
-        builder.add(Int64(size))
-        let window: UInt64 = 1 << 20
-        let head = try handle.read(upToCount: Int(min(size, window))) ?? Data()
-        builder.add(head.base64EncodedString())
-        if size > window {
-            try handle.seek(toOffset: max(window, size - window))
-            builder.add((try handle.readToEnd() ?? Data()).base64EncodedString())
-        }
-        return builder.finish().description
-    }
 }

@@ -55,9 +55,13 @@ final class FileExportSource: ExportSource {
     /// Reads the XML with `read(2)` in 1 MiB chunks into one reused buffer (`FileHandle`
     /// reads 4 KiB at a time and allocates a new `Data` per chunk).
     func streamMainXML(_ consume: (Data) throws -> Void) throws {
-        let descriptor = open(mainXML.path, O_RDONLY)
+        try FileExportSource.readChunks(mainXML.path, consume)
+    }
+
+    private static func readChunks(_ path: String, _ consume: (Data) throws -> Void) throws {
+        let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
-            throw ImportError(file: mainXML.path, "cannot be read: \(String(cString: strerror(errno)))")
+            throw ImportError(file: path, "cannot be read: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         let capacity = 1 << 20
@@ -68,7 +72,7 @@ final class FileExportSource: ExportSource {
             let count = read(descriptor, buffer, capacity)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw ImportError(file: mainXML.path, "read failed at byte \(offset): \(String(cString: strerror(errno)))")
+                throw ImportError(file: path, "read failed at byte \(offset): \(String(cString: strerror(errno)))")
             }
             if count == 0 { return }
             offset += Int64(count)
@@ -92,7 +96,53 @@ final class FileExportSource: ExportSource {
         return files.filter { $0.lowercased().hasSuffix(".csv") }.sorted().map { "electrocardiograms/" + $0 }
     }
 
-    func fingerprint() throws -> String {
-        kind + ":" + (try MainXMLDetector.fileFingerprint(mainXML))
+    /// The files an import of this source reads, by path relative to the export's folder:
+    /// the main XML first, then those of the export's own folders, sorted.
+    private func contentFiles() -> [(name: String, url: URL)] {
+        var files = [(name: mainXML.lastPathComponent, url: mainXML)]
+        for folder in ["clinical-records", "electrocardiograms", "workout-routes"] {
+            let directory = root.appendingPathComponent(folder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            files += names.filter { !MainXMLDetector.isJunk($0) }.sorted().map {
+                (folder + "/" + $0, directory.appendingPathComponent($0))
+            }
+        }
+        return files
+    }
+
+    func identity() throws -> SourceIdentity {
+        var builder = ContentKeyBuilder(tag: "files")
+        var newest = Date.distantPast
+        for file in contentFiles() {
+            var status = stat()
+            guard stat(file.url.path, &status) == 0 else {
+                throw ImportError(file: file.url.path, "cannot be read: \(String(cString: strerror(errno)))")
+            }
+            builder.add(file.name)
+            builder.add(Int64(status.st_size))
+            builder.add(Int64(status.st_mtim.tv_sec))
+            builder.add(Int64(status.st_mtim.tv_nsec))
+            let modified = Date(
+                timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
+            newest = max(newest, modified)
+        }
+        return SourceIdentity(quickKey: kind + ":" + builder.finish().description, newestModification: newest)
+    }
+
+    let hashesMainXML = true
+
+    func contentHash(mainXML: ContentKey?) throws -> String {
+        var builder = ContentKeyBuilder(tag: "content")
+        for (index, file) in contentFiles().enumerated() {
+            builder.add(file.name)
+            if index == 0, let mainXML {
+                builder.add(mainXML)
+                continue
+            }
+            var hasher = StreamingContentHash()
+            try FileExportSource.readChunks(file.url.path) { hasher.update($0) }
+            builder.add(hasher.finish())
+        }
+        return "content:" + builder.finish().description
     }
 }

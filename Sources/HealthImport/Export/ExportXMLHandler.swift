@@ -67,7 +67,9 @@ struct ExportXMLHandler: XMLHandler {
                 type: header.type, start: header.start, end: header.end, source: header.source, device: header.device,
                 creationDate: header.creationDate, utcOffsetSeconds: header.utcOffsetSeconds)
         } else if tag.nameIs("ActivitySummary") {
-            try emit(.activitySummary(readActivitySummary(tag)))
+            var summary = readActivitySummary(tag)
+            summary.asOf = info.exportDate
+            try emit(.activitySummary(summary))
         } else if tag.nameIs("ClinicalRecord") {
             try emit(.clinicalRecord(readClinicalRecord(tag)))
         } else if tag.nameIs("Audiogram") {

@@ -9,7 +9,8 @@ import HealthStore
 /// with at most a few thousand records in flight. The whole import is one transaction: it
 /// either completes or leaves the store exactly as it was. Re-importing is idempotent
 /// (content keys), and an input identical to one imported before is recognised by its
-/// fingerprint without being read.
+/// fingerprint without being read (``SourceIdentity``; a file changed moments before its
+/// last import is hashed in full instead).
 ///
 /// ```swift
 /// let database = try HealthDatabase(path: "health.sqlite")
@@ -42,11 +43,15 @@ public struct HealthImporter: Sendable {
     public func run(path: String, progress: ((ImportProgress) -> Void)? = nil) throws -> ImportSummary {
         let started = Date()
         let source = try HealthImporter.openSource(path)
-        let fingerprint = try source.fingerprint()
+        let identity = try source.identity()
+        let fingerprint = identity.quickKey
         var summary = ImportSummary(
             inputKind: source.kind, path: path, databasePath: database.path, fingerprint: fingerprint)
         summary.refusedEntries = source.refusedEntries
-        if !options.force, let previous = try database.importRun(fingerprint: fingerprint) {
+        if !options.force, let previous = try database.importRun(fingerprint: fingerprint),
+            try identity.isTrusted(by: previous)
+                || previous.contentHash.map({ try source.contentHash(mainXML: nil) == $0 }) == true
+        {
             summary.alreadyImported = previous
             summary.elapsed = Date().timeIntervalSince(started)
             return summary
@@ -89,10 +94,12 @@ public struct HealthImporter: Sendable {
             summary.recordsRead = job.recordsRead
             summary.warnings = job.warnings
             try HealthImporter.attachFiles(source: source, writer: writer, summary: &summary)
+            summary.contentHash = try source.contentHash(mainXML: job.mainXMLHash)
             summary.phases["files"] = Date().timeIntervalSince(xmlDone)
-            try writer.writeCharacteristics(job.info.characteristics)
+            try writer.writeCharacteristics(job.info.characteristics, asOf: job.info.exportDate)
             summary.added = writer.added
             summary.duplicates = writer.duplicates
+            summary.updated = writer.updated
             summary.addedByType = writer.addedByType
             summary.elapsed = Date().timeIntervalSince(started)
             try writer.recordImport(
@@ -100,7 +107,7 @@ public struct HealthImporter: Sendable {
                     fingerprint: fingerprint, path: path, inputKind: source.kind, startedAt: started, finishedAt: Date(),
                     locale: job.info.locale, exportDate: job.info.exportDate, exportVersion: job.info.exportVersion,
                     bytes: job.bytesRead, recordsRead: summary.recordsRead, recordsAdded: summary.totalAdded,
-                    duplicates: summary.totalDuplicates))
+                    duplicates: summary.totalDuplicates, contentHash: summary.contentHash))
             commitStarted = Date()
         }
         summary.phases["commit"] = Date().timeIntervalSince(commitStarted)
@@ -161,6 +168,8 @@ private final class ParseJob: @unchecked Sendable {
     private(set) var warnings: [String: Int] = [:]
     private(set) var bytesRead: Int64 = 0
     private(set) var recordsRead = 0
+    /// The hash of the main XML's bytes, when the source needs it for its content hash.
+    private(set) var mainXMLHash: ContentKey?
     private var batch: [KeyedRecord] = []
 
     init(source: any ExportSource, batchSize: Int) {
@@ -182,10 +191,12 @@ private final class ParseJob: @unchecked Sendable {
             })
         defer { scanner.deallocate() }
         let name = source.mainXMLName
+        var hasher = source.hashesMainXML ? StreamingContentHash() : nil
         do {
             try source.streamMainXML { chunk in
                 do {
                     bytesRead += Int64(chunk.count)
+                    hasher?.update(chunk)
                     try scanner.feed(chunk)
                 } catch {
                     throw describe(error, scanner: scanner, name: name)
@@ -193,6 +204,7 @@ private final class ParseJob: @unchecked Sendable {
             }
             do { try scanner.finish() } catch { throw describe(error, scanner: scanner, name: name) }
             if !batch.isEmpty { try channel.send(batch, bytesRead: bytesRead) }
+            mainXMLHash = hasher?.finish()
             info = scanner.handler.info
             warnings = scanner.handler.warnings
             recordsRead = scanner.handler.recordCount

@@ -8,7 +8,10 @@ public struct ImportSummary: Sendable {
     public var inputKind: String
     public var path: String
     public var databasePath: String
+    /// The quick identity of the input (names, sizes and times of what is read; a zip's CRCs).
     public var fingerprint: String
+    /// The identity of the full content read (set once the import has read it).
+    public var contentHash: String?
     /// Set when the identical input had been imported before: nothing was read.
     public var alreadyImported: ImportRun?
     public var exportInfo = ExportInfo()
@@ -18,6 +21,8 @@ public struct ImportSummary: Sendable {
     public var recordsRead = 0
     public var added: [HealthRecord.Family: Int] = [:]
     public var duplicates: [HealthRecord.Family: Int] = [:]
+    /// Records that replaced an older reading (a day's activity summary from a newer export).
+    public var updated: [HealthRecord.Family: Int] = [:]
     /// Samples added per HealthKit type (correlation members and workouts included).
     public var addedByType: [String: Int] = [:]
     public var routeFilesLoaded = 0
@@ -33,6 +38,7 @@ public struct ImportSummary: Sendable {
 
     public var totalAdded: Int { added.values.reduce(0, +) }
     public var totalDuplicates: Int { duplicates.values.reduce(0, +) }
+    public var totalUpdated: Int { updated.values.reduce(0, +) }
 
     /// Throughput of the main XML, in MB/s (10^6 bytes).
     public var megabytesPerSecond: Double { elapsed > 0 ? Double(bytes) / 1e6 / elapsed : 0 }

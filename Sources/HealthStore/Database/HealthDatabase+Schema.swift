@@ -204,6 +204,17 @@ extension HealthDatabase {
                     CREATE INDEX coach_interaction_at ON coach_interaction(at);
                     """)
         }
+        migrator.registerMigration("v3") { db in
+            // Which export the per-day and per-person records were read from, so that an
+            // older export imported later never overwrites a newer one (NULL: unknown).
+            // `content_hash`: the full hash of what an import read (fingerprints, docs/store.md).
+            try db.execute(
+                sql: """
+                    ALTER TABLE activity_summary ADD COLUMN as_of REAL;
+                    ALTER TABLE characteristic ADD COLUMN as_of REAL;
+                    ALTER TABLE import_run ADD COLUMN content_hash TEXT;
+                    """)
+        }
         return migrator
     }
 }

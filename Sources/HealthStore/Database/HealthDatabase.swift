@@ -86,7 +86,8 @@ public final class HealthDatabase: Sendable {
         }
     }
 
-    /// The import recorded for `fingerprint`, if an identical input was imported before.
+    /// The latest import recorded for `fingerprint` (a quick identity: the importer decides
+    /// whether it can be trusted or the content hash must decide).
     public func importRun(fingerprint: String) throws -> ImportRun? {
         try pool.read { db in
             try Row.fetchOne(
@@ -96,14 +97,24 @@ public final class HealthDatabase: Sendable {
     }
 
     /// Runs `body` in one write transaction with a ``RecordWriter``: either everything it
-    /// wrote is committed, or (when it throws) nothing is.
+    /// wrote is committed, or (when it throws) nothing is. Blocks the calling thread.
     public func write<T>(_ body: (RecordWriter) throws -> T) throws -> T {
-        try pool.write { db in
-            let writer = try RecordWriter(db: db)
-            let result = try body(writer)
-            try writer.finish()
-            return result
-        }
+        try pool.write { db in try Self.run(body, in: db) }
+    }
+
+    /// ``write(_:)`` for async code (the same name would be chosen over it in any async
+    /// context, blocking or not, hence its own): the transaction runs on the database's own writer
+    /// queue while the caller is suspended, so neither a NIO event loop nor a thread of the
+    /// cooperative pool waits for SQLite.
+    public func writeAsync<T: Sendable>(_ body: @escaping @Sendable (RecordWriter) throws -> T) async throws -> T {
+        try await pool.write { db in try Self.run(body, in: db) }
+    }
+
+    private static func run<T>(_ body: (RecordWriter) throws -> T, in db: Database) throws -> T {
+        let writer = try RecordWriter(db: db)
+        let result = try body(writer)
+        try writer.finish()
+        return result
     }
 }
 
@@ -122,11 +133,13 @@ public struct ImportRun: Sendable, Hashable {
     public var recordsRead: Int
     public var recordsAdded: Int
     public var duplicates: Int
+    /// The hash of the full content the import read (`nil` for imports made before it was kept).
+    public var contentHash: String?
 
     public init(
         id: Int64 = 0, fingerprint: String, path: String, inputKind: String, startedAt: Date, finishedAt: Date,
         locale: String?, exportDate: Date?, exportVersion: Int?, bytes: Int64, recordsRead: Int,
-        recordsAdded: Int, duplicates: Int
+        recordsAdded: Int, duplicates: Int, contentHash: String? = nil
     ) {
         self.id = id
         self.fingerprint = fingerprint
@@ -141,6 +154,7 @@ public struct ImportRun: Sendable, Hashable {
         self.recordsRead = recordsRead
         self.recordsAdded = recordsAdded
         self.duplicates = duplicates
+        self.contentHash = contentHash
     }
 
     init(row: Row) {
@@ -150,7 +164,7 @@ public struct ImportRun: Sendable, Hashable {
             finishedAt: Date(timeIntervalSince1970: row["finished_at"]), locale: row["locale"],
             exportDate: (row["export_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
             exportVersion: row["export_version"], bytes: row["bytes"], recordsRead: row["records_read"],
-            recordsAdded: row["records_added"], duplicates: row["duplicates"])
+            recordsAdded: row["records_added"], duplicates: row["duplicates"], contentHash: row["content_hash"])
     }
 }
 

@@ -19,7 +19,18 @@ extension RecordWriter {
         return true
     }
 
-    func writeSummary(_ summary: ActivitySummary) throws -> Bool {
+    /// What writing an activity summary did.
+    enum SummaryWrite { case added, updated, unchanged }
+
+    /// Stores a day's rings. A day already stored is replaced only by a reading at least as
+    /// recent (`asOf`, the export's date) whose figures differ: an older export imported
+    /// later never overwrites a newer one.
+    func writeSummary(_ summary: ActivitySummary) throws -> SummaryWrite {
+        let figures: [(any DatabaseValueConvertible)?] = [
+            summary.activeEnergyBurned, summary.activeEnergyBurnedGoal, summary.activeEnergyBurnedUnit,
+            summary.appleMoveTime, summary.appleMoveTimeGoal, summary.appleExerciseTime, summary.appleExerciseTimeGoal,
+            summary.appleStandHours, summary.appleStandHoursGoal,
+        ]
         insertSummary.bind(summary.dateComponents)
         insertSummary.bind(summary.activeEnergyBurned)
         insertSummary.bind(summary.activeEnergyBurnedGoal)
@@ -30,22 +41,21 @@ extension RecordWriter {
         insertSummary.bind(summary.appleExerciseTimeGoal)
         insertSummary.bind(summary.appleStandHours)
         insertSummary.bind(summary.appleStandHoursGoal)
-        if try insertSummary.run() == 1 { return true }
-        // A later export can complete a day that an earlier one caught half-way: keep the newest.
+        insertSummary.bind(summary.asOf)
+        if try insertSummary.run() == 1 { return .added }
+        let asOf = summary.asOf?.timeIntervalSince1970
         try db.execute(
             sql: """
-                UPDATE activity_summary SET active_energy_burned = ?, active_energy_burned_goal = ?,
-                    active_energy_burned_unit = ?, apple_move_time = ?, apple_move_time_goal = ?,
-                    apple_exercise_time = ?, apple_exercise_time_goal = ?, apple_stand_hours = ?,
-                    apple_stand_hours_goal = ? WHERE date = ?
+                UPDATE activity_summary SET (active_energy_burned, active_energy_burned_goal,
+                    active_energy_burned_unit, apple_move_time, apple_move_time_goal, apple_exercise_time,
+                    apple_exercise_time_goal, apple_stand_hours, apple_stand_hours_goal, as_of) = (?,?,?,?,?,?,?,?,?,?)
+                WHERE date = ? AND coalesce(?, -1e300) >= coalesce(as_of, -1e300)
+                    AND (active_energy_burned, active_energy_burned_goal, active_energy_burned_unit, apple_move_time,
+                        apple_move_time_goal, apple_exercise_time, apple_exercise_time_goal, apple_stand_hours,
+                        apple_stand_hours_goal) IS NOT (?,?,?,?,?,?,?,?,?)
                 """,
-            arguments: [
-                summary.activeEnergyBurned, summary.activeEnergyBurnedGoal, summary.activeEnergyBurnedUnit,
-                summary.appleMoveTime, summary.appleMoveTimeGoal, summary.appleExerciseTime,
-                summary.appleExerciseTimeGoal, summary.appleStandHours, summary.appleStandHoursGoal,
-                summary.dateComponents,
-            ])
-        return false
+            arguments: StatementArguments(figures + [asOf, summary.dateComponents, asOf] + figures))
+        return db.changesCount == 1 ? .updated : .unchanged
     }
 
     func writeClinical(_ record: ClinicalRecord, key: ContentKey) throws -> Bool {
@@ -104,14 +114,21 @@ extension RecordWriter {
         return try insertRaw.run() == 1
     }
 
-    /// Replaces the stored `Me` characteristics with the newest export's.
-    public func writeCharacteristics(_ characteristics: [MetadataEntry]) throws {
-        guard !characteristics.isEmpty else { return }
+    /// Replaces the stored `Me` characteristics with `characteristics`, read from an export
+    /// made at `asOf`, unless those stored come from a more recent export. Returns whether
+    /// they were replaced.
+    @discardableResult
+    public func writeCharacteristics(_ characteristics: [MetadataEntry], asOf: Date?) throws -> Bool {
+        guard !characteristics.isEmpty else { return false }
+        let newest = try Double.fetchOne(db, sql: "SELECT max(coalesce(as_of, -1e300)) FROM characteristic")
+        if let newest, newest > asOf?.timeIntervalSince1970 ?? -1e300 { return false }
         try db.execute(sql: "DELETE FROM characteristic")
         for entry in characteristics {
             try db.execute(
-                sql: "INSERT OR REPLACE INTO characteristic (key, value) VALUES (?, ?)", arguments: [entry.key, entry.value])
+                sql: "INSERT OR REPLACE INTO characteristic (key, value, as_of) VALUES (?, ?, ?)",
+                arguments: [entry.key, entry.value, asOf?.timeIntervalSince1970])
         }
+        return true
     }
 
     /// Records a finished import (used to recognise the same input next time).
@@ -119,12 +136,13 @@ extension RecordWriter {
         try db.execute(
             sql: """
                 INSERT INTO import_run (fingerprint, path, input_kind, started_at, finished_at, locale, export_date,
-                    export_version, bytes, records_read, records_added, duplicates) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+                    export_version, bytes, records_read, records_added, duplicates, content_hash)
+                    VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
                 """,
             arguments: [
                 run.fingerprint, run.path, run.inputKind, run.startedAt.timeIntervalSince1970,
                 run.finishedAt.timeIntervalSince1970, run.locale, run.exportDate?.timeIntervalSince1970,
-                run.exportVersion, run.bytes, run.recordsRead, run.recordsAdded, run.duplicates,
+                run.exportVersion, run.bytes, run.recordsRead, run.recordsAdded, run.duplicates, run.contentHash,
             ])
     }
 

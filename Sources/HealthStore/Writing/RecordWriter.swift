@@ -37,6 +37,9 @@ public final class RecordWriter {
     /// Records added and skipped as duplicates, per family.
     public private(set) var added: [HealthRecord.Family: Int] = [:]
     public private(set) var duplicates: [HealthRecord.Family: Int] = [:]
+    /// Records that replaced an older reading of the same thing (an activity summary of a
+    /// day read from a newer export), per family. Neither added nor duplicate.
+    public internal(set) var updated: [HealthRecord.Family: Int] = [:]
     /// Samples added per type identifier (correlation members and workouts included).
     public var addedByType: [String: Int] {
         var identifiers: [Int64: String] = [:]
@@ -96,7 +99,7 @@ public final class RecordWriter {
             """
             INSERT OR IGNORE INTO activity_summary (date, active_energy_burned, active_energy_burned_goal,
                 active_energy_burned_unit, apple_move_time, apple_move_time_goal, apple_exercise_time,
-                apple_exercise_time_goal, apple_stand_hours, apple_stand_hours_goal) VALUES (?,?,?,?,?,?,?,?,?,?)
+                apple_exercise_time_goal, apple_stand_hours, apple_stand_hours_goal, as_of) VALUES (?,?,?,?,?,?,?,?,?,?,?)
             """)
         insertClinical = try PreparedInsert(
             db,
@@ -156,7 +159,14 @@ public final class RecordWriter {
         case .sample(let sample): isNew = try writeSample(sample, key: key) != nil
         case .correlation(let correlation): isNew = try writeCorrelation(correlation, key: key)
         case .workout(let workout): isNew = try writeWorkout(workout, key: key)
-        case .activitySummary(let summary): isNew = try writeSummary(summary)
+        case .activitySummary(let summary):
+            switch try writeSummary(summary) {
+            case .added: isNew = true
+            case .unchanged: isNew = false
+            case .updated:
+                updated[.activitySummary, default: 0] += 1
+                return false
+            }
         case .clinicalRecord(let record): isNew = try writeClinical(record, key: key)
         case .audiogram(let audiogram): isNew = try writeAudiogram(audiogram, key: key)
         case .electrocardiogram(let ecg): isNew = try writeECG(ecg, key: key)

@@ -22,20 +22,23 @@ enum ImportReport {
         lines.append(header)
         lines.append(
             String(
-                format: "  %@ of XML in %.2f s (%.1f MB/s); %@ records read, %@ added, %@ duplicates skipped",
+                format: "  %@ of XML in %.2f s (%.1f MB/s); %@ records read, %@ added, %@ updated, %@ duplicates skipped",
                 bytes(summary.bytes), summary.elapsed, summary.megabytesPerSecond, count(summary.recordsRead),
-                count(summary.totalAdded), count(summary.totalDuplicates)))
+                count(summary.totalAdded), count(summary.totalUpdated), count(summary.totalDuplicates)))
         let phases = ["xml", "files", "commit"].compactMap { name in
             summary.phases[name].map { String(format: "%@ %.2f s", name, $0) }
         }
         if !phases.isEmpty { lines.append("  phases: " + phases.joined(separator: ", ")) }
-        let families = HealthRecord.Family.allCases.filter { (summary.added[$0] ?? 0) + (summary.duplicates[$0] ?? 0) > 0 }
+        let families = HealthRecord.Family.allCases.filter {
+            (summary.added[$0] ?? 0) + (summary.updated[$0] ?? 0) + (summary.duplicates[$0] ?? 0) > 0
+        }
         if !families.isEmpty {
-            lines.append("  by family (added / duplicate):")
+            lines.append("  by family (added / updated / duplicate):")
             for family in families {
                 lines.append(
                     "    \(family.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0)) "
-                        + "\(count(summary.added[family] ?? 0)) / \(count(summary.duplicates[family] ?? 0))")
+                        + "\(count(summary.added[family] ?? 0)) / \(count(summary.updated[family] ?? 0)) / "
+                        + "\(count(summary.duplicates[family] ?? 0))")
             }
         }
         if !summary.addedByType.isEmpty {
