@@ -55,6 +55,12 @@ public enum ServerTLS {
         return configuration
     }
 
+    /// HTTPS was asked for and cannot be set up: the server does not start.
+    public struct TLSSetupError: Error, CustomStringConvertible {
+        public let reason: String
+        public var description: String { "cannot serve HTTPS, so the server does not start: \(reason)" }
+    }
+
     public struct TLSFileError: Error, CustomStringConvertible {
         public let path: String
         public let reason: String

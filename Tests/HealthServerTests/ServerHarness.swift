@@ -57,7 +57,7 @@ struct ServerHarness {
         self.ids = ids
         var configuration = ServerConfiguration()
         configure(&configuration)
-        app = buildApplication(configuration: configuration, repositories: .init(store: store, dataFolder: folder.path))
+        app = try buildApplication(configuration: configuration, repositories: .init(store: store, dataFolder: folder.path))
     }
 
     /// Removes the folder; closes the store and drops its schema in the background (a

@@ -2,6 +2,7 @@ import Foundation
 import HealthServer
 import Hummingbird
 import HummingbirdTesting
+import NIOSSL
 import Testing
 
 /// `serve --tls-cert --tls-key`: the same routes over HTTPS, and clear errors for bad files.
@@ -30,6 +31,27 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body) == "[]")
             }
+        }
+    }
+
+    /// A TLS configuration the server cannot use (here: a key file that does not exist)
+    /// stops the build with the reason; it is never swallowed (defect 3: `try?` around the
+    /// builder, whose context is only made when the server starts, hid it).
+    @Test func anUnusableTLSConfigurationStopsTheStart() async throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString).pem").path
+        let chain = try NIOSSLCertificate.fromPEMFile(Self.folder.appendingPathComponent("localhost.crt").path)
+        var configuration = ServerConfiguration()
+        configuration.tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) }, privateKey: .file(missing))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-tls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = try SQLiteServerStore(path: folder.appendingPathComponent("server.sqlite").path)
+        do {
+            _ = try buildApplication(configuration: configuration, repositories: .init(store: store, dataFolder: folder.path))
+            Issue.record("an unusable TLS configuration must not give a (plain HTTP) server")
+        } catch {
+            #expect("\(error)".hasPrefix("cannot serve HTTPS, so the server does not start: "))
         }
     }
 

@@ -43,7 +43,7 @@ final class ImportRunner: Sendable {
         defer { try? FileManager.default.removeItem(atPath: file) }
         let live = Locked(Live())
         do {
-            let database = try repositories.healthStores.store(for: user.id)
+            let database = try await repositories.healthStores.store(for: user.id)
             let queued = job
             let summary: ImportSummary = try await withThrowingTaskGroup(of: ImportSummary?.self) { group in
                 group.addTask { try await self.importOnQueue(file: file, database: database, live: live) }

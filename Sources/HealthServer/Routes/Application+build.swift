@@ -7,6 +7,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 
 /// The storage the server runs on.
 public struct ServerRepositories: Sendable {
@@ -41,14 +42,17 @@ public struct ServerRepositories: Sendable {
 
 /// Builds the application: the CLI runs it, the tests drive it (`app.test(.router)`).
 ///
+/// It throws when `configuration.tls` is set but cannot be used: a server asked for HTTPS
+/// never falls back to plain HTTP.
+///
 /// ```swift
 /// let store = try SQLiteServerStore(path: "data/server.sqlite")
-/// let app = buildApplication(configuration: .init(), repositories: .init(store: store, dataFolder: "data"))
+/// let app = try buildApplication(configuration: .init(), repositories: .init(store: store, dataFolder: "data"))
 /// try await app.runService()
 /// ```
 public func buildApplication(
     configuration: ServerConfiguration, repositories: ServerRepositories, logger: Logger = Logger(label: "healthpipe.serve")
-) -> some ApplicationProtocol {
+) throws -> some ApplicationProtocol {
     let router = Router(context: HealthRequestContext.self)
     router.add(middleware: ProblemMiddleware())
     let routes = HealthRoutes(
@@ -73,9 +77,15 @@ public func buildApplication(
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe")
     var server = HTTPServerBuilder.http1()
-    // `ServerTLS.configuration` has made a context from `tls` already, so this cannot fail.
-    if let tls = configuration.tls, let https = try? HTTPServerBuilder.tls(.http1(), tlsConfiguration: tls) {
-        server = https
+    if let tls = configuration.tls {
+        do {
+            // The builder makes its TLS context only when the server starts: make one now,
+            // so that a configuration that cannot work stops the build with its reason.
+            _ = try NIOSSLContext(configuration: tls)
+            server = try HTTPServerBuilder.tls(.http1(), tlsConfiguration: tls)
+        } catch {
+            throw ServerTLS.TLSSetupError(reason: "\(error)")
+        }
     }
     return Application(router: router, server: server, configuration: address, logger: logger)
 }

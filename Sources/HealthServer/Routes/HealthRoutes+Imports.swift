@@ -23,29 +23,34 @@ extension HealthRoutes {
             throw Self.uploadTooLarge(limit)
         }
         let id = UUID().uuidString.lowercased()
-        try FileManager.default.createDirectory(atPath: repositories.uploadFolder, withIntermediateDirectories: true)
-        let path = (repositories.uploadFolder as NSString).appendingPathComponent("\(id).zip")
-        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path)
-        else {
+        let folder = repositories.uploadFolder
+        let path = (folder as NSString).appendingPathComponent("\(id).zip")
+        // Written with non-blocking file I/O (NIO's file system on its thread pool), never
+        // with blocking writes on an event loop or the cooperative pool.
+        let received = Locked<Int64>(0)
+        let counted = request.body.map { chunk in
+            let total = received.withLock { total in
+                total += Int64(chunk.readableBytes)
+                return total
+            }
+            guard total <= limit else { throw Self.uploadTooLarge(limit) }
+            return chunk
+        }
+        do {
+            try await offload { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            try await FileIO().writeFile(contents: counted, path: path, context: context)
+        } catch {
+            await removeUpload(path)
+            if error is Problem { throw error }
+            context.logger.error("upload not stored: \(error)")
             throw Problem(.internalServerError, "Internal error", detail: "the server cannot store uploads")
         }
-        var received: Int64 = 0
-        do {
-            defer { try? file.close() }
-            for try await chunk in request.body {
-                received += Int64(chunk.readableBytes)
-                guard received <= limit else { throw Self.uploadTooLarge(limit) }
-                try file.write(contentsOf: chunk.readableBytesView)
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: path)
-            throw error
-        }
-        guard received > 0 else {
-            try? FileManager.default.removeItem(atPath: path)
+        let size = received.withLock { $0 }
+        guard size > 0 else {
+            await removeUpload(path)
             throw Problem.badRequest("the body is empty; send the export.zip as the body")
         }
-        let job = ImportJob(id: id, state: .queued, uploadBytes: received, createdAt: Date())
+        let job = ImportJob(id: id, state: .queued, uploadBytes: size, createdAt: Date())
         try await repositories.imports.saveImport(job, userID: user.id)
         imports.start(job, file: path, user: user, zone: zone) { span, database in
             try await self.recompute(span, user: user, zone: zone, database: database)
@@ -64,6 +69,10 @@ extension HealthRoutes {
             throw Problem(.notFound, "Not found", detail: "no import '\(id)' of yours; POST /v1/imports answers with its id")
         }
         return try json(job)
+    }
+
+    private func removeUpload(_ path: String) async {
+        _ = try? await offload { try FileManager.default.removeItem(atPath: path) }
     }
 
     private static func uploadTooLarge(_ limit: Int64) -> Problem {

@@ -6,6 +6,7 @@ import HealthDaily
 import HealthMetrics
 import HealthStore
 import Hummingbird
+import NIOPosix
 
 /// The ingest routes. Records go into the user's health store in one transaction (content
 /// keys make a re-sent batch change nothing), then the daily metrics of every local day
@@ -35,11 +36,12 @@ extension HealthRoutes {
         let user = try context.requireUser(.write)
         let zone = try dayZone(request)
         let body = try await collectJSON(request, limit: configuration.maxIngestBytes)
-        let batch: HAEReader.Batch
-        do {
-            batch = try HAEReader.read(body)
-        } catch let error as HAEReader.ReadError {
-            throw Problem.badRequest(error.reason, pointer: error.pointer.isEmpty ? nil : error.pointer)
+        let batch = try await offload {
+            do {
+                return try HAEReader.read(body)
+            } catch let error as HAEReader.ReadError {
+                throw Problem.badRequest(error.reason, pointer: error.pointer.isEmpty ? nil : error.pointer)
+            }
         }
         var report = try await ingest(batch.records, user: user, zone: zone)
         report.ignoredKeys = batch.ignoredKeys
@@ -69,11 +71,13 @@ extension HealthRoutes {
                 headers: [.contentType: "application/json", .init("Idempotent-Replayed")!: "true"],
                 body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
         }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        let batch = try decoder.decode(SampleBatch.self, from: body)
-        guard batch.samples.count <= 100_000 else { throw Problem.badRequest("at most 100,000 samples per request") }
-        let samples = try batch.samples.enumerated().map { try $0.element.sample(at: $0.offset) }
+        let samples = try await offload {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let batch = try decoder.decode(SampleBatch.self, from: body)
+            guard batch.samples.count <= 100_000 else { throw Problem.badRequest("at most 100,000 samples per request") }
+            return try batch.samples.enumerated().map { try $0.element.sample(at: $0.offset) }
+        }
         let data = try encoded(try await ingest(samples.map(HealthRecord.sample), user: user, zone: zone))
         try await repositories.idempotency.remember(
             userID: user.id, key: key, response: RememberedResponse(requestHash: hash, status: 200, body: data))
@@ -83,8 +87,8 @@ extension HealthRoutes {
 
     /// Writes `records` into the user's store and recomputes their days.
     private func ingest(_ records: [HealthRecord], user: User, zone: TimeZone) async throws -> IngestReport {
-        let database = try repositories.healthStores.store(for: user.id)
-        let (added, duplicates) = try database.write { writer in
+        let database = try await repositories.healthStores.store(for: user.id)
+        let (added, duplicates) = try await database.writeAsync { writer in
             try writer.write(records.map { KeyedRecord(record: $0, key: $0.contentKey) })
             return (writer.added.values.reduce(0, +), writer.duplicates.values.reduce(0, +))
         }
@@ -126,6 +130,13 @@ extension HealthRoutes {
         let days = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
             .metrics(from: first, through: last)
         return (days.count, try await repositories.dailyMetrics.upsert(days, userID: user.id))
+    }
+
+    /// Runs CPU-heavy request work (decoding a body of up to 100,000 samples takes about a
+    /// second) on NIO's blocking pool, so the cooperative pool and the event loops stay free
+    /// for every other request (`/healthz` answers during a large ingest).
+    func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await NIOThreadPool.singleton.runIfActive(body)
     }
 
     /// `?tz=` (an IANA zone; the zone of days without `HKTimeZone`), default UTC.

@@ -13,7 +13,7 @@ extension HealthRoutes {
         let (first, last) = try range(request, maxDays: 366)
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = try dayZone(request)
-        let database = try repositories.healthStores.store(for: user.id)
+        let database = try await repositories.healthStores.store(for: user.id)
         return try json(
             try await SleepAnalyzer(store: database.store, configuration: settings).nights(from: first, through: last))
     }
@@ -41,7 +41,7 @@ extension HealthRoutes {
         case "F": options.units.temperature = .fahrenheit
         default: throw Problem.badRequest("temperature_unit must be C or F")
         }
-        let store = try repositories.healthStores.store(for: user.id).store
+        let store = try await repositories.healthStores.store(for: user.id).store
         let stored = try store.storedSampleTypes()
         let metrics: [ExportMetric]
         do {

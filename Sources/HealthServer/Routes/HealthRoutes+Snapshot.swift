@@ -35,7 +35,7 @@ extension HealthRoutes {
         var settings = ContextAssembler.Configuration()
         settings.daily.homeZone = try dayZone(request)
         settings.timeouts["weather"] = configuration.weather.timeout
-        let database = try repositories.healthStores.store(for: user.id)
+        let database = try await repositories.healthStores.store(for: user.id)
         let assembler = ContextAssembler.standard(
             store: database.store, appData: database.appData, weather: OpenMeteoClient(configuration: configuration.weather),
             location: location, configuration: settings)

@@ -113,9 +113,9 @@ struct Serve: AsyncParsableCommand {
         let interrupted = try await repositories.imports.failUnfinishedImports(
             reason: "the server stopped before this import finished; upload the export again")
         if interrupted > 0 { printError("Marked \(interrupted) unfinished import(s) failed.") }
+        let app = try buildApplication(configuration: configuration, repositories: repositories)
         let scheme = configuration.tls == nil ? "http" : "https"
         printError("healthpipe serve: \(scheme)://\(host):\(port) (store \(database.described), data \(folder))")
-        let app = buildApplication(configuration: configuration, repositories: repositories)
         do {
             try await app.runService()
         } catch {
