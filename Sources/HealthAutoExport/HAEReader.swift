@@ -110,7 +110,8 @@ public enum HAEReader {
                 batch.records.append(
                     .sample(
                         Sample(
-                            type: type, start: start, end: end, value: .quantity(try number(point, "qty", at), unit: units),
+                            type: type, start: start, end: end,
+                            value: .quantity(HAEMetricMap.value(try number(point, "qty", at), units: units), unit: units),
                             source: source, utcOffsetSeconds: offset)))
             }
         }

@@ -111,8 +111,8 @@ import Testing
         #expect(batch.records.contains { if case .correlation(let c) = $0 { c.objects.count == 2 } else { false } })
         let steps = samples.first { $0.type == .stepCount }!
         #expect(steps.end.timeIntervalSince(steps.start) == 60)
-        #expect(samples.last?.type == SampleType("HAE:time_in_daylight"))
-        #expect(batch.unknownMetrics == ["time_in_daylight"])
+        #expect(samples.last?.type == SampleType("HKQuantityTypeIdentifierTimeInDaylight"))
+        #expect(batch.unknownMetrics.isEmpty)
         #expect(batch.ignoredKeys == ["medications", "stateOfMind"])
         #expect(HAEDate.parse("2024-01-05 12:05:09 AM -0800")?.date == Self.instant("2024-01-05 00:05:09 -0800"))
     }
