@@ -39,14 +39,20 @@ import Testing
         }
     }
 
+    /// Two exports of the same person: the newer saw the whole of 2024-03-04 (450 kcal),
+    /// the older was made at noon that day (210 kcal), with another date of birth.
+    static func newerAndOlder(in folder: URL) throws -> (newer: URL, older: URL) {
+        let newer = folder.appendingPathComponent("newer.xml")
+        let older = folder.appendingPathComponent("older.xml")
+        try write(export(exportDate: "2024-03-06 09:00:00 -0800", moveKcal: 450, birth: "1985-01-02"), to: newer)
+        try write(export(exportDate: "2024-03-04 12:00:00 -0800", moveKcal: 210, birth: "1985-01-01"), to: older)
+        return (newer, older)
+    }
+
     @Test func anOlderExportImportedLaterDoesNotOverwriteNewerData() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let newer = folder.appendingPathComponent("newer.xml")
-        let older = folder.appendingPathComponent("older.xml")
-        // The newer export saw the whole of 2024-03-04 (450 kcal); the older one was made at noon.
-        try Self.write(Self.export(exportDate: "2024-03-06 09:00:00 -0800", moveKcal: 450, birth: "1985-01-02"), to: newer)
-        try Self.write(Self.export(exportDate: "2024-03-04 12:00:00 -0800", moveKcal: 210, birth: "1985-01-01"), to: older)
+        let (newer, older) = try Self.newerAndOlder(in: folder)
         let database = try Fixtures.database(in: folder)
         try Fixtures.importExport(newer.path, into: database)
         let second = try Fixtures.importExport(older.path, into: database)
@@ -59,10 +65,7 @@ import Testing
     @Test func aNewerExportUpdatesTheDayAndSaysSo() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let newer = folder.appendingPathComponent("newer.xml")
-        let older = folder.appendingPathComponent("older.xml")
-        try Self.write(Self.export(exportDate: "2024-03-06 09:00:00 -0800", moveKcal: 450, birth: "1985-01-02"), to: newer)
-        try Self.write(Self.export(exportDate: "2024-03-04 12:00:00 -0800", moveKcal: 210, birth: "1985-01-01"), to: older)
+        let (newer, older) = try Self.newerAndOlder(in: folder)
         let database = try Fixtures.database(in: folder)
         try Fixtures.importExport(older.path, into: database)
         #expect(try Self.storedSummary(database) == (210, "1985-01-01"))
