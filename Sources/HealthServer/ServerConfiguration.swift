@@ -21,6 +21,9 @@ public struct ServerConfiguration: Sendable {
     public var maxDaysPerRequest = 1000
     /// The weather service of `GET /v1/snapshot` (asked only when a request gives lat and lon).
     public var weather = OpenMeteoClient.Configuration()
+    /// The deadline, in seconds, of each store-backed part of `GET /v1/snapshot` (a part
+    /// past it is left empty with the reason; the weather has its own).
+    public var snapshotProviderTimeout = 1.5
     /// The clock of the rate limiter (tests pass a fixed one).
     public var clock: @Sendable () -> Date = { Date() }
 

@@ -84,7 +84,8 @@ import Testing
 /// The coach context from the user's own samples.
 @Suite struct SnapshotRouteTests {
     @Test(arguments: ServerBackend.enabled) func theSnapshotIsTheUsersOwn(_ backend: ServerBackend) async throws {
-        let harness = try await ServerHarness(backend)
+        // A generous deadline: a loaded suite must not turn a slow read into a missing field.
+        let harness = try await ServerHarness(backend) { $0.snapshotProviderTimeout = 20 }
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
             try await harness.postSampleBatch(client)

@@ -35,6 +35,8 @@ extension HealthRoutes {
         var settings = ContextAssembler.Configuration()
         settings.daily.homeZone = try dayZone(request)
         settings.timeouts["weather"] = configuration.weather.timeout
+        settings.providerTimeout = configuration.snapshotProviderTimeout
+        settings.dayTimeout = configuration.snapshotProviderTimeout
         let database = try await repositories.healthStores.store(for: user.id)
         let assembler = ContextAssembler.standard(
             store: database.store, appData: database.appData, weather: OpenMeteoClient(configuration: configuration.weather),
