@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Pure core: data model, units, query protocol, in-memory store. No GRDB, no networking.
@@ -74,8 +76,14 @@ let package = Package(
         ),
         // The coach context: snapshot, assembler, providers over the query protocol and app data.
         .target(name: "HealthContext", dependencies: ["HealthCore", "HealthDaily"]),
-        // Weather over HTTP (Open-Meteo, URLSession): the only module that does networking.
-        .target(name: "HealthWeather", dependencies: ["HealthContext"]),
+        // Weather over HTTP (Open-Meteo, async-http-client): the only module that does networking.
+        .target(
+            name: "HealthWeather",
+            dependencies: [
+                "HealthContext", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         // Deterministic synthetic export generator with ground truth.
         .target(
             name: "HealthSynth",
@@ -142,3 +150,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Fuzz targets (Fuzz/README.md): libFuzzer entry points, built only by `scripts/fuzz`
+// (HEALTHPIPE_FUZZ=1, -sanitize=fuzzer,address), never by `swift build` or `swift test`.
+if ProcessInfo.processInfo.environment["HEALTHPIPE_FUZZ"] == "1" {
+    for (name, module) in [
+        ("FuzzExportXML", "HealthImport"), ("FuzzZip", "HealthImport"), ("FuzzGPX", "HealthImport"),
+        ("FuzzECG", "HealthImport"), ("FuzzHealthAutoExport", "HealthAutoExport"),
+    ] {
+        package.targets.append(
+            .executableTarget(
+                name: name, dependencies: [.target(name: module)], path: "Fuzz/\(name)",
+                swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}

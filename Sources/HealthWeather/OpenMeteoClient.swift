@@ -1,11 +1,9 @@
+import AsyncHTTPClient
 import Foundation
 import HealthContext
+import NIOCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Current weather from the Open-Meteo forecast API (no key needed), over `URLSession`.
+/// Current weather from the Open-Meteo forecast API (no key needed), over async-http-client.
 ///
 /// ```swift
 /// let client = OpenMeteoClient()
@@ -14,7 +12,10 @@ import HealthContext
 /// ```
 ///
 /// Failures are ``WeatherError``s that name what went wrong (status, timeout, which field
-/// of the body) and never include the location.
+/// of the body) and never include the location. (URLSession on Linux was dropped: under
+/// concurrent requests with timeouts its tasks hung and then crashed the process in
+/// FoundationNetworking's task registry, a crash a client could trigger through
+/// `GET /v1/snapshot?lat=&lon=`.)
 public struct OpenMeteoClient: WeatherProviding {
     /// Settings of a client.
     public struct Configuration: Sendable {
@@ -26,23 +27,29 @@ public struct OpenMeteoClient: WeatherProviding {
         public init() {}
     }
 
-    public let configuration: Configuration
-    private let session: URLSession
+    /// The largest answer read; Open-Meteo's current weather is a few hundred bytes.
+    static let maxBodyBytes = 1 << 20
 
-    public init(configuration: Configuration = Configuration()) {
+    public let configuration: Configuration
+    private let client: HTTPClient
+
+    /// One HTTP client for every weather request of the process, never shut down. A
+    /// refused connection is reported at once: async-http-client's default retries the
+    /// connection until the deadline, which would turn "connection refused" into a timeout.
+    public static let sharedHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    /// A client on `httpClient` (default: ``sharedHTTPClient``).
+    public init(configuration: Configuration = Configuration(), httpClient: HTTPClient = OpenMeteoClient.sharedHTTPClient) {
         self.configuration = configuration
-        // URLSession on Linux truncates timeouts to whole seconds (0.5 s fails at once), so the
-        // precise deadline is ours (``Deadline``); the session's is only a backstop.
-        let backstop = configuration.timeout.rounded(.up) + 1
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = backstop
-        sessionConfiguration.timeoutIntervalForResource = backstop
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: sessionConfiguration)
+        self.client = httpClient
     }
 
-    /// The request for `location`: current temperature (°C) and weather code.
-    public func request(for location: GeoLocation) -> URLRequest {
+    /// The address asked for `location`: current temperature (°C) and weather code.
+    public func url(for location: GeoLocation) -> URL {
         var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false)!
         components.path = components.path.hasSuffix("/") ? components.path + "v1/forecast" : components.path + "/v1/forecast"
         components.queryItems = [
@@ -51,34 +58,56 @@ public struct OpenMeteoClient: WeatherProviding {
             URLQueryItem(name: "current", value: "temperature_2m,weather_code"),
             URLQueryItem(name: "temperature_unit", value: "celsius"),
         ]
-        var request = URLRequest(url: components.url!)
-        request.timeoutInterval = configuration.timeout.rounded(.up) + 1
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        return request
+        return components.url!
     }
 
     public func currentWeather(at location: GeoLocation) async throws -> CurrentWeather {
-        let data: Data
-        let response: URLResponse
+        var request = HTTPClientRequest(url: url(for: location).absoluteString)
+        request.headers.add(name: "Accept", value: "application/json")
+        let deadline = TimeAmount.nanoseconds(Int64(configuration.timeout * 1e9))
+        let status: Int
+        let body: ByteBuffer
         do {
-            let request = request(for: location)
-            (data, response) = try await Deadline.run(seconds: configuration.timeout) { [session] in
-                try await session.data(for: request)
+            // One deadline for the whole exchange, answer body included.
+            (status, body) = try await Deadline.run(seconds: configuration.timeout) { [client, request] in
+                let response = try await client.execute(request, timeout: deadline)
+                return (Int(response.status.code), try await response.body.collect(upTo: Self.maxBodyBytes))
             }
         } catch is Deadline.Expired {
             throw WeatherError(.timedOut(configuration.timeout))
-        } catch let error as URLError where error.code == .timedOut {
+        } catch let error as HTTPClientError
+            where [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error)
+        {
             throw WeatherError(.timedOut(configuration.timeout))
-        } catch let error as URLError {
-            throw WeatherError(.unreachable(error.code.rawValue))
+        } catch is NIOTooManyBytesError {
+            throw WeatherError(.malformed("the body is larger than \(Self.maxBodyBytes) bytes"))
+        } catch {
+            throw WeatherError(.unreachable(Self.reason(error)))
         }
-        guard let http = response as? HTTPURLResponse else { throw WeatherError(.notHTTP) }
-        guard (200..<300).contains(http.statusCode) else { throw WeatherError(.status(http.statusCode)) }
+        guard (200..<300).contains(status) else { throw WeatherError(.status(status)) }
         do {
-            return try OpenMeteoForecast.currentWeather(from: data)
+            return try OpenMeteoForecast.currentWeather(from: Data(body.readableBytesView))
         } catch let error as OpenMeteoFormatError {
             throw WeatherError(.malformed(error.detail))
         }
+    }
+
+    /// Why the service could not be reached, in words (never the address).
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .remoteConnectionClosed: return "connection lost"
+            case .connectTimeout: return "connection timed out"
+            default: return "HTTP client error"
+            }
+        }
+        let text = String(describing: error).lowercased()
+        if text.contains("connection refused") || text.contains("econnrefused") { return "connection refused" }
+        if text.contains("name") && text.contains("resol") || text.contains("lookup") {
+            return "host not found; is the network up?"
+        }
+        if text.contains("ssl") || text.contains("tls") || text.contains("certificate") { return "TLS failed" }
+        return "network error"
     }
 }
 
@@ -86,7 +115,7 @@ public struct OpenMeteoClient: WeatherProviding {
 public struct WeatherError: Error, Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, Sendable {
         case timedOut(TimeInterval)
-        case unreachable(Int)
+        case unreachable(String)
         case notHTTP
         case status(Int)
         case malformed(String)
@@ -114,21 +143,10 @@ public struct WeatherError: Error, Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
-    private static func explain(_ code: Int) -> String {
-        switch URLError.Code(rawValue: code) {
-        case .cannotFindHost, .dnsLookupFailed: "host not found; is the network up?"
-        case .cannotConnectToHost: "connection refused"
-        case .notConnectedToInternet: "no network connection"
-        case .networkConnectionLost: "connection lost"
-        case .secureConnectionFailed, .serverCertificateUntrusted: "TLS failed"
-        default: "URL error \(code)"
-        }
-    }
-
     public var description: String {
         switch kind {
         case .timedOut(let seconds): "Open-Meteo did not answer within \(seconds) s"
-        case .unreachable(let code): "Open-Meteo could not be reached (\(Self.explain(code)))"
+        case .unreachable(let reason): "Open-Meteo could not be reached (\(reason))"
         case .notHTTP: "Open-Meteo's answer was not HTTP"
         case .status(let code): "Open-Meteo answered HTTP \(code)"
         case .malformed(let detail): "malformed Open-Meteo response: \(detail)"
