@@ -12,11 +12,16 @@ def q(name, desc, required=False, schema=None, example=None):
     if example is not None: p["example"] = example
     return p
 date = {"type": "string", "format": "date"}
-tz = q("tz", "IANA zone of days whose samples carry no HKTimeZone (default UTC).", example="Europe/Paris")
+# The zones the server knows (Foundation's list on Linux, plus UTC), from scripts/timezones.txt.
+with open(os.path.join(os.path.dirname(__file__), 'timezones.txt')) as zones:
+    zone = {"type": "string", "enum": [line.strip() for line in zones if line.strip()]}
+tz = q("tz", "IANA zone of days whose samples carry no HKTimeZone (default UTC).", schema=ref("Zone"), example="Europe/Paris")
 frm = q("from", "First local date, inclusive.", True, date, "2024-06-01")
 to = q("to", "Last local date, inclusive.", True, date, "2024-06-30")
 version = q("version", "Normalisation version.", schema={"type": "string", "enum": ["norm_v1", "norm_v2"], "default": "norm_v1"})
 errors_read = {"400": resp("BadRequest"), "401": resp("Unauthorized"), "403": resp("Forbidden"), "429": resp("TooManyRequests")}
+# Parameters that are each valid but cannot go together (from after to, a range too long, lat without lon).
+cross = {"422": resp("UnprocessableRequest")}
 errors_write = dict(errors_read, **{"413": resp("ContentTooLarge"), "415": resp("UnsupportedMediaType")})
 def op(summary, desc, responses, params=None, body=None, opid=None, security=True, tags=None):
     o = {"operationId": opid, "summary": summary, "description": desc, "responses": responses}
@@ -44,31 +49,32 @@ doc = {
      dict(errors_write, **{"200": ok(ref("UpsertCounts")), "422": resp("Unprocessable")}),
      body={"required": True, "content": {"application/json": {"schema": {"type": "array", "items": ref("DailyMetrics"), "maxItems": 1000}}}}, opid="postDailyMetrics", tags=["daily"]),
    "get": op("Daily metrics in a range", "The user's days from `from` through `to`, oldest first (at most 3660 days). Scope: read.",
-     dict(errors_read, **{"200": ok({"type": "array", "items": ref("DailyMetrics")})}), params=[frm, to, version], opid="getDailyMetrics", tags=["daily"])},
+     dict(errors_read, **cross, **{"200": ok({"type": "array", "items": ref("DailyMetrics")})}), params=[frm, to, version], opid="getDailyMetrics", tags=["daily"])},
   "/v1/readiness": {"get": op("Readiness", "One score (`date`) or an array (`from`, `to`, at most 366 days), computed from the stored daily metrics by the same engine as `healthpipe readiness`. Scope: read.",
-     dict(errors_read, **{"200": ok({"oneOf": [ref("ReadinessScore"), {"type": "array", "items": ref("ReadinessScore")}]})}),
+     dict(errors_read, **cross, **{"200": ok({"oneOf": [ref("ReadinessScore"), {"type": "array", "items": ref("ReadinessScore")}]})}),
      params=[q("date", "One local date (instead of from/to).", schema=date), dict(frm, required=False), dict(to, required=False), q("sleep_need", "Hours of sleep needed, 4–12 (default 8).", schema={"type": "number", "minimum": 4, "maximum": 12}), version], opid="getReadiness", tags=["daily"])},
   "/v1/health-auto-export": {"post": op("Ingest a Health Auto Export body", "The JSON the Health Auto Export app POSTs (metrics and workouts, v1 and v2 shapes). Unknown metric names are stored under their own type and listed in the answer. Re-sending a body adds nothing. The local days touched are recomputed. Scope: write.",
-     dict(errors_write, **{"200": ok(ref("IngestReport"))}), params=[tz],
+     dict(errors_write, **{"200": ok(ref("IngestReport")), "422": resp("Unprocessable")}), params=[tz],
      body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["data"], "properties": {"data": {"type": "object", "properties": {"metrics": {"type": "array"}, "workouts": {"type": "array"}}}}}}}}, opid="postHealthAutoExport", tags=["ingest"])},
   "/v1/samples": {"post": op("Ingest raw samples", "A batch of samples in the store's JSON form (at most 100,000), stored with content-key deduplication; the local days touched are recomputed. The same Idempotency-Key with the same body replays the first answer (header Idempotent-Replayed: true); with another body it is a 409. Scope: write.",
-     dict(errors_write, **{"200": ok(ref("IngestReport")), "409": resp("Conflict")}),
+     dict(errors_write, **{"200": ok(ref("IngestReport")), "409": resp("Conflict"), "422": resp("Unprocessable")}),
      params=[{"name": "Idempotency-Key", "in": "header", "required": True, "description": "Names this batch (1–200 characters).", "schema": {"type": "string", "minLength": 1, "maxLength": 200}}, tz],
      body={"required": True, "content": {"application/json": {"schema": ref("SampleBatch")}}}, opid="postSamples", tags=["ingest"])},
   "/v1/sleep": {"get": op("Sleep per night", "The sleep sessions of each night (as `healthpipe sleep --format json`), at most 366 nights. Scope: read.",
-     dict(errors_read, **{"200": ok({"type": "array", "items": {"type": "object"}})}), params=[frm, to, tz], opid="getSleep", tags=["reads"])},
+     dict(errors_read, **cross, **{"200": ok({"type": "array", "items": {"type": "object"}})}), params=[frm, to, tz], opid="getSleep", tags=["reads"])},
   "/v1/snapshot": {"get": op("Coach context snapshot", "Today's state from the user's health data and daily log (as `healthpipe snapshot --format json`). Every provider has a deadline; an empty field is listed under `missing` with the reason. The weather is asked only when lat and lon are given. Scope: read.",
-     dict(errors_read, **{"200": ok(ref("Snapshot"))}),
+     dict(errors_read, **cross, **{"200": ok(ref("Snapshot"))}),
      params=[q("at", "The as-of instant, ISO 8601 with an offset (default now).", schema={"type": "string", "format": "date-time"}), tz, q("lat", "Latitude for the weather, with lon.", schema={"type": "number", "minimum": -90, "maximum": 90}), q("lon", "Longitude for the weather, with lat.", schema={"type": "number", "minimum": -180, "maximum": 180})], opid="getSnapshot", tags=["reads"])},
   "/v1/export.csv": {"get": op("CSV export, streamed", "Date,Metric,Value,Unit rows (plus Source with source=true) for the named metrics, in the user's units; see docs/export.md. Scope: read.",
-     dict(errors_read, **{"200": ok({"type": "string"}, ctype="text/csv")}),
+     dict(errors_read, **cross, **{"200": ok({"type": "string"}, ctype="text/csv")}),
      params=[q("metrics", "Comma-separated metric names, or all (default).", example="steps,weight"), frm, to, tz,
        q("weight_unit", "kg or lb.", schema={"enum": ["kg", "lb"]}), q("glucose_unit", "mg/dL or mmol/L.", schema={"enum": ["mg/dL", "mmol/L"]}),
        q("distance_unit", "km or mi.", schema={"enum": ["km", "mi"]}), q("temperature_unit", "C or F.", schema={"enum": ["C", "F"]}),
        q("date_format", "iso or healthexporter.", schema={"enum": ["iso", "healthexporter"]}), q("source", "true adds a Source column.", schema={"type": "boolean"})], opid="getExportCSV", tags=["reads"])},
   "/v1/imports": {"post": op("Upload an Apple Health export", "The export.zip as the body, streamed to disk (limit: serve --max-upload-mib) and imported in the background, one import at a time. Answers 202 with the job and Location: /v1/imports/{id}. Scope: write.",
-     dict(errors_write, **{"202": {"description": "Accepted", "headers": {"Location": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": ref("ImportJob")}}}}),
-     params=[tz], body={"required": True, "content": {"application/zip": {"schema": {"type": "string", "contentMediaType": "application/zip"}}}}, opid="postImport", tags=["imports"])},
+     dict(errors_write, **{"202": {"description": "Accepted", "headers": {"Location": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": ref("ImportJob")}},
+       "links": {"GetImport": {"operationId": "getImport", "parameters": {"id": "$response.body#/id"}, "description": "The job just queued."}}}}),
+     params=[tz], body={"required": True, "content": {"application/zip": {"schema": {"type": "string", "contentMediaType": "application/zip", "minLength": 1}}, "application/octet-stream": {"schema": {"type": "string", "format": "binary", "minLength": 1}}}}, opid="postImport", tags=["imports"])},
   "/v1/imports/{id}": {"get": op("An import's progress and result", "The job: queued, running (bytes read, records), succeeded (added, duplicates, days recomputed) or failed (the reason). Scope: read.",
      dict(errors_read, **{"200": ok(ref("ImportJob")), "404": resp("NotFound")}),
      params=[{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}], opid="getImport", tags=["imports"])},
@@ -79,23 +85,26 @@ doc = {
     ("BadRequest", "A bad parameter or body; `pointer` names the field."), ("Unauthorized", "No, a malformed, an unknown or a revoked token."),
     ("Forbidden", "The token lacks the scope."), ("NotFound", "No such resource of this user."), ("Conflict", "An Idempotency-Key reused with another body."),
     ("ContentTooLarge", "The body is larger than the server accepts."), ("UnsupportedMediaType", "The wrong Content-Type."),
-    ("Unprocessable", "A local_date that does not match its timezone and UTC bounds."), ("TooManyRequests", "Over the per-token rate limit; see Retry-After."),
+    ("Unprocessable", "A well-formed body whose content cannot be used (a local_date that does not match its timezone and UTC bounds, end before start, a Health Auto Export point without a readable date); `pointer` names the field."),
+    ("UnprocessableRequest", "Parameters that are each valid but cannot go together: from after to, a range longer than the route allows, lat without lon, an unknown metric name, readiness without date or from and to."), ("TooManyRequests", "Over the per-token rate limit; see Retry-After."),
     ("ServiceUnavailable", "The store does not answer.")]},
   "schemas": {
+   "Zone": dict(zone, description="An IANA time zone the server knows."),
    "Problem": {"type": "object", "required": ["type", "title", "status", "detail"], "properties": {"type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"}, "instance": {"type": "string"}, "pointer": {"type": "string", "description": "JSON Pointer (RFC 6901) of the bad field."}}},
-   "DailyMetrics": {"type": "object", "required": ["local_date", "timezone", "utc_day_start", "utc_day_end", "normalization_version"], "properties": {
+   "DailyMetrics": {"type": "object", "required": ["local_date", "timezone", "utc_day_start", "utc_day_end", "normalization_version", "created_at"], "properties": {
       "user_id": {"type": ["string", "null"], "description": "Ignored on input: the token's user."}, "local_date": date, "timezone": {"type": "string"},
       "utc_day_start": {"type": "string", "format": "date-time"}, "utc_day_end": {"type": "string", "format": "date-time"},
-      "steps_normalized": {"type": ["integer", "null"]}, "steps_raw_sum": {"type": ["integer", "null"]}, "steps_sources_json": {"type": ["object", "null"]},
-      "active_energy_kcal": {"type": ["number", "null"]}, "sleep_hours": {"type": ["number", "null"]}, "resting_hr_bpm": {"type": ["number", "null"]}, "hrv_ms": {"type": ["number", "null"]},
+      "steps_normalized": {"type": ["integer", "null"], "minimum": 0, "maximum": 1000000}, "steps_raw_sum": {"type": ["integer", "null"], "minimum": 0, "maximum": 10000000}, "steps_sources_json": {"type": ["object", "null"], "required": ["secondary_sources_used", "ignored_sources", "suspicious_steps", "raw_sample_count"], "properties": {"primary_source": {"type": ["string", "null"]}, "secondary_sources_used": {"type": "array", "items": {"type": "string"}}, "ignored_sources": {"type": "array", "items": {"type": "string"}}, "suspicious_steps": {"type": "boolean"}, "raw_sample_count": {"type": "integer", "minimum": 0, "maximum": 10000000}}},
+      "active_energy_kcal": {"type": ["number", "null"], "minimum": 0, "maximum": 50000}, "sleep_hours": {"type": ["number", "null"], "minimum": 0, "maximum": 24},
+      "resting_hr_bpm": {"type": ["number", "null"], "minimum": 20, "maximum": 250}, "hrv_ms": {"type": ["number", "null"], "minimum": 0, "maximum": 1000},
       "normalization_version": {"enum": ["norm_v1", "norm_v2"]}, "created_at": {"type": "string", "format": "date-time"}}},
    "UpsertCounts": {"type": "object", "required": ["inserted", "updated", "unchanged"], "properties": {k: {"type": "integer"} for k in ["inserted", "updated", "unchanged"]}},
    "ReadinessScore": {"type": "object", "description": "See docs/readiness.md.", "properties": {"date": date, "score": {"type": ["integer", "null"]}, "band": {"type": ["string", "null"]}, "confidence": {"type": "number"}, "calibrating": {"type": "boolean"}, "valid_days": {"type": "integer"}, "contributors": {"type": "array", "items": {"type": "object"}}, "reason": {"type": "string"}}},
    "IngestReport": {"type": "object", "required": ["records", "added", "duplicates", "days_recomputed", "daily"], "properties": {"records": {"type": "integer"}, "added": {"type": "integer"}, "duplicates": {"type": "integer"}, "ignored_keys": {"type": "array", "items": {"type": "string"}}, "unknown_metrics": {"type": "array", "items": {"type": "string"}}, "days_recomputed": {"type": "integer"}, "daily": ref("UpsertCounts")}},
    "SampleBatch": {"type": "object", "required": ["samples"], "properties": {"samples": {"type": "array", "maxItems": 100000, "items": {"type": "object", "required": ["type", "start", "end", "source"], "properties": {
-      "type": {"type": "string", "description": "A HealthKit identifier."}, "start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"},
+      "type": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A HealthKit identifier."}, "start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"},
       "value": {"type": "number"}, "value_text": {"type": "string", "description": "A category value, e.g. HKCategoryValueSleepAnalysisAsleepCore."}, "unit": {"type": "string"},
-      "source": {"type": "string"}, "source_version": {"type": "string"}, "metadata": {"type": "object", "additionalProperties": {"type": "string"}}}}}}},
+      "source": {"type": "string", "minLength": 1}, "source_version": {"type": "string"}, "metadata": {"type": "object", "additionalProperties": {"type": "string"}}}}}}},
    "Snapshot": {"type": "object", "description": "Snake-case fields of HealthContextSnapshot (docs/context.md); empty ones are null and listed under missing.", "required": ["timestamp", "date", "timezone", "missing"], "properties": {"timestamp": {"type": "string"}, "date": date, "timezone": {"type": "string"}, "missing": {"type": "array", "items": {"type": "object", "properties": {"field": {"type": "string"}, "provider": {"type": "string"}, "reason": {"type": "string"}}}}}},
    "ImportJob": {"type": "object", "required": ["id", "state", "upload_bytes", "bytes_read", "total_bytes", "records", "created_at", "updated_at"], "properties": {
       "id": {"type": "string"}, "state": {"enum": ["queued", "running", "succeeded", "failed"]}, "upload_bytes": {"type": "integer"}, "bytes_read": {"type": "integer"}, "total_bytes": {"type": "integer"},

@@ -95,11 +95,24 @@ public struct NormalizedDailyMetrics: Hashable, Sendable, Codable {
     }
 
     /// The decoder for the backend schema.
+    /// Instants are RFC 3339 date-times (``RFC3339``: `2024-06-01T08:00:00Z`,
+    /// `2024-06-01T08:00:00.25+02:00`), exactly OpenAPI's `date-time`.
     public static func backendDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = parseInstant(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "Expected an RFC 3339 date-time such as 2024-06-01T08:00:00Z.")
+            }
+            return date
+        }
         return decoder
     }
+
+    /// An RFC 3339 date-time (``RFC3339``); `nil` otherwise.
+    public static func parseInstant(_ text: String) -> Date? { RFC3339.parse(text) }
 }
 
 /// How the day's steps were derived.

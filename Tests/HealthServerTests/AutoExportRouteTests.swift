@@ -85,7 +85,7 @@ import Testing
             try await client.execute(
                 uri: "/v1/health-auto-export", method: .post, headers: harness.headers("alice"), body: ByteBuffer(string: bad)
             ) { response in
-                #expect(response.status == .badRequest)
+                #expect(response.status == .unprocessableContent)
                 #expect(ServerHarness.json(response.body)["pointer"] as? String == "/data/metrics/0/data/1/date")
             }
             try await client.execute(

@@ -102,10 +102,18 @@ import Testing
                 #expect(response.status == .notFound)
                 #expect(response.headers[.contentType] == "application/problem+json")
             }
+            // A method a route does not have: 405 with the methods it has.
+            for (uri, allow) in [("/v1/daily-metrics", "POST, GET"), ("/v1/imports/abc", "GET"), ("/healthz", "GET")] {
+                try await client.execute(uri: uri, method: .delete, headers: harness.headers("alice")) { response in
+                    #expect(response.status == .methodNotAllowed)
+                    #expect(response.headers[.allow] == allow)
+                    #expect(response.headers[.contentType] == "application/problem+json")
+                }
+            }
             try await client.execute(
                 uri: "/v1/daily-metrics?from=2024-06-09&to=2024-06-01", method: .get, headers: harness.headers("alice")
             ) { response in
-                #expect(response.status == .badRequest)
+                #expect(response.status == .unprocessableContent)
                 #expect(
                     ServerHarness.json(response.body)["detail"] as? String
                         == "from must not be after to, and the range at most 3660 days")

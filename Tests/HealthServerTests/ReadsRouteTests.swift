@@ -30,7 +30,7 @@ import Testing
             try await client.execute(
                 uri: "/v1/export.csv?metrics=pulse&from=2024-06-01&to=2024-06-01", method: .get, headers: harness.headers("alice")
             ) { response in
-                #expect(response.status == .badRequest)
+                #expect(response.status == .unprocessableContent)
             }
             // Bob's export is a header only.
             try await client.execute(
@@ -107,9 +107,12 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(ServerHarness.json(response.body)["step_count_today"] is NSNull)
             }
-            for bad in ["at=yesterday", "lat=10", "lat=91&lon=0"] {
+            for (bad, status) in [
+                ("at=yesterday", HTTPResponse.Status.badRequest), ("lat=91&lon=0", .badRequest), ("lat=x&lon=0", .badRequest),
+                ("lat=10", .unprocessableContent),
+            ] {
                 try await client.execute(uri: "/v1/snapshot?\(bad)", method: .get, headers: harness.headers("alice")) {
-                    #expect($0.status == .badRequest)
+                    #expect($0.status == status, "\(bad)")
                 }
             }
         }

@@ -24,7 +24,16 @@ struct ProblemMiddleware: RouterMiddleware {
             case .contentTooLarge:
                 problem = Problem(.contentTooLarge, "Body too large", detail: "the body is larger than this server accepts")
             case .notFound:
-                problem = Problem(.notFound, "Not found", detail: "no route \(request.method) \(request.uri.path)")
+                let allowed = allowedMethods(forPath: request.uri.path)
+                if allowed.isEmpty {
+                    problem = Problem(.notFound, "Not found", detail: "no route \(request.method) \(request.uri.path)")
+                } else {
+                    var notAllowed = Problem(
+                        .methodNotAllowed, "Method not allowed",
+                        detail: "\(request.uri.path) answers \(allowed.joined(separator: ", ")), not \(request.method)")
+                    notAllowed.headers[.allow] = allowed.joined(separator: ", ")
+                    problem = notAllowed
+                }
             default:
                 problem = Problem(error.status, error.status.reasonPhrase, detail: error.body ?? error.status.reasonPhrase)
             }
@@ -35,6 +44,22 @@ struct ProblemMiddleware: RouterMiddleware {
                 .response(from: request, context: context)
         }
     }
+}
+
+/// The methods `path` has a route for (``serverRoutes``; `{name}` matches one segment),
+/// for a 405's `Allow` header.
+func allowedMethods(forPath path: String) -> [String] {
+    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    var methods: [String] = []
+    for route in serverRoutes {
+        let parts = route.split(separator: " ", maxSplits: 1)
+        let pattern = parts[1].split(separator: "/", omittingEmptySubsequences: false)
+        guard pattern.count == segments.count,
+            zip(pattern, segments).allSatisfy({ $0.hasPrefix("{") ? !$1.isEmpty : $0 == $1 })
+        else { continue }
+        methods.append(String(parts[0]))
+    }
+    return methods
 }
 
 /// Bearer authentication for `/v1`: a missing, malformed, unknown or revoked token is a 401.

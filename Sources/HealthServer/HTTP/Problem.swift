@@ -38,6 +38,12 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         Problem(.unprocessableContent, "Unprocessable payload", detail: detail, pointer: pointer)
     }
 
+    /// Well-formed parameters that cannot go together (`from` after `to`, `lat` without
+    /// `lon`): a 422, since no schema can state them and the request is otherwise valid.
+    static func unprocessableQuery(_ detail: String) -> Problem {
+        Problem(.unprocessableContent, "Unprocessable request", detail: detail)
+    }
+
     /// The JSON Pointer of a decoding error's path (`/3/local_date`).
     static func pointer(_ path: [any CodingKey]) -> String {
         path.map { key in "/" + (key.intValue.map(String.init) ?? key.stringValue) }.joined()

@@ -163,6 +163,11 @@ struct HealthRoutes: Sendable {
         let (first, last): (LocalDate, LocalDate)
         if let single {
             guard let date = LocalDate(single) else { throw Problem.badRequest("date must be YYYY-MM-DD") }
+            for name in ["from", "to"] as [Substring] {
+                guard let value = request.uri.queryParameters[name] else { continue }
+                guard LocalDate(String(value)) != nil else { throw Problem.badRequest("\(name) must be YYYY-MM-DD") }
+                throw Problem.unprocessableQuery("give date, or from and to, not both")
+            }
             (first, last) = (date, date)
         } else {
             (first, last) = try range(request, maxDays: 366)
@@ -186,13 +191,13 @@ struct HealthRoutes: Sendable {
 
     func range(_ request: Request, maxDays: Int) throws -> (LocalDate, LocalDate) {
         guard let from = request.uri.queryParameters["from"], let to = request.uri.queryParameters["to"] else {
-            throw Problem.badRequest("give from=YYYY-MM-DD and to=YYYY-MM-DD")
+            throw Problem.unprocessableQuery("give from=YYYY-MM-DD and to=YYYY-MM-DD")
         }
         guard let first = LocalDate(String(from)), let last = LocalDate(String(to)) else {
             throw Problem.badRequest("from and to must be YYYY-MM-DD")
         }
         guard first <= last, last.dayNumber - first.dayNumber < maxDays else {
-            throw Problem.badRequest("from must not be after to, and the range at most \(maxDays) days")
+            throw Problem.unprocessableQuery("from must not be after to, and the range at most \(maxDays) days")
         }
         return (first, last)
     }

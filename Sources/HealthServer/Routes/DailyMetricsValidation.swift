@@ -48,6 +48,8 @@ enum DailyMetricsValidation {
             try check(day.sleepHours, 0...24, at("sleep_hours"))
             try check(day.restingHRBpm, 20...250, at("resting_hr_bpm"))
             try check(day.hrvMs, 0...1000, at("hrv_ms"))
+            try check(
+                day.stepsSources.map { Double($0.rawSampleCount) }, 0...10_000_000, at("steps_sources_json/raw_sample_count"))
         }
     }
 

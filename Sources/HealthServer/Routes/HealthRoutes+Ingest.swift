@@ -40,7 +40,9 @@ extension HealthRoutes {
             do {
                 return try HAEReader.read(body)
             } catch let error as HAEReader.ReadError {
-                throw Problem.badRequest(error.reason, pointer: error.pointer.isEmpty ? nil : error.pointer)
+                // Well-formed JSON in the app's envelope whose content cannot be read: 422.
+                guard !error.pointer.isEmpty else { throw Problem.badRequest(error.reason) }
+                throw Problem.unprocessable(error.reason, pointer: error.pointer)
             }
         }
         var report = try await ingest(batch.records, user: user, zone: zone)
@@ -72,9 +74,7 @@ extension HealthRoutes {
                 body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
         }
         let samples = try await offload {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            let batch = try decoder.decode(SampleBatch.self, from: body)
+            let batch = try NormalizedDailyMetrics.backendDecoder().decode(SampleBatch.self, from: body)
             guard batch.samples.count <= 100_000 else { throw Problem.badRequest("at most 100,000 samples per request") }
             return try batch.samples.enumerated().map { try $0.element.sample(at: $0.offset) }
         }

@@ -30,7 +30,11 @@ extension HealthRoutes {
         options.zone = zone
         options.interval = DateInterval(
             start: first.instant(hour: 0, in: zone), end: last.adding(days: 1).instant(hour: 0, in: zone))
-        options.includesSource = parameter("source") == "true"
+        switch parameter("source") ?? "false" {
+        case "true": options.includesSource = true
+        case "false": options.includesSource = false
+        default: throw Problem.badRequest("source must be true or false")
+        }
         options.dateStyle = try choice(parameter("date_format"), default: .iso, "date_format", "iso or healthexporter")
         options.units.weight = try choice(parameter("weight_unit"), default: .kg, "weight_unit", "kg or lb")
         options.units.glucose = try choice(
@@ -47,7 +51,7 @@ extension HealthRoutes {
         do {
             metrics = try MetricRegistry.metrics(named: parameter("metrics") ?? "all", storedTypes: stored)
         } catch let error as UnknownMetricError {
-            throw Problem.badRequest(error.description)
+            throw Problem.unprocessableQuery(error.description)
         }
         let exporter = CSVExporter(store: store, options: options)
         let body = CSVStream.body { output in _ = try exporter.export(metrics, to: output) }

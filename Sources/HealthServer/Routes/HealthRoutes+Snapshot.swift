@@ -1,5 +1,6 @@
 import Foundation
 import HealthContext
+import HealthMetrics
 import HealthWeather
 import Hummingbird
 
@@ -30,7 +31,8 @@ extension HealthRoutes {
                 throw Problem.badRequest("lat must be within -90…90 and lon within -180…180")
             }
             location = valid
-        default: throw Problem.badRequest("give lat and lon together, as numbers in degrees")
+        case (nil, _?), (_?, nil): throw Problem.unprocessableQuery("give lat and lon together, as numbers in degrees")
+        default: throw Problem.badRequest("lat and lon must be numbers in degrees")
         }
         var settings = ContextAssembler.Configuration()
         settings.daily.homeZone = try dayZone(request)
@@ -44,10 +46,5 @@ extension HealthRoutes {
         return try json(await assembler.assemble(at: instant))
     }
 
-    static func instant(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
-    }
+    static func instant(_ text: String) -> Date? { NormalizedDailyMetrics.parseInstant(text) }
 }

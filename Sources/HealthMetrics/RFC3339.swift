@@ -1,0 +1,73 @@
+import Foundation
+
+/// RFC 3339 date-times (`date-time` in OpenAPI and JSON Schema), parsed without
+/// Foundation's formatters: any year 0000–9999, any offset to ±23:59 (Foundation's time
+/// zones stop at ±18:00), 1 to 9 fractional digits, lowercase `t`/`z`, and a leap second
+/// (`:60`, read as the first instant of the next minute).
+public enum RFC3339 {
+    /// The instant `text` names, or `nil` when it is not an RFC 3339 date-time.
+    public static func parse(_ text: String) -> Date? {
+        var utf8 = Array(text.utf8)[...]
+        func number(_ digits: Int) -> Int? {
+            guard utf8.count >= digits else { return nil }
+            var value = 0
+            for byte in utf8.prefix(digits) {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            utf8 = utf8.dropFirst(digits)
+            return value
+        }
+        func literal(_ options: String) -> Bool {
+            guard let byte = utf8.first, options.utf8.contains(byte) else { return false }
+            utf8 = utf8.dropFirst()
+            return true
+        }
+        guard let year = number(4), literal("-"), let month = number(2), literal("-"), let day = number(2),
+            literal("Tt"), let hour = number(2), literal(":"), let minute = number(2), literal(":"), let second = number(2),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60,
+            second <= 60
+        else { return nil }
+        var fraction = 0.0
+        if literal(".") {
+            var scale = 0.1
+            var digits = 0
+            while let byte = utf8.first, (0x30...0x39).contains(byte) {
+                fraction += Double(byte - 0x30) * scale
+                scale /= 10
+                digits += 1
+                utf8 = utf8.dropFirst()
+            }
+            guard (1...9).contains(digits) else { return nil }
+        }
+        var offset = 0
+        if !literal("Zz") {
+            guard let sign = utf8.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+            utf8 = utf8.dropFirst()
+            guard let hours = number(2), literal(":"), let minutes = number(2), hours < 24, minutes < 60 else { return nil }
+            offset = (hours * 60 + minutes) * 60 * (sign == UInt8(ascii: "-") ? -1 : 1)
+        }
+        guard utf8.isEmpty else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
