@@ -154,13 +154,14 @@ let package = Package(
 // Fuzz targets (Fuzz/README.md): libFuzzer entry points, built only by `scripts/fuzz`
 // (HEALTHPIPE_FUZZ=1, -sanitize=fuzzer,address), never by `swift build` or `swift test`.
 if ProcessInfo.processInfo.environment["HEALTHPIPE_FUZZ"] == "1" {
+    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
     for (name, module) in [
         ("FuzzExportXML", "HealthImport"), ("FuzzZip", "HealthImport"), ("FuzzGPX", "HealthImport"),
         ("FuzzECG", "HealthImport"), ("FuzzHealthAutoExport", "HealthAutoExport"),
     ] {
         package.targets.append(
             .executableTarget(
-                name: name, dependencies: [.target(name: module)], path: "Fuzz/\(name)",
+                name: name, dependencies: ["FuzzSupport", .target(name: module)], path: "Fuzz/\(name)",
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
     }
 }

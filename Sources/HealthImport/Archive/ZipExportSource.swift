@@ -16,14 +16,29 @@ final class ZipExportSource: ExportSource {
         entriesByPath.map { (($0.key as NSString).lastPathComponent, $0.value) }, uniquingKeysWith: { first, _ in first })
     private(set) var refusedEntries: [String] = []
 
-    init(url: URL) throws {
-        path = url.path
+    convenience init(url: URL) throws {
         let archive: Archive
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
             throw ImportError(file: url.path, "is not a readable zip archive (\(error))")
         }
+        try self.init(archive: archive, path: url.path)
+    }
+
+    /// A zip held in memory (the fuzz targets).
+    convenience init(data: Data, name: String) throws {
+        let archive: Archive
+        do {
+            archive = try Archive(data: data, accessMode: .read)
+        } catch {
+            throw ImportError(file: name, "is not a readable zip archive (\(error))")
+        }
+        try self.init(archive: archive, path: name)
+    }
+
+    private init(archive: Archive, path: String) throws {
+        self.path = path
         self.archive = archive
         var candidates: [Entry] = []
         var emptyXML: [String] = []
@@ -41,7 +56,7 @@ final class ZipExportSource: ExportSource {
                 if entry.uncompressedSize == 0 { emptyXML.append(name) } else { candidates.append(entry) }
             }
         }
-        guard count > 0 else { throw ImportError(file: url.path, "is an empty zip archive: no Health export in it") }
+        guard count > 0 else { throw ImportError(file: path, "is an empty zip archive: no Health export in it") }
         candidates.sort { $0.path.split(separator: "/").count < $1.path.split(separator: "/").count }
         var found: Entry?
         for candidate in candidates where try ZipExportSource.peek(archive, candidate).map(MainXMLDetector.isHealthExport) == true
@@ -53,7 +68,7 @@ final class ZipExportSource: ExportSource {
             var detail = "no entry starts with <HealthData or <!DOCTYPE HealthData"
             if !emptyXML.isEmpty { detail += "; empty XML entries: " + emptyXML.joined(separator: ", ") }
             if !refusedEntries.isEmpty { detail += "; refused unsafe entries: " + refusedEntries.joined(separator: ", ") }
-            throw ImportError(file: url.path, "holds no Apple Health export (\(detail))")
+            throw ImportError(file: path, "holds no Apple Health export (\(detail))")
         }
         mainEntry = found
         let folder = (found.path as NSString).deletingLastPathComponent

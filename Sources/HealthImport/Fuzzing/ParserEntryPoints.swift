@@ -1,0 +1,55 @@
+import Foundation
+import HealthCore
+import ZIPFoundation
+
+/// Each parser over one in-memory input, for the fuzz targets under `Fuzz/` (libFuzzer
+/// calls them thousands of times a second). What they find is what an import of a hostile
+/// file would hit: the same code paths, without a database.
+package enum ParserEntryPoints {
+    /// Scans `data` as an `export.xml`, fed in chunks of `chunkSize` bytes (chunk edges are
+    /// where a streaming scanner breaks), computing every record's content key. Returns
+    /// the number of records read.
+    package static func exportXML(_ data: Data, chunkSize: Int) throws -> Int {
+        var count = 0
+        var scanner = XMLScanner(
+            handler: ExportXMLHandler { record in
+                _ = record.contentKey
+                count += 1
+            }, initialCapacity: 4096)
+        defer { scanner.deallocate() }
+        var offset = 0
+        let size = max(1, chunkSize)
+        while offset < data.count {
+            let end = min(data.count, offset + size)
+            try scanner.feed(data.subdata(in: offset..<end))
+            offset = end
+        }
+        try scanner.finish()
+        return count
+    }
+
+    /// Reads `data` as a GPX route; returns the number of points.
+    package static func gpx(_ data: Data) throws -> Int {
+        try GPXReader.points(data, name: "fuzz.gpx").count
+    }
+
+    /// Reads `data` as an ECG CSV; returns the number of voltages.
+    package static func electrocardiogram(_ data: Data) throws -> Int {
+        try ECGReader.read(data, fileName: "fuzz.csv").voltages.count
+    }
+
+    /// Opens `data` as an `export.zip` and reads everything an import reads: the main
+    /// XML, each entry it finds (CRC-checked) and the ECG CSVs. Returns the records read.
+    package static func exportZip(_ data: Data) throws -> Int {
+        let source = try ZipExportSource(data: data, name: "fuzz.zip")
+        _ = try source.identity()
+        var xml = Data()
+        try source.streamMainXML { xml.append($0) }
+        var count = try exportXML(xml, chunkSize: 1 << 16)
+        for path in source.electrocardiogramPaths() {
+            if let file = try source.readFile(exportPath: path) { count += try electrocardiogram(file) > 0 ? 1 : 0 }
+        }
+        _ = try source.readFile(exportPath: "workout-routes/route.gpx")
+        return count
+    }
+}
