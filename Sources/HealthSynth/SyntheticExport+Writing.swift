@@ -8,6 +8,13 @@ extension SyntheticExport {
     /// beside it) — and the ground truth to `url` with `.truth.json` in place of its
     /// extension. Returns the ground truth.
     @discardableResult
+    public func write(to url: URL, progress: (@Sendable (Int) -> Void)? = nil) async throws -> GroundTruth {
+        try await BlockingWork.run("healthpipe-synth") { try self.write(to: url, progress: progress) }
+    }
+
+    /// Writes the export and its ground truth as the `async` ``write(to:progress:)`` does,
+    /// on the calling thread.
+    @discardableResult
     public func write(to url: URL, progress: ((Int) -> Void)? = nil) throws -> GroundTruth {
         let manager = FileManager.default
         let isZip = url.pathExtension.lowercased() == "zip"

@@ -22,9 +22,9 @@ import Testing
         configuration.startDate = "2024-02-01"
         configuration.heartRatePerHour = 2
         let export = folder.appendingPathComponent("export.zip")
-        let truth = try SyntheticExport(configuration: configuration).write(to: export)
+        let truth = try await SyntheticExport(configuration: configuration).write(to: export)
         let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
-        _ = try HealthImporter(database: database).run(path: export.path)
+        _ = try await HealthImporter(database: database).run(path: export.path)
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = TimeZone(identifier: "America/Los_Angeles")!
         settings.version = version

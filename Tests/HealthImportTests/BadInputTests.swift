@@ -9,9 +9,9 @@ import ZIPFoundation
 /// exactly as it was.
 @Suite struct BadInputTests {
     /// A store with some content, to check that failures leave it untouched.
-    static func populatedStore(in folder: URL) throws -> HealthDatabase {
+    static func populatedStore(in folder: URL) async throws -> HealthDatabase {
         let database = try Fixtures.database(in: folder)
-        try Fixtures.importExport(Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_export.xml"), into: database)
+        try await Fixtures.importExport(Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_export.xml"), into: database)
         return database
     }
 
@@ -24,10 +24,10 @@ import ZIPFoundation
         }
     }
 
-    static func expectFailure(_ path: String, into database: HealthDatabase, mentioning words: [String]) throws {
+    static func expectFailure(_ path: String, into database: HealthDatabase, mentioning words: [String]) async throws {
         let before = try Fixtures.snapshot(database)
         do {
-            try Fixtures.importExport(path, into: database)
+            try await Fixtures.importExport(path, into: database)
             Issue.record("importing \(path) should fail")
         } catch let error as ImportError {
             for word in words { #expect(error.description.contains(word), "\(error.description) lacks \(word)") }
@@ -35,57 +35,58 @@ import ZIPFoundation
         #expect(try Fixtures.snapshot(database) == before)
     }
 
-    @Test func zipWhoseExportIsEmpty() throws {
+    @Test func zipWhoseExportIsEmpty() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Self.populatedStore(in: folder)
-        try Self.expectFailure(
+        let database = try await Self.populatedStore(in: folder)
+        try await Self.expectFailure(
             Fixtures.path("rinoshiyo-apple-health-mcp-server/adversarial/x4-3-multi-empty-xml.zip"), into: database,
             mentioning: [
                 "x4-3-multi-empty-xml.zip", "no Apple Health export", "empty XML entries: apple_health_export/export.xml",
             ])
     }
 
-    @Test func zipWithTruncatedXML() throws {
+    @Test func zipWithTruncatedXML() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Self.populatedStore(in: folder)
-        try Self.expectFailure(
+        let database = try await Self.populatedStore(in: folder)
+        try await Self.expectFailure(
             Fixtures.path("rinoshiyo-apple-health-mcp-server/adversarial/x4-7-broken-xml.zip"), into: database,
             mentioning: ["x4-7-broken-xml.zip: apple_health_export/export.xml", "truncated", "line 1, byte 112", "record 1"])
     }
 
     /// Cutting a real export anywhere before its end must fail and change nothing.
-    @Test func truncatedAtEveryOffset() throws {
+    @Test func truncatedAtEveryOffset() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Self.populatedStore(in: folder)
+        let database = try await Self.populatedStore(in: folder)
         let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("opendroid-hk/sampleexport.xml")))
         let end = try #require(data.range(of: Data("</HealthData>".utf8))).lowerBound
         let cut = folder.appendingPathComponent("cut.xml")
         for offset in stride(from: 3000, to: end, by: 1499) {
             try data.prefix(offset).write(to: cut)
-            try Self.expectFailure(cut.path, into: database, mentioning: [cut.path, "line "])
+            try await Self.expectFailure(cut.path, into: database, mentioning: [cut.path, "line "])
         }
     }
 
-    @Test func truncatedZipEntryReportsTheEntry() throws {
+    @Test func truncatedZipEntryReportsTheEntry() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Self.populatedStore(in: folder)
+        let database = try await Self.populatedStore(in: folder)
         let xml = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("opendroid-hk/sampleexport.xml")))
         let zip = folder.appendingPathComponent("cut.zip")
         let archive = try Archive(url: zip, accessMode: .create)
         try Self.add(xml.prefix(xml.count - 5000), as: "apple_health_export/export.xml", to: archive)
-        try Self.expectFailure(zip.path, into: database, mentioning: ["cut.zip: apple_health_export/export.xml", "truncated"])
+        try await Self.expectFailure(
+            zip.path, into: database, mentioning: ["cut.zip: apple_health_export/export.xml", "truncated"])
     }
 
     /// A zip whose main XML is stored uncompressed and then changed by one byte: still
     /// well-formed XML, but its CRC-32 no longer matches, so it must not be imported.
-    @Test func zipEntryWithAWrongChecksumIsRefused() throws {
+    @Test func zipEntryWithAWrongChecksumIsRefused() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Self.populatedStore(in: folder)
+        let database = try await Self.populatedStore(in: folder)
         let xml = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("opendroid-hk/sampleexport.xml")))
         let zip = folder.appendingPathComponent("flipped.zip")
         let archive = try Archive(url: zip, accessMode: .create)
@@ -96,29 +97,31 @@ import ZIPFoundation
         let value = try #require(bytes.range(of: Data(#"value="2""#.utf8)))
         bytes[value.upperBound - 2] = UInt8(ascii: "3")
         try bytes.write(to: zip)
-        try Self.expectFailure(zip.path, into: database, mentioning: ["flipped.zip: apple_health_export/export.xml", "CRC-32"])
+        try await Self.expectFailure(
+            zip.path, into: database, mentioning: ["flipped.zip: apple_health_export/export.xml", "CRC-32"])
     }
 
-    @Test func emptyFilesAndNonExports() throws {
+    @Test func emptyFilesAndNonExports() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Self.populatedStore(in: folder)
+        let database = try await Self.populatedStore(in: folder)
         let empty = folder.appendingPathComponent("empty.xml")
         try Data().write(to: empty)
-        try Self.expectFailure(empty.path, into: database, mentioning: ["empty.xml", "is empty"])
+        try await Self.expectFailure(empty.path, into: database, mentioning: ["empty.xml", "is empty"])
         let text = folder.appendingPathComponent("notes.xml")
         try Data("<notes><note/></notes>".utf8).write(to: text)
-        try Self.expectFailure(text.path, into: database, mentioning: ["notes.xml", "not an Apple Health export"])
+        try await Self.expectFailure(text.path, into: database, mentioning: ["notes.xml", "not an Apple Health export"])
         let emptyZip = folder.appendingPathComponent("empty.zip")
         _ = try Archive(url: emptyZip, accessMode: .create)
-        try Self.expectFailure(emptyZip.path, into: database, mentioning: ["empty.zip", "empty zip"])
-        try Self.expectFailure(folder.appendingPathComponent("missing.zip").path, into: database, mentioning: ["does not exist"])
+        try await Self.expectFailure(emptyZip.path, into: database, mentioning: ["empty.zip", "empty zip"])
+        try await Self.expectFailure(
+            folder.appendingPathComponent("missing.zip").path, into: database, mentioning: ["does not exist"])
     }
 
-    @Test func wellFormedButWrongRecordsNameTheRecord() throws {
+    @Test func wellFormedButWrongRecordsNameTheRecord() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Self.populatedStore(in: folder)
+        let database = try await Self.populatedStore(in: folder)
         let bad = folder.appendingPathComponent("bad-date.xml")
         try Data(
             """
@@ -128,10 +131,10 @@ import ZIPFoundation
             </HealthData>
             """.utf8
         ).write(to: bad)
-        try Self.expectFailure(bad.path, into: database, mentioning: ["bad-date.xml", "line 3", "record 2", "startDate"])
+        try await Self.expectFailure(bad.path, into: database, mentioning: ["bad-date.xml", "line 3", "record 2", "startDate"])
     }
 
-    @Test func zipSlipEntriesAreRefusedAndNothingIsWrittenOutside() throws {
+    @Test func zipSlipEntriesAreRefusedAndNothingIsWrittenOutside() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try Fixtures.database(in: folder)
@@ -143,7 +146,7 @@ import ZIPFoundation
         ] {
             try Self.add(xml, as: name, to: archive)
         }
-        let summary = try Fixtures.importExport(zip.path, into: database)
+        let summary = try await Fixtures.importExport(zip.path, into: database)
         #expect(
             summary.refusedEntries.sorted() == ["../evil.xml", "/tmp/evil-absolute.xml", "apple_health_export/../../evil2.xml"])
         #expect(try Fixtures.dataCounts(database)["sample"] == 2)
@@ -155,6 +158,6 @@ import ZIPFoundation
         let onlySlip = folder.appendingPathComponent("only-slip.zip")
         let second = try Archive(url: onlySlip, accessMode: .create)
         try Self.add(xml, as: "../export.xml", to: second)
-        try Self.expectFailure(onlySlip.path, into: database, mentioning: ["refused unsafe entries: ../export.xml"])
+        try await Self.expectFailure(onlySlip.path, into: database, mentioning: ["refused unsafe entries: ../export.xml"])
     }
 }

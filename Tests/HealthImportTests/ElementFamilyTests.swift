@@ -37,13 +37,13 @@ import Testing
         </HealthData>
         """
 
-    @Test func everyFamilyIsStoredAndNothingIsDropped() throws {
+    @Test func everyFamilyIsStoredAndNothingIsDropped() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("export.xml")
         try Data(Self.xml.utf8).write(to: file)
         let database = try Fixtures.database(in: folder)
-        let summary = try Fixtures.importExport(file.path, into: database)
+        let summary = try await Fixtures.importExport(file.path, into: database)
         #expect(summary.exportInfo.exportVersion == 11)
         #expect(summary.exportInfo.locale == "fr_FR")
         #expect(summary.exportInfo.exportDate?.timeIntervalSince1970 == 1_714_550_400)

@@ -57,22 +57,22 @@ import Testing
     ]
 
     @Test(arguments: expected.indices)
-    func importsWithExactCounts(_ index: Int) throws {
+    func importsWithExactCounts(_ index: Int) async throws {
         let (path, counts) = Self.expected[index]
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try Fixtures.database(in: folder)
-        let summary = try Fixtures.importExport(Fixtures.path(path), into: database)
+        let summary = try await Fixtures.importExport(Fixtures.path(path), into: database)
         #expect(try Fixtures.dataCounts(database) == counts, "\(path)")
         #expect(summary.totalDuplicates == 0)
         #expect(summary.alreadyImported == nil)
     }
 
-    @Test func brokenDTDOfIOS16IsSkippedAndVersionRecorded() throws {
+    @Test func brokenDTDOfIOS16IsSkippedAndVersionRecorded() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try Fixtures.database(in: folder)
-        let summary = try Fixtures.importExport(Fixtures.path("jshrake-healthkit-to-sqlite/export.zip"), into: database)
+        let summary = try await Fixtures.importExport(Fixtures.path("jshrake-healthkit-to-sqlite/export.zip"), into: database)
         #expect(summary.exportInfo.exportVersion == 12)
         #expect(summary.exportInfo.locale == "en_US")
         #expect(summary.recordsRead == 12)
@@ -84,7 +84,7 @@ import Testing
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try Fixtures.database(in: folder)
-        try Fixtures.importExport(Fixtures.path("jshrake-healthkit-to-sqlite/export.zip"), into: database)
+        try await Fixtures.importExport(Fixtures.path("jshrake-healthkit-to-sqlite/export.zip"), into: database)
         let sample = try #require(try await database.store.latestSample(of: SampleType("HKQuantityTypeIdentifierWalkingSpeed")))
         // startDate="2022-12-15 17:48:29 -0800" is 2022-12-16T01:48:29Z.
         #expect(sample.start.timeIntervalSince1970 == 1_671_155_309)
@@ -100,7 +100,7 @@ import Testing
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try Fixtures.database(in: folder)
-        try Fixtures.importExport(Fixtures.path("opendroid-hk/sampleexport.xml"), into: database)
+        try await Fixtures.importExport(Fixtures.path("opendroid-hk/sampleexport.xml"), into: database)
         let hrv = try #require(try await database.store.latestSample(of: .heartRateVariabilitySDNN))
         let beats = try #require(hrv.beats)
         #expect(beats.count == 10)
@@ -109,11 +109,11 @@ import Testing
         #expect(beats.map(\.time) == beats.map(\.time).sorted())
     }
 
-    @Test func everyDeviceShapeInTheFixturesParses() throws {
+    @Test func everyDeviceShapeInTheFixturesParses() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try Fixtures.database(in: folder)
-        for (path, _) in Self.expected { try Fixtures.importExport(Fixtures.path(path), into: database) }
+        for (path, _) in Self.expected { try await Fixtures.importExport(Fixtures.path(path), into: database) }
         let devices = try database.deviceRows()
         #expect(devices.count >= 4)
         for device in devices {

@@ -49,27 +49,27 @@ import Testing
         return (newer, older)
     }
 
-    @Test func anOlderExportImportedLaterDoesNotOverwriteNewerData() throws {
+    @Test func anOlderExportImportedLaterDoesNotOverwriteNewerData() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (newer, older) = try Self.newerAndOlder(in: folder)
         let database = try Fixtures.database(in: folder)
-        try Fixtures.importExport(newer.path, into: database)
-        let second = try Fixtures.importExport(older.path, into: database)
+        try await Fixtures.importExport(newer.path, into: database)
+        let second = try await Fixtures.importExport(older.path, into: database)
         #expect(try Self.storedSummary(database) == (450, "1985-01-02"))
         #expect(second.added[.activitySummary] == nil)
         #expect(second.updated[.activitySummary] == nil)
         #expect(second.duplicates[.activitySummary] == 1)
     }
 
-    @Test func aNewerExportUpdatesTheDayAndSaysSo() throws {
+    @Test func aNewerExportUpdatesTheDayAndSaysSo() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (newer, older) = try Self.newerAndOlder(in: folder)
         let database = try Fixtures.database(in: folder)
-        try Fixtures.importExport(older.path, into: database)
+        try await Fixtures.importExport(older.path, into: database)
         #expect(try Self.storedSummary(database) == (210, "1985-01-01"))
-        let second = try Fixtures.importExport(newer.path, into: database)
+        let second = try await Fixtures.importExport(newer.path, into: database)
         #expect(try Self.storedSummary(database) == (450, "1985-01-02"))
         #expect(second.updated[.activitySummary] == 1)
         #expect(second.added[.activitySummary] == nil)
@@ -78,12 +78,12 @@ import Testing
         // The same newer export again, forced: nothing changes, so nothing is an update.
         var options = HealthImporter.Options()
         options.force = true
-        let third = try HealthImporter(database: database, options: options).run(path: newer.path)
+        let third = try await HealthImporter(database: database, options: options).run(path: newer.path)
         #expect(third.updated.isEmpty)
         #expect(third.duplicates[.activitySummary] == 1)
     }
 
-    @Test func aFolderWithANewECGFileIsImportedAgain() throws {
+    @Test func aFolderWithANewECGFileIsImportedAgain() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let export = folder.appendingPathComponent("apple_health_export")
@@ -91,25 +91,25 @@ import Testing
             Self.export(exportDate: "2024-03-06 09:00:00 -0800", moveKcal: 450, birth: "1985-01-02"),
             to: export.appendingPathComponent("export.xml"))
         let database = try Fixtures.database(in: folder)
-        try Fixtures.importExport(export.path, into: database)
+        try await Fixtures.importExport(export.path, into: database)
         #expect(try database.counts()["electrocardiogram"] == 0)
         let ecg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_ecg.csv")))
         try FileManager.default.createDirectory(
             at: export.appendingPathComponent("electrocardiograms"), withIntermediateDirectories: true)
         try ecg.write(to: export.appendingPathComponent("electrocardiograms/ecg_2024-03-05.csv"))
-        let second = try Fixtures.importExport(export.path, into: database)
+        let second = try await Fixtures.importExport(export.path, into: database)
         #expect(second.alreadyImported == nil)
         #expect(second.added[.electrocardiogram] == 1)
         #expect(try database.counts()["electrocardiogram"] == 1)
         // And now it is identical: the instant answer.
-        let third = try Fixtures.importExport(export.path, into: database)
+        let third = try await Fixtures.importExport(export.path, into: database)
         #expect(third.alreadyImported != nil)
         #expect(third.recordsRead == 0)
     }
 
     /// An export.xml larger than the old fingerprint's two 1 MiB windows, edited in the
     /// middle (same size, same head and tail) right after its import: imported again.
-    @Test func anEditInTheMiddleOfALargeXMLIsImportedAgain() throws {
+    @Test func anEditInTheMiddleOfALargeXMLIsImportedAgain() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let padding = (0..<14_000).map { index -> String in
@@ -126,7 +126,7 @@ import Testing
         let xml = folder.appendingPathComponent("export.xml")
         try Self.write(text, to: xml)
         let database = try Fixtures.database(in: folder)
-        try Fixtures.importExport(xml.path, into: database)
+        try await Fixtures.importExport(xml.path, into: database)
         // Change one heart-rate value in the middle, keeping the size.
         var bytes = Array(text.utf8)
         let middle = bytes.count / 2
@@ -136,10 +136,10 @@ import Testing
         let digit = at + value.count
         bytes[digit] = bytes[digit] == UInt8(ascii: "9") ? UInt8(ascii: "8") : bytes[digit] + 1
         try Data(bytes).write(to: xml)
-        let second = try Fixtures.importExport(xml.path, into: database)
+        let second = try await Fixtures.importExport(xml.path, into: database)
         #expect(second.alreadyImported == nil)
         #expect(second.added[.sample] == 1)
-        let third = try Fixtures.importExport(xml.path, into: database)
+        let third = try await Fixtures.importExport(xml.path, into: database)
         #expect(third.alreadyImported != nil)
     }
 }

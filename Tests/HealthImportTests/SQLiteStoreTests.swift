@@ -147,7 +147,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try Fixtures.database(in: folder)
         let store = database.store
-        try Fixtures.importExport(Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_export.xml"), into: database)
+        try await Fixtures.importExport(Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_export.xml"), into: database)
         var anchor = QueryAnchor.initial
         var heartRates: [Double] = []
         repeat {
@@ -157,8 +157,8 @@ import Testing
             anchor = page.nextAnchor
         } while true
         #expect(heartRates == [72, 78])
-        try Fixtures.importExport(Fixtures.path("alxdrcirilo-apple-health-parser/export.xml"), into: database)
-        try Fixtures.importExport(
+        try await Fixtures.importExport(Fixtures.path("alxdrcirilo-apple-health-parser/export.xml"), into: database)
+        try await Fixtures.importExport(
             Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_export.xml"), into: database, force: true)
         let next = try await store.changes(of: .heartRate, since: anchor, limit: 100)
         #expect(next.samples.count == 2)  // the two of the second file; none of the first again
@@ -170,7 +170,7 @@ import Testing
 }
 
 @Suite struct LinkedFileTests {
-    @Test func ecgCSVAndFHIRResourcesOfAnUnpackedFolder() throws {
+    @Test func ecgCSVAndFHIRResourcesOfAnUnpackedFolder() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let export = folder.appendingPathComponent("apple_health_export")
@@ -185,7 +185,7 @@ import Testing
         try Data(#"{"resourceType":"Procedure","id":"p1"}"#.utf8).write(
             to: export.appendingPathComponent("clinical-records/Procedure-488D59AE-81D4-4597-8FBB-713DE1CEF228.json"))
         let database = try Fixtures.database(in: folder)
-        let summary = try Fixtures.importExport(folder.path, into: database)
+        let summary = try await Fixtures.importExport(folder.path, into: database)
         #expect(summary.inputKind == "folder")
         #expect(summary.clinicalResourcesLoaded == 1)
         #expect(summary.added[.electrocardiogram] == 1)

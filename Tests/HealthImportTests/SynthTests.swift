@@ -8,35 +8,35 @@ import Testing
 @Suite struct SynthTests {
     static func generate(
         days: Int, start: String = "2024-02-20", seed: UInt64 = 5, name: String, in folder: URL
-    ) throws
+    ) async throws
         -> (URL, GroundTruth)
     {
         var configuration = SyntheticExport.Configuration(days: days, seed: seed)
         configuration.startDate = start
         let url = folder.appendingPathComponent(name)
-        return (url, try SyntheticExport(configuration: configuration).write(to: url))
+        return (url, try await SyntheticExport(configuration: configuration).write(to: url))
     }
 
-    @Test func sameSeedSameBytes() throws {
+    @Test func sameSeedSameBytes() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (first, truth) = try Self.generate(days: 8, name: "a.xml", in: folder)
+        let (first, truth) = try await Self.generate(days: 8, name: "a.xml", in: folder)
         let firstBytes = try Data(contentsOf: first)
-        let (second, _) = try Self.generate(days: 8, name: "b.xml", in: folder)
+        let (second, _) = try await Self.generate(days: 8, name: "b.xml", in: folder)
         #expect(try Data(contentsOf: second) == firstBytes)
-        let (other, _) = try Self.generate(days: 8, seed: 6, name: "c.xml", in: folder)
+        let (other, _) = try await Self.generate(days: 8, seed: 6, name: "c.xml", in: folder)
         #expect(try Data(contentsOf: other) != firstBytes)
         #expect(truth.xmlBytes == Int64(firstBytes.count))
     }
 
     /// A 30-day export across the spring DST change with the trip: the import holds exactly
     /// what the ground truth says was written, and the truth describes the hard parts.
-    @Test func importMatchesTheGroundTruth() throws {
+    @Test func importMatchesTheGroundTruth() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (zip, truth) = try Self.generate(days: 30, name: "export.zip", in: folder)
+        let (zip, truth) = await try Self.generate(days: 30, name: "export.zip", in: folder)
         let database = try Fixtures.database(in: folder)
-        let summary = try Fixtures.importExport(zip.path, into: database)
+        let summary = try await Fixtures.importExport(zip.path, into: database)
         let unique = truth.uniqueRecords
         #expect(summary.added[.activitySummary] == 30)
         #expect(summary.added[.workout] == unique["Workout"])
@@ -70,10 +70,10 @@ import Testing
         #expect(byType["HKQuantityTypeIdentifierHeartRate"] == unique["HKQuantityTypeIdentifierHeartRate"])
     }
 
-    @Test func xmlTimestampsAllUseTheExportOffset() throws {
+    @Test func xmlTimestampsAllUseTheExportOffset() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (xml, truth) = try Self.generate(days: 25, name: "export.xml", in: folder)
+        let (xml, truth) = try await Self.generate(days: 25, name: "export.xml", in: folder)
         let text = try String(contentsOf: xml, encoding: .utf8)
         #expect(truth.exportOffsetSeconds == -25200)
         #expect(text.contains("2024-02-20 ") && text.contains(" -0700\""))

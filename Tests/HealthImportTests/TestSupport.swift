@@ -23,12 +23,17 @@ enum Fixtures {
         try HealthDatabase(path: folder.appendingPathComponent(name).path)
     }
 
-    /// Imports `path` into `database`.
+    /// Imports `path` into `database`, off the cooperative pool (two threads here: a
+    /// synchronous import on one would stall the suite's other tasks).
     @discardableResult
-    static func importExport(_ path: String, into database: HealthDatabase, force: Bool = false) throws -> ImportSummary {
+    static func importExport(
+        _ path: String, into database: HealthDatabase, force: Bool = false
+    ) async throws
+        -> ImportSummary
+    {
         var options = HealthImporter.Options()
         options.force = force
-        return try HealthImporter(database: database, options: options).run(path: path)
+        return try await HealthImporter(database: database, options: options).run(path: path)
     }
 
     /// Row counts of the tables that hold data (empty tables and bookkeeping left out).

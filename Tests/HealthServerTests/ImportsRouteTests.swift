@@ -33,9 +33,9 @@ import Testing
         configuration.startDate = "2024-03-01"
         configuration.heartRatePerHour = 2
         let export = folder.appendingPathComponent("export.zip")
-        let truth = try SyntheticExport(configuration: configuration).write(to: export)
+        let truth = try await SyntheticExport(configuration: configuration).write(to: export)
         let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
-        let summary = try HealthImporter(database: database).run(path: export.path)
+        let summary = try await HealthImporter(database: database).run(path: export.path)
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = zone
         let first = truth.days[0].date

@@ -38,6 +38,12 @@ public struct HealthImporter: Sendable {
         self.options = options
     }
 
+    /// Runs the import on a thread of its own (``BlockingWork``), so that awaiting it holds
+    /// no thread of the cooperative pool; otherwise as the synchronous `run(path:progress:)`.
+    public func run(path: String, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws -> ImportSummary {
+        try await BlockingWork.run("healthpipe-import") { try self.run(path: path, progress: progress) }
+    }
+
     /// Runs the import. `progress` is called from the writing thread every
     /// `options.progressInterval` seconds; keep it short.
     public func run(path: String, progress: ((ImportProgress) -> Void)? = nil) throws -> ImportSummary {

@@ -24,13 +24,13 @@ struct Demo: AsyncParsableCommand {
         let export = folder.appendingPathComponent("export.zip")
         let dbPath = folder.appendingPathComponent("health.sqlite").path
         print("1. Generating \(days) days of synthetic Apple Health data → \(export.path)")
-        let truth = try SyntheticExport(configuration: .init(days: days, seed: 42)).write(to: export)
+        let truth = try await SyntheticExport(configuration: .init(days: days, seed: 42)).write(to: export)
         let database = try HealthDatabase(path: dbPath)
         print("2. Importing it")
-        let summary = try HealthImporter(database: database).run(path: export.path)
+        let summary = try await HealthImporter(database: database).run(path: export.path)
         print(ImportReport.render(summary).split(separator: "\n").prefix(2).joined(separator: "\n"))
         print("3. Importing the same file again")
-        let again = try HealthImporter(database: database).run(path: export.path)
+        let again = try await HealthImporter(database: database).run(path: export.path)
         print(
             String(
                 format: "  recognised in %.3f s: %@", again.elapsed,
