@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "HealthCore", targets: ["HealthCore"]),
         .library(name: "HealthStore", targets: ["HealthStore"]),
+        .library(name: "HealthImportReader", targets: ["HealthImportReader"]),
         .library(name: "HealthImport", targets: ["HealthImport"]),
         .library(name: "HealthMetrics", targets: ["HealthMetrics"]),
         .library(name: "HealthDaily", targets: ["HealthDaily"]),
@@ -42,11 +43,14 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // Apple Health export reader: streaming XML, zip entries, GPX, ECG CSV.
+        // Apple Health export reader: streaming XML, zip entries, GPX, ECG CSV → HealthRecords.
+        // Knows nothing of storage: no GRDB, no HealthStore (scripts/check-boundaries).
         .target(
-            name: "HealthImport",
-            dependencies: ["HealthCore", "HealthStore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            name: "HealthImportReader",
+            dependencies: ["HealthCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        // The import: the reader feeding the store's writer, one transaction, two threads.
+        .target(name: "HealthImport", dependencies: ["HealthCore", "HealthImportReader", "HealthStore"]),
         // The per-day payload (`NormalizedDailyMetrics`): plain values, Foundation only.
         .target(name: "HealthMetrics"),
         // Daily normalisation (norm_v1, norm_v2): pure rules over the query protocol.
@@ -94,7 +98,8 @@ let package = Package(
         .executableTarget(
             name: "healthpipe",
             dependencies: [
-                "HealthCore", "HealthStore", "HealthImport", "HealthSynth", "HealthDaily", "HealthMetrics", "HealthReadiness",
+                "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth", "HealthDaily",
+                "HealthMetrics", "HealthReadiness",
                 "HealthExport", "HealthServer", "HealthContext", "HealthWeather",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -142,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "HealthImportTests",
             dependencies: [
-                "HealthCore", "HealthStore", "HealthImport", "HealthSynth",
+                "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -156,8 +161,8 @@ let package = Package(
 if ProcessInfo.processInfo.environment["HEALTHPIPE_FUZZ"] == "1" {
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
     for (name, module) in [
-        ("FuzzExportXML", "HealthImport"), ("FuzzZip", "HealthImport"), ("FuzzGPX", "HealthImport"),
-        ("FuzzECG", "HealthImport"), ("FuzzHealthAutoExport", "HealthAutoExport"),
+        ("FuzzExportXML", "HealthImportReader"), ("FuzzZip", "HealthImportReader"), ("FuzzGPX", "HealthImportReader"),
+        ("FuzzECG", "HealthImportReader"), ("FuzzHealthAutoExport", "HealthAutoExport"),
     ] {
         package.targets.append(
             .executableTarget(

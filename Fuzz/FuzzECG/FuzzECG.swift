@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import HealthImport
+import HealthImportReader
 
 /// libFuzzer target: an ECG CSV file.
 @_cdecl("FuzzECG_main")

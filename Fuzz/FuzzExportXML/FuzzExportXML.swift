@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import HealthImport
+import HealthImportReader
 
 /// libFuzzer target: an export.xml, fed in chunks whose size the input's length picks.
 @_cdecl("FuzzExportXML_main")

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import HealthImport
+import HealthImportReader
 
 /// libFuzzer target: a GPX route file.
 @_cdecl("FuzzGPX_main")

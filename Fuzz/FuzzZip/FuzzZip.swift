@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import HealthImport
+import HealthImportReader
 
 /// libFuzzer target: an export.zip held in memory, read as an import reads it.
 @_cdecl("FuzzZip_main")

@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthImport
+import HealthImportReader
 import HealthStore
 import Testing
 import ZIPFoundation
@@ -24,12 +25,15 @@ import ZIPFoundation
         }
     }
 
-    static func expectFailure(_ path: String, into database: HealthDatabase, mentioning words: [String]) async throws {
+    static func expectFailure(
+        _ path: String, into database: HealthDatabase, _ code: ImportError.Code, mentioning words: [String]
+    ) async throws {
         let before = try Fixtures.snapshot(database)
         do {
             try await Fixtures.importExport(path, into: database)
             Issue.record("importing \(path) should fail")
         } catch let error as ImportError {
+            #expect(error.code == code, "\(error.description)")
             for word in words { #expect(error.description.contains(word), "\(error.description) lacks \(word)") }
         }
         #expect(try Fixtures.snapshot(database) == before)
@@ -40,7 +44,7 @@ import ZIPFoundation
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try await Self.populatedStore(in: folder)
         try await Self.expectFailure(
-            Fixtures.path("rinoshiyo-apple-health-mcp-server/adversarial/x4-3-multi-empty-xml.zip"), into: database,
+            Fixtures.path("rinoshiyo-apple-health-mcp-server/adversarial/x4-3-multi-empty-xml.zip"), into: database, .notAnExport,
             mentioning: [
                 "x4-3-multi-empty-xml.zip", "no Apple Health export", "empty XML entries: apple_health_export/export.xml",
             ])
@@ -51,7 +55,7 @@ import ZIPFoundation
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try await Self.populatedStore(in: folder)
         try await Self.expectFailure(
-            Fixtures.path("rinoshiyo-apple-health-mcp-server/adversarial/x4-7-broken-xml.zip"), into: database,
+            Fixtures.path("rinoshiyo-apple-health-mcp-server/adversarial/x4-7-broken-xml.zip"), into: database, .malformedXML,
             mentioning: ["x4-7-broken-xml.zip: apple_health_export/export.xml", "truncated", "line 1, byte 112", "record 1"])
     }
 
@@ -65,7 +69,7 @@ import ZIPFoundation
         let cut = folder.appendingPathComponent("cut.xml")
         for offset in stride(from: 3000, to: end, by: 1499) {
             try data.prefix(offset).write(to: cut)
-            try await Self.expectFailure(cut.path, into: database, mentioning: [cut.path, "line "])
+            try await Self.expectFailure(cut.path, into: database, .malformedXML, mentioning: [cut.path, "line "])
         }
     }
 
@@ -78,7 +82,7 @@ import ZIPFoundation
         let archive = try Archive(url: zip, accessMode: .create)
         try Self.add(xml.prefix(xml.count - 5000), as: "apple_health_export/export.xml", to: archive)
         try await Self.expectFailure(
-            zip.path, into: database, mentioning: ["cut.zip: apple_health_export/export.xml", "truncated"])
+            zip.path, into: database, .malformedXML, mentioning: ["cut.zip: apple_health_export/export.xml", "truncated"])
     }
 
     /// A zip whose main XML is stored uncompressed and then changed by one byte: still
@@ -98,7 +102,7 @@ import ZIPFoundation
         bytes[value.upperBound - 2] = UInt8(ascii: "3")
         try bytes.write(to: zip)
         try await Self.expectFailure(
-            zip.path, into: database, mentioning: ["flipped.zip: apple_health_export/export.xml", "CRC-32"])
+            zip.path, into: database, .damagedEntry, mentioning: ["flipped.zip: apple_health_export/export.xml", "CRC-32"])
     }
 
     @Test func emptyFilesAndNonExports() async throws {
@@ -107,15 +111,16 @@ import ZIPFoundation
         let database = try await Self.populatedStore(in: folder)
         let empty = folder.appendingPathComponent("empty.xml")
         try Data().write(to: empty)
-        try await Self.expectFailure(empty.path, into: database, mentioning: ["empty.xml", "is empty"])
+        try await Self.expectFailure(empty.path, into: database, .empty, mentioning: ["empty.xml", "is empty"])
         let text = folder.appendingPathComponent("notes.xml")
         try Data("<notes><note/></notes>".utf8).write(to: text)
-        try await Self.expectFailure(text.path, into: database, mentioning: ["notes.xml", "not an Apple Health export"])
+        try await Self.expectFailure(
+            text.path, into: database, .notAnExport, mentioning: ["notes.xml", "not an Apple Health export"])
         let emptyZip = folder.appendingPathComponent("empty.zip")
         _ = try Archive(url: emptyZip, accessMode: .create)
-        try await Self.expectFailure(emptyZip.path, into: database, mentioning: ["empty.zip", "empty zip"])
+        try await Self.expectFailure(emptyZip.path, into: database, .empty, mentioning: ["empty.zip", "empty zip"])
         try await Self.expectFailure(
-            folder.appendingPathComponent("missing.zip").path, into: database, mentioning: ["does not exist"])
+            folder.appendingPathComponent("missing.zip").path, into: database, .notFound, mentioning: ["does not exist"])
     }
 
     @Test func wellFormedButWrongRecordsNameTheRecord() async throws {
@@ -131,7 +136,8 @@ import ZIPFoundation
             </HealthData>
             """.utf8
         ).write(to: bad)
-        try await Self.expectFailure(bad.path, into: database, mentioning: ["bad-date.xml", "line 3", "record 2", "startDate"])
+        try await Self.expectFailure(
+            bad.path, into: database, .invalidRecord, mentioning: ["bad-date.xml", "line 3", "record 2", "startDate"])
     }
 
     @Test func zipSlipEntriesAreRefusedAndNothingIsWrittenOutside() async throws {
@@ -158,6 +164,7 @@ import ZIPFoundation
         let onlySlip = folder.appendingPathComponent("only-slip.zip")
         let second = try Archive(url: onlySlip, accessMode: .create)
         try Self.add(xml, as: "../export.xml", to: second)
-        try await Self.expectFailure(onlySlip.path, into: database, mentioning: ["refused unsafe entries: ../export.xml"])
+        try await Self.expectFailure(
+            onlySlip.path, into: database, .notAnExport, mentioning: ["refused unsafe entries: ../export.xml"])
     }
 }

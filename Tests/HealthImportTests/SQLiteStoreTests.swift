@@ -75,9 +75,8 @@ import Testing
         }
         let batch = try batched.write { writer in
             for record in samples.prefix(20) { try writer.write(.sample(record)) }
-            let keyed = records.map { KeyedRecord(record: $0, key: $0.contentKey) }
-            for start in stride(from: 0, to: keyed.count, by: 100) {
-                try writer.write(Array(keyed[start..<min(start + 100, keyed.count)]))
+            for start in stride(from: 0, to: records.count, by: 100) {
+                try writer.write(RecordWriter.prepare(Array(records[start..<min(start + 100, records.count)])))
             }
             return (writer.added, writer.duplicates, writer.addedByType)
         }

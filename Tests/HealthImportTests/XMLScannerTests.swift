@@ -3,7 +3,7 @@ import HealthCore
 import Testing
 import ZIPFoundation
 
-@testable import HealthImport
+@testable import HealthImportReader
 
 /// The streaming scanner gives the same records whatever the chunk boundaries.
 @Suite struct XMLScannerTests {

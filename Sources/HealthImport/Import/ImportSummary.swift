@@ -32,8 +32,8 @@ public struct ImportSummary: Sendable {
     public var warnings: [String: Int] = [:]
     public var refusedEntries: [String] = []
     public var elapsed: TimeInterval = 0
-    /// Seconds spent in each phase: `xml` (parse and write the main XML), `files` (GPX,
-    /// FHIR, ECG), `commit` (the transaction's commit).
+    /// Seconds spent in each phase: `read` (read and write everything: the main XML, then
+    /// the GPX, FHIR and ECG files), `commit` (the transaction's commit).
     public var phases: [String: TimeInterval] = [:]
 
     public var totalAdded: Int { added.values.reduce(0, +) }

@@ -1,17 +1,15 @@
 import Foundation
-import HealthCore
-import HealthStore
 
 /// A bounded hand-over of record batches from the parser thread to the writer: memory
 /// stays at `capacity` batches however large the export.
 ///
 /// Written batches travel back (``giveBack(_:)``, ``takeBack()``) so that the parser, which
-/// has time to spare, frees the records and reuses the arrays: freeing 300,000 records a
-/// second is work the writer, the slower side, should not do.
-final class RecordChannel: @unchecked Sendable {
+/// has time to spare, frees the records: freeing 300,000 records a second is work the
+/// writer, the slower side, should not do.
+final class RecordChannel<Batch: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var queue: [[KeyedRecord]] = []
-    private var written: [[KeyedRecord]] = []
+    private var queue: [Batch] = []
+    private var written: [Batch] = []
     private let capacity: Int
     private var closed = false
     private var producerError: (any Error)?
@@ -25,14 +23,14 @@ final class RecordChannel: @unchecked Sendable {
 
     /// Producer: hands over a batch; blocks while the queue is full. Throws when the
     /// consumer has stopped (the import failed on the writing side).
-    func send(_ batch: [KeyedRecord], bytesRead: Int64) throws {
+    func send(_ batch: Batch, records count: Int, bytesRead: Int64) throws {
         condition.lock()
         defer { condition.unlock() }
         while queue.count >= capacity, !consumerStopped { condition.wait() }
         if consumerStopped { throw ConsumerStopped() }
         queue.append(batch)
         bytes = bytesRead
-        records += batch.count
+        records += count
         condition.broadcast()
     }
 
@@ -46,7 +44,7 @@ final class RecordChannel: @unchecked Sendable {
     }
 
     /// Consumer: the next batch, `nil` at the end; rethrows the producer's error.
-    func receive() throws -> [KeyedRecord]? {
+    func receive() throws -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty, !closed { condition.wait() }
@@ -57,17 +55,20 @@ final class RecordChannel: @unchecked Sendable {
     }
 
     /// Consumer: hands a written batch back to the producer.
-    func giveBack(_ batch: consuming [KeyedRecord]) {
+    func giveBack(_ batch: consuming Batch) {
         condition.lock()
         written.append(batch)
         condition.unlock()
     }
 
-    /// Producer: a written batch to empty and refill, if one has come back.
-    func takeBack() -> [KeyedRecord]? {
+    /// Producer: frees the batches written since the last call, on the producer's thread
+    /// and outside the lock.
+    func freeWritten() {
         condition.lock()
-        defer { condition.unlock() }
-        return written.popLast()
+        let done = written
+        written = []
+        condition.unlock()
+        withExtendedLifetime(done) {}
     }
 
     /// Consumer: stop the producer (the writing side failed).

@@ -89,7 +89,7 @@ extension HealthRoutes {
     private func ingest(_ records: [HealthRecord], user: User, zone: TimeZone) async throws -> IngestReport {
         let database = try await repositories.healthStores.store(for: user.id)
         let (added, duplicates) = try await database.writeAsync { writer in
-            try writer.write(records.map { KeyedRecord(record: $0, key: $0.contentKey) })
+            try writer.write(records)
             return (writer.added.values.reduce(0, +), writer.duplicates.values.reduce(0, +))
         }
         let (days, daily) = try await recompute(records, user: user, zone: zone, database: database)

@@ -68,11 +68,7 @@ extension RecordWriter {
         insertClinical.bind(record.receivedDate)
         insertClinical.bind(record.resourceFilePath)
         insertClinical.bind(record.resourceJSON)
-        guard try insertClinical.run() == 1 else { return false }
-        if record.resourceJSON == nil, let path = record.resourceFilePath {
-            pendingClinicalFiles.append((insertClinical.lastInsertedRowID, path))
-        }
-        return true
+        return try insertClinical.run() == 1
     }
 
     func writeAudiogram(_ audiogram: Audiogram, key: ContentKey) throws -> Bool {
@@ -144,10 +140,5 @@ extension RecordWriter {
                 run.finishedAt.timeIntervalSince1970, run.locale, run.exportDate?.timeIntervalSince1970,
                 run.exportVersion, run.bytes, run.recordsRead, run.recordsAdded, run.duplicates, run.contentHash,
             ])
-    }
-
-    /// Attaches a clinical record's FHIR JSON read after the main XML.
-    public func attachClinicalResource(_ json: String, recordID: Int64) throws {
-        try db.execute(sql: "UPDATE clinical_record SET resource_json = ? WHERE id = ?", arguments: [json, recordID])
     }
 }

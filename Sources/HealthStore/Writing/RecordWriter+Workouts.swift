@@ -52,12 +52,11 @@ extension RecordWriter {
             let routeID = insertRoute.lastInsertedRowID
             try writeMetadata(route.metadata, owner: .workoutRoute, id: routeID)
             try writePoints(route.points, route: routeID)
-            if route.points.isEmpty, let path = route.filePath { pendingRouteFiles.append((routeID, path)) }
         }
         return true
     }
 
-    /// Stores the points of a route (inline `Location`s, or a GPX file read later).
+    /// Stores the points of a route (inline `Location`s, or read from its GPX file).
     func writePoints(_ points: [RoutePoint], route: Int64) throws {
         try pointRows.begin(rows: points.count)
         for (position, point) in points.enumerated() {
@@ -74,11 +73,5 @@ extension RecordWriter {
                 row.bind(point.verticalAccuracy)
             }
         }
-    }
-
-    /// Stores the points of a route read from its GPX file and marks the route loaded.
-    public func attachRoutePoints(_ points: [RoutePoint], route: Int64) throws {
-        try writePoints(points, route: route)
-        try db.execute(sql: "UPDATE workout_route SET points_loaded = 1 WHERE id = ?", arguments: [route])
     }
 }

@@ -46,10 +46,6 @@ public final class RecordWriter {
         for (identifier, id) in typeIDs { identifiers[id] = identifier }
         return Dictionary(uniqueKeysWithValues: addedByTypeID.map { (identifiers[$0.key] ?? "", $0.value) })
     }
-    /// Routes added by this writer whose points live in a file (`FileReference`).
-    public internal(set) var pendingRouteFiles: [(routeID: Int64, path: String)] = []
-    /// Clinical records added by this writer whose FHIR resource lives in a file.
-    public internal(set) var pendingClinicalFiles: [(recordID: Int64, path: String)] = []
 
     init(db: Database) throws {
         self.db = db
@@ -149,11 +145,9 @@ public final class RecordWriter {
         try write(record, key: record.contentKey)
     }
 
-    /// Writes one record whose content key the caller computed already (importers compute
-    /// keys on the parsing thread, off the writer's critical path). `key` must be
-    /// `record.contentKey`.
+    /// Writes one record whose content key is known already (`record.contentKey`).
     @discardableResult
-    public func write(_ record: HealthRecord, key: ContentKey) throws -> Bool {
+    func write(_ record: HealthRecord, key: ContentKey) throws -> Bool {
         let isNew: Bool
         switch record {
         case .sample(let sample): isNew = try writeSample(sample, key: key) != nil
@@ -176,25 +170,6 @@ public final class RecordWriter {
         return isNew
     }
 
-    /// Writes a batch of records in order. Runs of plain samples, most of any export, go
-    /// through multi-row statements; everything else through ``write(_:key:)``.
-    public func write(_ batch: [KeyedRecord]) throws {
-        try batch.withUnsafeBufferPointer { batch in
-            var index = 0
-            while index < batch.count {
-                guard batch[index].isSample else {
-                    try write(batch[index].record, key: batch[index].key)
-                    index += 1
-                    continue
-                }
-                var end = index + 1
-                while end < batch.count, end - index < sampleRows.maxRows, batch[end].isSample { end += 1 }
-                try writeSamples(UnsafeBufferPointer(rebasing: batch[index..<end]))
-                index = end
-            }
-        }
-    }
-
     /// Stores `sample` unless its content key is known; returns its new anchor, or `nil`.
     @discardableResult
     func writeSample(_ sample: Sample, key: ContentKey? = nil) throws -> Int64? {
@@ -213,15 +188,15 @@ public final class RecordWriter {
     /// Stores a run of plain samples with one statement; their metadata and beats follow.
     /// Each sample is taken out of its record once (a copy costs a retain per field), and
     /// once more only when it has metadata or beats.
-    private func writeSamples(_ run: UnsafeBufferPointer<KeyedRecord>) throws {
+    func writeSamples(_ run: UnsafeBufferPointer<HealthRecord>, keys: UnsafeBufferPointer<ContentKey>) throws {
         let first = nextAnchor
         runFacts.removeAll(keepingCapacity: true)
         try sampleRows.begin(rows: run.count)
         for index in run.indices {
-            guard case .sample(let sample) = run[index].record else { preconditionFailure("a run holds samples only") }
+            guard case .sample(let sample) = run[index] else { preconditionFailure("a run holds samples only") }
             let ids = try ids(of: sample)
             let anchor = first + Int64(index)
-            try sampleRows.addRow { RecordWriter.bind(&$0, sample, key: run[index].key, anchor: anchor, ids: ids) }
+            try sampleRows.addRow { RecordWriter.bind(&$0, sample, key: keys[index], anchor: anchor, ids: ids) }
             runFacts.append(
                 RunFacts(
                     typeID: ids.type, duration: sample.end.timeIntervalSince(sample.start),
@@ -249,7 +224,7 @@ public final class RecordWriter {
         try beatRows.begin(rows: beatCount)
         for (index, facts) in runFacts.enumerated() where facts.metadata + facts.beats > 0 {
             let anchor = first + Int64(index)
-            guard storedAnchors?.contains(anchor) ?? true, case .sample(let sample) = run[index].record else { continue }
+            guard storedAnchors?.contains(anchor) ?? true, case .sample(let sample) = run[index] else { continue }
             try addMetadataRows(sample.metadata, owner: .sample, id: anchor)
             try addBeatRows(sample.beats ?? [], anchor: anchor)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthImport
+import HealthImportReader
 import HealthStore
 
 struct Import: ParsableCommand {

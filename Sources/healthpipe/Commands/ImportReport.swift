@@ -25,7 +25,7 @@ enum ImportReport {
                 format: "  %@ of XML in %.2f s (%.1f MB/s); %@ records read, %@ added, %@ updated, %@ duplicates skipped",
                 bytes(summary.bytes), summary.elapsed, summary.megabytesPerSecond, count(summary.recordsRead),
                 count(summary.totalAdded), count(summary.totalUpdated), count(summary.totalDuplicates)))
-        let phases = ["xml", "files", "commit"].compactMap { name in
+        let phases = ["read", "commit"].compactMap { name in
             summary.phases[name].map { String(format: "%@ %.2f s", name, $0) }
         }
         if !phases.isEmpty { lines.append("  phases: " + phases.joined(separator: ", ")) }

@@ -23,7 +23,7 @@ enum ECGReader {
                     continue
                 }
                 guard let comma = line.firstIndex(of: ",") else {
-                    throw ImportError(file: fileName, "line \(index + 1): a header line without a comma")
+                    throw ImportError(.malformedFile, file: fileName, "line \(index + 1): a header line without a comma")
                 }
                 let key = String(line[..<comma])
                 var value = String(line[line.index(after: comma)...]).trimmingCharacters(in: .whitespaces)
@@ -47,7 +47,7 @@ enum ECGReader {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 if trimmed.isEmpty { continue }
                 guard let number = Double(trimmed.replacingOccurrences(of: ",", with: ".")) else {
-                    throw ImportError(file: fileName, "line \(index + 1): not a voltage")
+                    throw ImportError(.malformedFile, file: fileName, "line \(index + 1): not a voltage")
                 }
                 ecg.voltages.append(number)
             }

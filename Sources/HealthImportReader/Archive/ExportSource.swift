@@ -1,6 +1,5 @@
 import Foundation
 import HealthCore
-import HealthStore
 
 /// Where an Apple Health export comes from: an `export.zip`, a bare `export.xml`, or an
 /// unpacked export folder. Every kind streams its main XML and reads the files the XML
@@ -43,17 +42,19 @@ protocol ExportSource: AnyObject {
 ///   trusted when the import that recorded it started more than ``racyWindow`` after the
 ///   newest of those files was last modified; otherwise a file could have changed again
 ///   within the file system's timestamp resolution, and the full content hash decides.
-struct SourceIdentity: Sendable {
-    static let racyWindow: TimeInterval = 2
+public struct SourceIdentity: Sendable {
+    public static let racyWindow: TimeInterval = 2
 
-    var quickKey: String
+    /// The fingerprint: `zip:…`, `xml:…` or `folder:…`.
+    public var quickKey: String
     /// The newest modification time of the files (`nil` for a zip).
-    var newestModification: Date?
+    public var newestModification: Date?
 
-    /// Whether a run that recorded this quick key may be trusted to have read this content.
-    func isTrusted(by run: ImportRun) -> Bool {
+    /// Whether an import that started at `started` and recorded this quick key may be
+    /// trusted to have read this content.
+    public func isTrusted(importStartedAt started: Date) -> Bool {
         guard let newestModification else { return true }
-        return run.startedAt.timeIntervalSince(newestModification) > SourceIdentity.racyWindow
+        return started.timeIntervalSince(newestModification) > SourceIdentity.racyWindow
     }
 }
 

@@ -21,7 +21,7 @@ final class ZipExportSource: ExportSource {
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
-            throw ImportError(file: url.path, "is not a readable zip archive (\(error))")
+            throw ImportError(.unreadableArchive, file: url.path, "is not a readable zip archive (\(error))")
         }
         try self.init(archive: archive, path: url.path)
     }
@@ -32,7 +32,7 @@ final class ZipExportSource: ExportSource {
         do {
             archive = try Archive(data: data, accessMode: .read)
         } catch {
-            throw ImportError(file: name, "is not a readable zip archive (\(error))")
+            throw ImportError(.unreadableArchive, file: name, "is not a readable zip archive (\(error))")
         }
         try self.init(archive: archive, path: name)
     }
@@ -56,7 +56,7 @@ final class ZipExportSource: ExportSource {
                 if entry.uncompressedSize == 0 { emptyXML.append(name) } else { candidates.append(entry) }
             }
         }
-        guard count > 0 else { throw ImportError(file: path, "is an empty zip archive: no Health export in it") }
+        guard count > 0 else { throw ImportError(.empty, file: path, "is an empty zip archive: no Health export in it") }
         candidates.sort { $0.path.split(separator: "/").count < $1.path.split(separator: "/").count }
         var found: Entry?
         for candidate in candidates where try ZipExportSource.peek(archive, candidate).map(MainXMLDetector.isHealthExport) == true
@@ -68,7 +68,7 @@ final class ZipExportSource: ExportSource {
             var detail = "no entry starts with <HealthData or <!DOCTYPE HealthData"
             if !emptyXML.isEmpty { detail += "; empty XML entries: " + emptyXML.joined(separator: ", ") }
             if !refusedEntries.isEmpty { detail += "; refused unsafe entries: " + refusedEntries.joined(separator: ", ") }
-            throw ImportError(file: path, "holds no Apple Health export (\(detail))")
+            throw ImportError(.notAnExport, file: path, "holds no Apple Health export (\(detail))")
         }
         mainEntry = found
         let folder = (found.path as NSString).deletingLastPathComponent
@@ -123,10 +123,10 @@ final class ZipExportSource: ExportSource {
         } catch let error as ImportError {
             throw error
         } catch {
-            throw ImportError(file: name, "the zip entry is damaged or truncated (\(error))")
+            throw ImportError(.damagedEntry, file: name, "the zip entry is damaged or truncated (\(error))")
         }
         guard checksum.value == entry.checksum else {
-            throw ImportError(file: name, "the zip entry is damaged: its CRC-32 does not match the archive's")
+            throw ImportError(.damagedEntry, file: name, "the zip entry is damaged: its CRC-32 does not match the archive's")
         }
     }
 

@@ -17,7 +17,7 @@ final class FileExportSource: ExportSource {
         mainXML = url
         root = url.deletingLastPathComponent()
         guard let head = try? FileExportSource.head(url), MainXMLDetector.isHealthExport(head) else {
-            throw ImportError(file: url.path, "is not an Apple Health export (no <HealthData> in its first 64 KiB)")
+            throw ImportError(.notAnExport, file: url.path, "is not an Apple Health export (no <HealthData> in its first 64 KiB)")
         }
     }
 
@@ -34,7 +34,7 @@ final class FileExportSource: ExportSource {
         guard
             let found = candidates.first(where: { (try? FileExportSource.head($0)).map(MainXMLDetector.isHealthExport) == true })
         else {
-            throw ImportError(file: url.path, "holds no Apple Health export (no XML file starts with <HealthData)")
+            throw ImportError(.notAnExport, file: url.path, "holds no Apple Health export (no XML file starts with <HealthData)")
         }
         mainXML = found
         root = found.deletingLastPathComponent()
@@ -61,7 +61,7 @@ final class FileExportSource: ExportSource {
     private static func readChunks(_ path: String, _ consume: (Data) throws -> Void) throws {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
-            throw ImportError(file: path, "cannot be read: \(String(cString: strerror(errno)))")
+            throw ImportError(.unreadable, file: path, "cannot be read: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         let capacity = 1 << 20
@@ -72,7 +72,7 @@ final class FileExportSource: ExportSource {
             let count = read(descriptor, buffer, capacity)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw ImportError(file: path, "read failed at byte \(offset): \(String(cString: strerror(errno)))")
+                throw ImportError(.unreadable, file: path, "read failed at byte \(offset): \(String(cString: strerror(errno)))")
             }
             if count == 0 { return }
             offset += Int64(count)
@@ -116,7 +116,7 @@ final class FileExportSource: ExportSource {
         for file in contentFiles() {
             var status = stat()
             guard stat(file.url.path, &status) == 0 else {
-                throw ImportError(file: file.url.path, "cannot be read: \(String(cString: strerror(errno)))")
+                throw ImportError(.unreadable, file: file.url.path, "cannot be read: \(String(cString: strerror(errno)))")
             }
             builder.add(file.name)
             builder.add(Int64(status.st_size))

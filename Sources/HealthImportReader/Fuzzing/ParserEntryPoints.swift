@@ -1,6 +1,5 @@
 import Foundation
 import HealthCore
-import ZIPFoundation
 
 /// Each parser over one in-memory input, for the fuzz targets under `Fuzz/` (libFuzzer
 /// calls them thousands of times a second). What they find is what an import of a hostile
@@ -38,18 +37,17 @@ package enum ParserEntryPoints {
         try ECGReader.read(data, fileName: "fuzz.csv").voltages.count
     }
 
-    /// Opens `data` as an `export.zip` and reads everything an import reads: the main
-    /// XML, each entry it finds (CRC-checked) and the ECG CSVs. Returns the records read.
+    /// Opens `data` as an `export.zip` and reads it as an import does: the main XML, the
+    /// GPX and FHIR files its records link to, the ECG CSVs, every entry CRC-checked.
+    /// Returns the records read.
     package static func exportZip(_ data: Data) throws -> Int {
-        let source = try ZipExportSource(data: data, name: "fuzz.zip")
-        _ = try source.identity()
-        var xml = Data()
-        try source.streamMainXML { xml.append($0) }
-        var count = try exportXML(xml, chunkSize: 1 << 16)
-        for path in source.electrocardiogramPaths() {
-            if let file = try source.readFile(exportPath: path) { count += try electrocardiogram(file) > 0 ? 1 : 0 }
+        let reader = AppleExportReader(source: try ZipExportSource(data: data, name: "fuzz.zip"))
+        _ = try reader.identity()
+        var count = 0
+        _ = try reader.read(batchSize: 64) { batch, _ in
+            for record in batch { _ = record.contentKey }
+            count += batch.count
         }
-        _ = try source.readFile(exportPath: "workout-routes/route.gpx")
         return count
     }
 }

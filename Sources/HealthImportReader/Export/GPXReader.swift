@@ -11,7 +11,7 @@ enum GPXReader {
             try scanner.feed(data)
             try scanner.finish()
         } catch let error as XMLScanError {
-            throw ImportError(file: name, error.description)
+            throw ImportError(.malformedFile, file: name, error.description)
         }
         return scanner.handler.points
     }

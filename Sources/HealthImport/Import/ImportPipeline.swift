@@ -1,0 +1,68 @@
+import Foundation
+import HealthCore
+import HealthImportReader
+
+/// An export read on a thread of its own while a sink writes on the caller's: on a
+/// two-core machine both cores work. The reading thread also prepares each batch for the
+/// sink (content keys, for a store) and frees the batches written, so the writer — the
+/// slower side — does nothing but write. At most `capacity` batches are in flight.
+enum ImportPipeline {
+    /// Reads `reader` into `sink`; `written` is called on the caller's thread after each
+    /// batch with the bytes of the main XML parsed and the records handed over so far.
+    /// An error on either side stops both and is rethrown here.
+    static func run<Sink: HealthRecordSink>(
+        _ reader: AppleExportReader, into sink: Sink, batchSize: Int,
+        written: (_ bytes: Int64, _ records: Int) -> Void = { _, _ in }
+    ) throws -> ExportReading {
+        let job = ReadJob<Sink.PreparedBatch>(reader: reader, batchSize: batchSize, prepare: Sink.prepare)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            job.run()
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        do {
+            while let batch = try job.channel.receive() {
+                try sink.write(batch)
+                job.channel.giveBack(batch)
+                let (bytes, records) = job.channel.progress
+                written(bytes, records)
+            }
+        } catch {
+            job.channel.stop()
+            done.wait()
+            throw error
+        }
+        done.wait()
+        guard let reading = job.reading else { preconditionFailure("the channel closed without an error or a result") }
+        return reading
+    }
+}
+
+/// The reading half, run on its own thread; touched by the caller only after it ends.
+private final class ReadJob<Batch: Sendable>: @unchecked Sendable {
+    let reader: AppleExportReader
+    let batchSize: Int
+    let prepare: ([HealthRecord]) -> Batch
+    let channel = RecordChannel<Batch>()
+    private(set) var reading: ExportReading?
+
+    init(reader: AppleExportReader, batchSize: Int, prepare: @escaping ([HealthRecord]) -> Batch) {
+        self.reader = reader
+        self.batchSize = batchSize
+        self.prepare = prepare
+    }
+
+    func run() {
+        do {
+            reading = try reader.read(batchSize: batchSize) { [channel, prepare] batch, bytesRead in
+                try channel.send(prepare(batch), records: batch.count, bytesRead: bytesRead)
+                channel.freeWritten()
+            }
+            channel.close()
+        } catch {
+            channel.close(error: error)
+        }
+    }
+}

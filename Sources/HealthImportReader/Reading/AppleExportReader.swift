@@ -1,0 +1,207 @@
+import Foundation
+import HealthCore
+
+/// Reads an Apple Health export — `export.zip`, `export.xml` or an unpacked folder — into
+/// ``HealthRecord`` values, knowing nothing of where they go.
+///
+/// Streaming with constant memory: records come in batches, in the export's order. A
+/// record that links to a file (a workout route's GPX, a clinical record's FHIR JSON) is
+/// held back until the main XML is read, then delivered with the file's content in it;
+/// the ECG CSVs come last. The caller stores them (``HealthRecordSink``):
+///
+/// ```swift
+/// let reader = try AppleExportReader(path: "export.zip")
+/// let reading = try reader.read { batch, _ in try writer.write(batch) }
+/// print(reading.recordsRead, reading.routePoints)
+/// ```
+public final class AppleExportReader {
+    let source: any ExportSource
+
+    /// Opens `path`: a zip (by its magic bytes), a folder, or an XML file. Fails with an
+    /// ``ImportError`` when it is none of them or holds no Apple Health export.
+    public convenience init(path: String) throws {
+        try self.init(source: AppleExportReader.openSource(path))
+    }
+
+    init(source: any ExportSource) {
+        self.source = source
+    }
+
+    /// `zip`, `xml` or `folder`.
+    public var kind: String { source.kind }
+    /// A name for the main XML in messages (`export.zip: apple_health_export/export.xml`).
+    public var mainXMLName: String { source.mainXMLName }
+    /// The main XML's size (uncompressed), for progress.
+    public var mainXMLSize: Int64 { source.mainXMLSize }
+    /// Zip entries refused as unsafe (zip-slip).
+    public var refusedEntries: [String] { source.refusedEntries }
+
+    /// The cheap identity of what ``read(batchSize:_:)`` reads, without reading it.
+    public func identity() throws -> SourceIdentity { try source.identity() }
+
+    /// The identity of the full content, read in full (``ExportReading/contentHash`` gives
+    /// it for free after a read).
+    public func contentHash() throws -> String { try source.contentHash(mainXML: nil) }
+
+    /// Reads every record and hands them to `deliver` in batches of at most `batchSize`,
+    /// with the bytes of the main XML parsed so far. Errors name the file, the line and
+    /// byte, and the record; an error thrown by `deliver` stops the read and is rethrown.
+    public func read(
+        batchSize: Int = 4096, _ deliver: (_ batch: [HealthRecord], _ bytesRead: Int64) throws -> Void
+    ) throws -> ExportReading {
+        try withoutActuallyEscaping(deliver) { try read(batchSize: max(1, batchSize), deliver: $0) }
+    }
+
+    private func read(
+        batchSize: Int, deliver: @escaping (_ batch: [HealthRecord], _ bytesRead: Int64) throws -> Void
+    ) throws -> ExportReading {
+        var reading = ExportReading()
+        var batch: [HealthRecord] = []
+        batch.reserveCapacity(batchSize)
+        var waiting: [HealthRecord] = []
+        var scanner = XMLScanner(
+            handler: ExportXMLHandler { record in
+                if record.linksToFiles {
+                    waiting.append(record)
+                    return
+                }
+                batch.append(record)
+                if batch.count >= batchSize {
+                    try deliver(batch, reading.bytesRead)
+                    batch = []
+                    batch.reserveCapacity(batchSize)
+                }
+            })
+        defer { scanner.deallocate() }
+        let name = source.mainXMLName
+        var hasher = source.hashesMainXML ? StreamingContentHash() : nil
+        try source.streamMainXML { chunk in
+            do {
+                reading.bytesRead += Int64(chunk.count)
+                hasher?.update(chunk)
+                try scanner.feed(chunk)
+            } catch {
+                throw AppleExportReader.describe(error, scanner: scanner, name: name)
+            }
+        }
+        do { try scanner.finish() } catch { throw AppleExportReader.describe(error, scanner: scanner, name: name) }
+        reading.info = scanner.handler.info
+        reading.warnings = scanner.handler.warnings
+        reading.recordsRead = scanner.handler.recordCount
+        // The records that link to files, with the files' content; few points a batch.
+        var points = 0
+        for record in waiting {
+            let linked = try withLinkedFiles(record, reading: &reading)
+            if case .workout(let workout) = linked { points += workout.routes.reduce(0) { $0 + $1.points.count } }
+            batch.append(linked)
+            if batch.count >= batchSize || points >= 100_000 {
+                try deliver(batch, reading.bytesRead)
+                batch = []
+                points = 0
+            }
+        }
+        waiting = []
+        for path in source.electrocardiogramPaths() {
+            guard let data = try source.readFile(exportPath: path) else { continue }
+            batch.append(.electrocardiogram(try ECGReader.read(data, fileName: path)))
+            reading.recordsRead += 1
+            if batch.count >= 64 {
+                try deliver(batch, reading.bytesRead)
+                batch = []
+            }
+        }
+        if !batch.isEmpty { try deliver(batch, reading.bytesRead) }
+        reading.contentHash = try source.contentHash(mainXML: hasher?.finish())
+        return reading
+    }
+
+    /// `record` with the content of the files it links to; a missing file is a warning.
+    private func withLinkedFiles(_ record: HealthRecord, reading: inout ExportReading) throws -> HealthRecord {
+        switch record {
+        case .workout(var workout):
+            for index in workout.routes.indices where workout.routes[index].needsPoints {
+                guard let path = workout.routes[index].filePath, let data = try source.readFile(exportPath: path) else {
+                    reading.warnings["route file referenced but missing", default: 0] += 1
+                    continue
+                }
+                workout.routes[index].points = try GPXReader.points(data, name: path)
+                reading.routeFilesLoaded += 1
+                reading.routePoints += workout.routes[index].points.count
+            }
+            return .workout(workout)
+        case .clinicalRecord(var clinical):
+            guard let path = clinical.resourceFilePath, let data = try source.readFile(exportPath: path) else {
+                reading.warnings["clinical resource referenced but missing", default: 0] += 1
+                return record
+            }
+            clinical.resourceJSON = String(decoding: data, as: UTF8.self)
+            reading.clinicalResourcesLoaded += 1
+            return .clinicalRecord(clinical)
+        default:
+            return record
+        }
+    }
+
+    static func openSource(_ path: String) throws -> any ExportSource {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ImportError(.notFound, file: path, "does not exist")
+        }
+        let url = URL(fileURLWithPath: path)
+        if isDirectory.boolValue { return try FileExportSource(folder: url) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ImportError(.unreadable, file: path, "cannot be read")
+        }
+        let magic = (try? handle.read(upToCount: 4)) ?? Data()
+        try? handle.close()
+        if magic.isEmpty { throw ImportError(.empty, file: path, "is empty") }
+        if magic.starts(with: [0x50, 0x4B]) { return try ZipExportSource(url: url) }
+        return try FileExportSource(xml: url)
+    }
+
+    /// Names the file, the place and the record for a parse error.
+    private static func describe(_ error: any Error, scanner: XMLScanner<ExportXMLHandler>, name: String) -> any Error {
+        let record = scanner.handler.recordCount + 1
+        switch error {
+        case let error as XMLScanError:
+            return ImportError(.malformedXML, file: name, "\(error.description) (in top-level record \(record))")
+        case let error as ExportFormatError:
+            return ImportError(
+                .invalidRecord, file: name, "at \(scanner.currentLocation), top-level record \(record): \(error)")
+        default:
+            return error
+        }
+    }
+}
+
+/// What a read found besides the records.
+public struct ExportReading: Sendable {
+    /// The export's locale, date, version and `Me` characteristics.
+    public var info = ExportInfo()
+    /// Things read but not modelled, and files referenced but missing, by description.
+    public var warnings: [String: Int] = [:]
+    /// Bytes of the main XML parsed.
+    public var bytesRead: Int64 = 0
+    /// Top-level elements of the main XML, plus ECG files.
+    public var recordsRead = 0
+    public var routeFilesLoaded = 0
+    public var routePoints = 0
+    public var clinicalResourcesLoaded = 0
+    /// The identity of everything read (``AppleExportReader/contentHash()``).
+    public var contentHash = ""
+}
+
+extension HealthRecord {
+    /// Whether the record's content is partly in another file of the export, still unread.
+    fileprivate var linksToFiles: Bool {
+        switch self {
+        case .workout(let workout): workout.routes.contains { $0.needsPoints }
+        case .clinicalRecord(let record): record.resourceJSON == nil && record.resourceFilePath != nil
+        default: false
+        }
+    }
+}
+
+extension WorkoutRoute {
+    fileprivate var needsPoints: Bool { points.isEmpty && filePath != nil }
+}

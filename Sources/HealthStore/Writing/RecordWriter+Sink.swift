@@ -1,0 +1,51 @@
+import HealthCore
+
+extension RecordWriter: HealthRecordSink {
+    /// Records with their content keys, computed by ``RecordWriter/prepare(_:)`` on the
+    /// producer's thread (an import computes them on its parsing thread, off the writer's
+    /// critical path).
+    public struct PreparedBatch: Sendable {
+        let records: [HealthRecord]
+        let keys: [ContentKey]
+        /// `true` for a plain quantity or category sample (read without copying the record).
+        let isSample: [Bool]
+
+        public var count: Int { records.count }
+    }
+
+    /// Computes the records' content keys: pure, on any thread.
+    public static func prepare(_ records: [HealthRecord]) -> PreparedBatch {
+        var keys: [ContentKey] = []
+        var isSample: [Bool] = []
+        keys.reserveCapacity(records.count)
+        isSample.reserveCapacity(records.count)
+        for record in records {
+            keys.append(record.contentKey)
+            if case .sample = record { isSample.append(true) } else { isSample.append(false) }
+        }
+        return PreparedBatch(records: records, keys: keys, isSample: isSample)
+    }
+
+    /// Writes a batch in order. Runs of plain samples, most of any export, go through
+    /// multi-row statements; everything else through ``write(_:key:)``.
+    public func write(_ batch: PreparedBatch) throws {
+        try batch.records.withUnsafeBufferPointer { records in
+            try batch.keys.withUnsafeBufferPointer { keys in
+                var index = 0
+                while index < records.count {
+                    guard batch.isSample[index] else {
+                        try write(records[index], key: keys[index])
+                        index += 1
+                        continue
+                    }
+                    var end = index + 1
+                    while end < records.count, end - index < sampleRows.maxRows, batch.isSample[end] { end += 1 }
+                    try writeSamples(
+                        UnsafeBufferPointer(rebasing: records[index..<end]),
+                        keys: UnsafeBufferPointer(rebasing: keys[index..<end]))
+                    index = end
+                }
+            }
+        }
+    }
+}

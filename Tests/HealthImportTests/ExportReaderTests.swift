@@ -1,0 +1,95 @@
+import Foundation
+import HealthCore
+import HealthImportReader
+import Testing
+
+/// The Apple export reader on its own, without a store: records in order, in batches, the
+/// records that link to files delivered after the main XML with the files' content in them.
+@Suite struct ExportReaderTests {
+    struct Collected {
+        var records: [HealthRecord] = []
+        var batchSizes: [Int] = []
+        var bytes: [Int64] = []
+    }
+
+    static func read(_ path: String, batchSize: Int = 4096) throws -> (Collected, ExportReading) {
+        var collected = Collected()
+        let reading = try AppleExportReader(path: path).read(batchSize: batchSize) { batch, bytes in
+            collected.records += batch
+            collected.batchSizes.append(batch.count)
+            collected.bytes.append(bytes)
+        }
+        return (collected, reading)
+    }
+
+    /// jshrake's export.zip: 12 top-level elements, one workout whose route is a GPX file of
+    /// 644 points. The workout is held back and comes last, its points read from the file.
+    @Test func theRouteFileIsReadIntoItsWorkout() throws {
+        let (collected, reading) = try Self.read(Fixtures.path("jshrake-healthkit-to-sqlite/export.zip"), batchSize: 2)
+        #expect(reading.recordsRead == 12)
+        #expect(reading.routeFilesLoaded == 1 && reading.routePoints == 644)
+        #expect(reading.warnings.isEmpty)
+        #expect(collected.batchSizes.allSatisfy { $0 <= 2 })
+        #expect(collected.bytes == collected.bytes.sorted())
+        guard case .workout(let workout) = collected.records.last else {
+            Issue.record("the workout should come last")
+            return
+        }
+        #expect(workout.routes.count == 1)
+        #expect(workout.routes.first?.points.count == 644)
+        #expect(workout.routes.first?.filePath?.hasSuffix(".gpx") == true)
+        let workouts = collected.records.filter { if case .workout = $0 { true } else { false } }
+        #expect(workouts.count == 1)
+    }
+
+    /// A route file that is missing: the workout still comes, without points, and the read
+    /// says so.
+    @Test func aMissingRouteFileIsAWarning() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ExportDate value="2024-03-01 09:00:00 +0100"/>
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" \
+            sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
+              <WorkoutRoute sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
+               <FileReference path="/workout-routes/route_2024-02-29_7.00am.gpx"/>
+              </WorkoutRoute>
+             </Workout>
+            </HealthData>
+            """
+        let path = folder.appendingPathComponent("export.xml")
+        try Data(xml.utf8).write(to: path)
+        let (collected, reading) = try Self.read(path.path)
+        #expect(reading.warnings == ["route file referenced but missing": 1])
+        #expect(reading.routeFilesLoaded == 0)
+        guard case .workout(let workout) = collected.records.first else {
+            Issue.record("the workout should be delivered")
+            return
+        }
+        #expect(workout.routes.first?.points.isEmpty == true)
+        #expect(workout.routes.first?.filePath == "/workout-routes/route_2024-02-29_7.00am.gpx")
+    }
+
+    struct Stop: Error {}
+
+    /// What the receiver throws stops the read and comes back unchanged.
+    @Test func theReceiversErrorStopsTheRead() throws {
+        var batches = 0
+        #expect(throws: Stop.self) {
+            _ = try AppleExportReader(path: Fixtures.path("opendroid-hk/sampleexport.xml")).read(batchSize: 10) { _, _ in
+                batches += 1
+                if batches == 2 { throw Stop() }
+            }
+        }
+        #expect(batches == 2)
+    }
+
+    /// Failures carry a code to match on, besides the message for people.
+    @Test func failuresHaveCodes() throws {
+        #expect {
+            _ = try AppleExportReader(path: "/nonexistent/export.zip")
+        } throws: { ($0 as? ImportError)?.code == .notFound }
+    }
+}
