@@ -12,10 +12,10 @@ import Foundation
 /// ```swift
 /// let summary = try await BlockingWork.run("import") { try importer.run(path: path) }
 /// ```
-public enum BlockingWork {
+package enum BlockingWork {
     /// The result of `work`, run on a new thread named `name`; its error is rethrown.
     /// Cancelling the awaiting task does not stop `work`: it has no way to be told.
-    public static func run<Value: Sendable>(
+    package static func run<Value: Sendable>(
         _ name: String, _ work: @escaping @Sendable () throws -> Value
     ) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in

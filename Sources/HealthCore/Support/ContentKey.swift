@@ -32,10 +32,10 @@ public struct ContentKey: Hashable, Sendable, CustomStringConvertible {
 
 /// Builds a ``ContentKey`` field by field. Every field is length-prefixed, so `("ab","c")`
 /// and `("a","bc")` differ.
-public struct ContentKeyBuilder: Sendable {
+package struct ContentKeyBuilder: Sendable {
     private var bytes: [UInt8] = []
 
-    public init(tag: String) {
+    package init(tag: String) {
         bytes.reserveCapacity(512)
         add(tag)
     }
@@ -45,7 +45,7 @@ public struct ContentKeyBuilder: Sendable {
         add(text)
     }
 
-    public mutating func add(_ text: String?) {
+    package mutating func add(_ text: String?) {
         guard let text else {
             bytes.append(0xFF)
             return
@@ -57,7 +57,7 @@ public struct ContentKeyBuilder: Sendable {
         }
     }
 
-    public mutating func add(_ number: Int64?) {
+    package mutating func add(_ number: Int64?) {
         guard let number else {
             bytes.append(0xFE)
             return
@@ -66,7 +66,7 @@ public struct ContentKeyBuilder: Sendable {
         withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    public mutating func add(_ key: ContentKey) {
+    package mutating func add(_ key: ContentKey) {
         add(Int64(bitPattern: key.high))
         add(Int64(bitPattern: key.low))
     }
@@ -80,7 +80,7 @@ public struct ContentKeyBuilder: Sendable {
         } while value != 0
     }
 
-    public func finish() -> ContentKey {
+    package func finish() -> ContentKey {
         bytes.withUnsafeBufferPointer { MurmurHash3.hash128(UnsafeRawBufferPointer($0)) }
     }
 }
@@ -96,7 +96,7 @@ enum MurmurHash3 {
 
 /// MurmurHash3 x64-128 over bytes fed in pieces of any size: the same key as hashing them
 /// all at once. Imports hash what they read with it as they read it (file fingerprints).
-public struct StreamingContentHash: Sendable {
+package struct StreamingContentHash: Sendable {
     private static let c1: UInt64 = 0x87c3_7b91_1142_53d5
     private static let c2: UInt64 = 0x4cf5_ad43_2745_937f
     private var h1: UInt64 = 0
@@ -106,10 +106,10 @@ public struct StreamingContentHash: Sendable {
     private var pending: (UInt64, UInt64) = (0, 0)
     private var pendingCount = 0
 
-    public init() {}
+    package init() {}
 
     /// Hashes `data` after everything fed before.
-    public mutating func update(_ data: UnsafeRawBufferPointer) {
+    package mutating func update(_ data: UnsafeRawBufferPointer) {
         guard !data.isEmpty else { return }
         length += data.count
         var offset = 0
@@ -138,7 +138,7 @@ public struct StreamingContentHash: Sendable {
     }
 
     /// Hashes `bytes` after everything fed before.
-    public mutating func update<Bytes: ContiguousBytes>(_ bytes: Bytes) {
+    package mutating func update<Bytes: ContiguousBytes>(_ bytes: Bytes) {
         bytes.withUnsafeBytes { update($0) }
     }
 
@@ -161,7 +161,7 @@ public struct StreamingContentHash: Sendable {
     }
 
     /// The key of everything fed.
-    public func finish() -> ContentKey {
+    package func finish() -> ContentKey {
         var h1 = self.h1
         var h2 = self.h2
         var (k1, k2) = pending

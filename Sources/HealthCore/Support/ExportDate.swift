@@ -3,22 +3,22 @@ import Foundation
 /// Parses and formats the export's timestamp form, `2019-01-01 08:00:00 -0800` (a space
 /// before the offset, no colon in it). Hand-written: it runs once per timestamp on
 /// millions of records.
-public enum ExportDate {
+package enum ExportDate {
     /// An instant and the offset it was written with.
-    public struct Parsed: Hashable, Sendable {
-        public var date: Date
-        public var utcOffsetSeconds: Int
+    package struct Parsed: Hashable, Sendable {
+        package var date: Date
+        package var utcOffsetSeconds: Int
     }
 
     /// Parses `YYYY-MM-DD HH:MM:SS ±HHMM` (also `Z`/`+HH:MM` offsets and a `T` separator).
     /// Returns `nil` for anything else.
-    public static func parse(_ text: String) -> Parsed? {
+    package static func parse(_ text: String) -> Parsed? {
         var text = text
         return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
     }
 
     /// Parses from raw UTF-8 bytes.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Parsed? {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) -> Parsed? {
         let count = bytes.count
         guard count >= 19 else { return nil }
         func digits(_ at: Int, _ length: Int) -> Int? {
@@ -71,7 +71,7 @@ public enum ExportDate {
     }
 
     /// Formats an instant the export's way, at the given offset.
-    public static func format(_ date: Date, utcOffsetSeconds offset: Int) -> String {
+    package static func format(_ date: Date, utcOffsetSeconds offset: Int) -> String {
         let local = Int(floor(date.timeIntervalSince1970)) + offset
         let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
         let secondOfDay = local - days * 86400
@@ -89,7 +89,7 @@ public enum ExportDate {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -100,7 +100,7 @@ public enum ExportDate {
     }
 
     /// The civil date of a day count since 1970-01-01.
-    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097

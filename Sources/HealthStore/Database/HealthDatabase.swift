@@ -88,7 +88,7 @@ public final class HealthDatabase: Sendable {
 
     /// The latest import recorded for `fingerprint` (a quick identity: the importer decides
     /// whether it can be trusted or the content hash must decide).
-    public func importRun(fingerprint: String) throws -> ImportRun? {
+    package func importRun(fingerprint: String) throws -> ImportRun? {
         try pool.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT * FROM import_run WHERE fingerprint = ? ORDER BY id DESC LIMIT 1", arguments: [fingerprint]

@@ -114,7 +114,7 @@ extension RecordWriter {
     /// made at `asOf`, unless those stored come from a more recent export. Returns whether
     /// they were replaced.
     @discardableResult
-    public func writeCharacteristics(_ characteristics: [MetadataEntry], asOf: Date?) throws -> Bool {
+    package func writeCharacteristics(_ characteristics: [MetadataEntry], asOf: Date?) throws -> Bool {
         guard !characteristics.isEmpty else { return false }
         let newest = try Double.fetchOne(db, sql: "SELECT max(coalesce(as_of, -1e300)) FROM characteristic")
         if let newest, newest > asOf?.timeIntervalSince1970 ?? -1e300 { return false }
@@ -128,7 +128,7 @@ extension RecordWriter {
     }
 
     /// Records a finished import (used to recognise the same input next time).
-    public func recordImport(_ run: ImportRun) throws {
+    package func recordImport(_ run: ImportRun) throws {
         try db.execute(
             sql: """
                 INSERT INTO import_run (fingerprint, path, input_kind, started_at, finished_at, locale, export_date,
