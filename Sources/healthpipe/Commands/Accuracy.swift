@@ -17,7 +17,7 @@ struct BenchAccuracy: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     @Option(help: "norm_v1 or norm_v2.")
-    var version: String = NormalizationVersion.v1.rawValue
+    var version = NormalizationVersion.v1
 
     @Option(help: "Zone of days without HKTimeZone evidence (default: the truth's home zone).")
     var homeTz: String?
@@ -26,9 +26,6 @@ struct BenchAccuracy: AsyncParsableCommand {
     var verbose = false
 
     func run() async throws {
-        guard let version = NormalizationVersion(rawValue: version) else {
-            throw ValidationError("--version must be norm_v1 or norm_v2")
-        }
         let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: self.truth)))
         guard let first = truth.days.first.flatMap({ LocalDate($0.date) }),
             let last = truth.days.last.flatMap({ LocalDate($0.date) })

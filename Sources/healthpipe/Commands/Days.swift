@@ -17,36 +17,29 @@ struct Days: AsyncParsableCommand {
     @OptionGroup var range: DayRangeOptions
 
     @Option(help: "norm_v1 (the Flo rules) or norm_v2 (merge by the second).")
-    var version: String = NormalizationVersion.v1.rawValue
+    var version = NormalizationVersion.v1
 
     @Option(help: "user_id written into every payload.")
     var userId: String?
 
     @Option(help: "table, json (one array in the backend schema) or jsonl.")
-    var format: String = "table"
-
-    func validate() throws {
-        guard NormalizationVersion(rawValue: version) != nil else {
-            throw ValidationError("--version must be norm_v1 or norm_v2")
-        }
-        guard ["table", "json", "jsonl"].contains(format) else { throw ValidationError("--format must be table, json or jsonl") }
-    }
+    var format = DaysFormat.table
 
     func run() async throws {
         let store = try database.open()
         var configuration = range.configuration()
-        configuration.version = NormalizationVersion(rawValue: version)!
+        configuration.version = version
         configuration.userID = userId
         let normalizer = DailyNormalizer(store: store.store, configuration: configuration, now: { Date() })
         let (first, last) = try await range.dates(store: store.store, configuration: configuration)
         let days = try await normalizer.metrics(from: first, through: last)
         switch format {
-        case "json":
+        case .json:
             print(String(decoding: try NormalizedDailyMetrics.backendEncoder(pretty: true).encode(days), as: UTF8.self))
-        case "jsonl":
+        case .jsonl:
             let encoder = NormalizedDailyMetrics.backendEncoder()
             for day in days { print(String(decoding: try encoder.encode(day), as: UTF8.self)) }
-        default:
+        case .table:
             print(DaysTable.render(days))
         }
     }

@@ -43,19 +43,19 @@ struct ExportCSV: AsyncParsableCommand {
     @OptionGroup var zones: ZoneOptions
 
     @Option(help: "kg or lb.")
-    var weightUnit = "kg"
+    var weightUnit = UnitPreferences.Weight.kg
 
     @Option(help: "mg/dL or mmol/L.")
-    var glucoseUnit = "mg/dL"
+    var glucoseUnit = UnitPreferences.Glucose.milligramsPerDeciliter
 
     @Option(help: "km or mi.")
-    var distanceUnit = "km"
+    var distanceUnit = UnitPreferences.Distance.km
 
     @Option(help: "C or F.")
-    var temperatureUnit = "C"
+    var temperatureUnit = TemperatureChoice.C
 
     @Option(help: "iso (2026-01-09T10:30:00-08:00) or healthexporter (1/9/26, 10:30 AM).")
-    var dateFormat = "iso"
+    var dateFormat = CSVDateStyle.iso
 
     @Flag(help: "Add a Source column.")
     var source = false
@@ -73,17 +73,6 @@ struct ExportCSV: AsyncParsableCommand {
         }
         if let from = from.flatMap(LocalDate.init), let to = to.flatMap(LocalDate.init), from > to {
             throw ValidationError("--from must not be after --to")
-        }
-        guard UnitPreferences.Weight(rawValue: weightUnit) != nil else { throw ValidationError("--weight-unit must be kg or lb") }
-        guard UnitPreferences.Glucose(rawValue: glucoseUnit) != nil else {
-            throw ValidationError("--glucose-unit must be mg/dL or mmol/L")
-        }
-        guard UnitPreferences.Distance(rawValue: distanceUnit) != nil else {
-            throw ValidationError("--distance-unit must be km or mi")
-        }
-        guard ["C", "F"].contains(temperatureUnit) else { throw ValidationError("--temperature-unit must be C or F") }
-        guard CSVDateStyle(rawValue: dateFormat) != nil else {
-            throw ValidationError("--date-format must be iso or healthexporter")
         }
     }
 
@@ -117,11 +106,11 @@ struct ExportCSV: AsyncParsableCommand {
         }
         var options = CSVExporter.Options()
         options.zone = zone
-        options.dateStyle = CSVDateStyle(rawValue: dateFormat)!
-        options.units.weight = UnitPreferences.Weight(rawValue: weightUnit)!
-        options.units.glucose = UnitPreferences.Glucose(rawValue: glucoseUnit)!
-        options.units.distance = UnitPreferences.Distance(rawValue: distanceUnit)!
-        options.units.temperature = temperatureUnit == "F" ? .fahrenheit : .celsius
+        options.dateStyle = dateFormat
+        options.units.weight = weightUnit
+        options.units.glucose = glucoseUnit
+        options.units.distance = distanceUnit
+        options.units.temperature = temperatureUnit.unit
         options.includesSource = source
         options.interval =
             try allDates

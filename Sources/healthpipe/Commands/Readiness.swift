@@ -24,13 +24,13 @@ struct Readiness: AsyncParsableCommand {
     var sleepNeed: Double = 8
 
     @Option(help: "What measures activity load: energy (active kcal) or steps.")
-    var activity: String = ReadinessConfiguration.ActivityMeasure.activeEnergy.rawValue
+    var activity = ReadinessConfiguration.ActivityMeasure.activeEnergy
 
     @Option(help: "The daily metrics' rules: norm_v1 or norm_v2 (as for `days`).")
-    var version: String = NormalizationVersion.v1.rawValue
+    var version = NormalizationVersion.v1
 
     @Option(help: "table or json.")
-    var format: String = "table"
+    var format = TableOrJSON.table
 
     func validate() throws {
         if let date {
@@ -38,29 +38,22 @@ struct Readiness: AsyncParsableCommand {
             if range.last != nil || range.from != nil { throw ValidationError("use either --date, --last or --from/--to") }
         }
         guard (4.0...12.0).contains(sleepNeed) else { throw ValidationError("--sleep-need must be 4–12 hours") }
-        guard ReadinessConfiguration.ActivityMeasure(rawValue: activity) != nil else {
-            throw ValidationError("--activity must be energy or steps")
-        }
-        guard NormalizationVersion(rawValue: version) != nil else {
-            throw ValidationError("--version must be norm_v1 or norm_v2")
-        }
-        guard ["table", "json"].contains(format) else { throw ValidationError("--format must be table or json") }
     }
 
     func run() async throws {
         let store = try database.open()
         var normalization = range.configuration()
-        normalization.version = NormalizationVersion(rawValue: version)!
+        normalization.version = version
         let (first, last) = try await scoredDays(store: store.store, configuration: normalization)
         var settings = ReadinessConfiguration()
         settings.sleepNeedHours = sleepNeed
-        settings.activityMeasure = ReadinessConfiguration.ActivityMeasure(rawValue: activity)!
+        settings.activityMeasure = activity
         let engine = try ReadinessEngine(configuration: settings)
         let history = try await DailyNormalizer(store: store.store, configuration: normalization, now: { Date() })
             .metrics(from: first.adding(days: -ReadinessEngine.historyDays), through: last)
         let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
         let scores = try engine.scores(on: dates, history: history)
-        if format == "json" {
+        if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(scores), as: UTF8.self))

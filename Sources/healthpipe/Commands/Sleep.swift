@@ -12,18 +12,14 @@ struct Sleep: AsyncParsableCommand {
     @OptionGroup var range: DayRangeOptions
 
     @Option(help: "table or json.")
-    var format: String = "table"
-
-    func validate() throws {
-        guard ["table", "json"].contains(format) else { throw ValidationError("--format must be table or json") }
-    }
+    var format = TableOrJSON.table
 
     func run() async throws {
         let store = try database.open()
         let configuration = range.configuration()
         let (first, last) = try await range.dates(store: store.store, configuration: configuration)
         let nights = try await SleepAnalyzer(store: store.store, configuration: configuration).nights(from: first, through: last)
-        if format == "json" {
+        if format == .json {
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -29,7 +29,7 @@ struct Snapshot: AsyncParsableCommand {
     var lon: Double?
 
     @Option(help: "json or text.")
-    var format: String = "text"
+    var format = SnapshotFormat.text
 
     @Option(help: "Deadline per health and app provider, in seconds.")
     var timeout: Double = 1.5
@@ -46,7 +46,6 @@ struct Snapshot: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard ["json", "text"].contains(format) else { throw ValidationError("--format must be json or text") }
         if (lat == nil) != (lon == nil) { throw ValidationError("--lat and --lon go together") }
         if let lat, let lon, GeoLocation(latitude: lat, longitude: lon) == nil {
             throw ValidationError("--lat must be within -90…90 and --lon within -180…180")
@@ -73,7 +72,7 @@ struct Snapshot: AsyncParsableCommand {
             store: store.store, appData: store.appData, weather: OpenMeteoClient(configuration: weather), location: location,
             configuration: configuration)
         let snapshot = await assembler.assemble(at: instant)
-        if format == "json" {
+        if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(snapshot), as: UTF8.self))
