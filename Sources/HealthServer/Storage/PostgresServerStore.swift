@@ -48,73 +48,6 @@ public final class PostgresServerStore: ServerStore, Sendable {
         await runner.value
     }
 
-    /// Each migration is a list of statements (the extended protocol runs one at a time).
-    static let migrations: [(id: String, statements: [String])] = [
-        (
-            "server-v1",
-            [
-                """
-                CREATE TABLE users (
-                    id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, scopes TEXT NOT NULL,
-                    token_id TEXT NOT NULL UNIQUE, token_hash BYTEA NOT NULL,
-                    created_at DOUBLE PRECISION NOT NULL, revoked_at DOUBLE PRECISION
-                )
-                """,
-                """
-                CREATE TABLE daily_metrics (
-                    user_id TEXT NOT NULL REFERENCES users(id),
-                    local_date TEXT NOT NULL,
-                    normalization_version TEXT NOT NULL,
-                    timezone TEXT NOT NULL,
-                    utc_day_start DOUBLE PRECISION NOT NULL,
-                    utc_day_end DOUBLE PRECISION NOT NULL,
-                    steps_normalized BIGINT,
-                    steps_raw_sum BIGINT,
-                    steps_sources_json TEXT,
-                    active_energy_kcal DOUBLE PRECISION,
-                    sleep_hours DOUBLE PRECISION,
-                    resting_hr_bpm DOUBLE PRECISION,
-                    hrv_ms DOUBLE PRECISION,
-                    created_at DOUBLE PRECISION NOT NULL,
-                    updated_at DOUBLE PRECISION NOT NULL,
-                    PRIMARY KEY (user_id, local_date, normalization_version)
-                )
-                """,
-            ]
-        ),
-        (
-            "server-v2",
-            [
-                """
-                CREATE TABLE idempotency_key (
-                    user_id TEXT NOT NULL REFERENCES users(id),
-                    key TEXT NOT NULL,
-                    request_hash BYTEA NOT NULL,
-                    status INTEGER NOT NULL,
-                    body BYTEA NOT NULL,
-                    created_at DOUBLE PRECISION NOT NULL,
-                    PRIMARY KEY (user_id, key)
-                )
-                """
-            ]
-        ),
-        (
-            "server-v3",
-            [
-                """
-                CREATE TABLE import_job (
-                    id TEXT PRIMARY KEY,
-                    user_id TEXT NOT NULL REFERENCES users(id),
-                    state TEXT NOT NULL,
-                    job_json TEXT NOT NULL,
-                    created_at DOUBLE PRECISION NOT NULL
-                )
-                """,
-                "CREATE INDEX import_job_by_user ON import_job(user_id, created_at)",
-            ]
-        ),
-    ]
-
     private func migrate() async throws {
         try await client.withTransaction(logger: logger) { connection in
             // One migrator at a time, across processes.
@@ -129,8 +62,8 @@ public final class PostgresServerStore: ServerStore, Sendable {
             {
                 applied.insert(id)
             }
-            for migration in Self.migrations where !applied.contains(migration.id) {
-                for statement in migration.statements {
+            for migration in ServerSchema.migrations where !applied.contains(migration.id) {
+                for statement in migration.postgres {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await connection.query("INSERT INTO schema_migrations (id) VALUES (\(migration.id))", logger: logger)

@@ -13,63 +13,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         pool = try DatabasePool(path: path, configuration: configuration)
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("server-v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE user (
-                        id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, scopes TEXT NOT NULL,
-                        token_id TEXT NOT NULL UNIQUE, token_hash BLOB NOT NULL,
-                        created_at REAL NOT NULL, revoked_at REAL
-                    );
-                    CREATE TABLE daily_metrics (
-                        user_id TEXT NOT NULL REFERENCES user(id),
-                        local_date TEXT NOT NULL,
-                        normalization_version TEXT NOT NULL,
-                        timezone TEXT NOT NULL,
-                        utc_day_start REAL NOT NULL,
-                        utc_day_end REAL NOT NULL,
-                        steps_normalized INTEGER,
-                        steps_raw_sum INTEGER,
-                        steps_sources_json TEXT,
-                        active_energy_kcal REAL,
-                        sleep_hours REAL,
-                        resting_hr_bpm REAL,
-                        hrv_ms REAL,
-                        created_at REAL NOT NULL,
-                        updated_at REAL NOT NULL,
-                        PRIMARY KEY (user_id, local_date, normalization_version)
-                    ) WITHOUT ROWID;
-                    """)
-        }
-        migrator.registerMigration("server-v2") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE idempotency_key (
-                        user_id TEXT NOT NULL REFERENCES user(id),
-                        key TEXT NOT NULL,
-                        request_hash BLOB NOT NULL,
-                        status INTEGER NOT NULL,
-                        body BLOB NOT NULL,
-                        created_at REAL NOT NULL,
-                        PRIMARY KEY (user_id, key)
-                    ) WITHOUT ROWID;
-                    """)
-        }
-        migrator.registerMigration("server-v3") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE import_job (
-                        id TEXT PRIMARY KEY,
-                        user_id TEXT NOT NULL REFERENCES user(id),
-                        state TEXT NOT NULL,
-                        job_json TEXT NOT NULL,
-                        created_at REAL NOT NULL
-                    );
-                    CREATE INDEX import_job_by_user ON import_job(user_id, created_at);
-                    """)
-        }
-        try migrator.migrate(pool)
+        try ServerSchema.sqliteMigrator.migrate(pool)
     }
 
     public func close() async {

@@ -1,0 +1,132 @@
+import GRDB
+
+/// The server's own tables — users, daily metrics, idempotency keys, import jobs — for
+/// both backends, side by side: a migration is added to both at once, under one id, and
+/// (like the health store's, `HealthDatabase+Schema.swift`) migrations only ever append.
+enum ServerSchema {
+    struct Migration {
+        let id: String
+        /// One script for SQLite.
+        let sqlite: String
+        /// Statements for PostgreSQL, one at a time (the extended protocol runs one each).
+        let postgres: [String]
+    }
+
+    static let migrations: [Migration] = [
+        Migration(
+            id: "server-v1",
+            sqlite: """
+                CREATE TABLE user (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, scopes TEXT NOT NULL,
+                    token_id TEXT NOT NULL UNIQUE, token_hash BLOB NOT NULL,
+                    created_at REAL NOT NULL, revoked_at REAL
+                );
+                CREATE TABLE daily_metrics (
+                    user_id TEXT NOT NULL REFERENCES user(id),
+                    local_date TEXT NOT NULL,
+                    normalization_version TEXT NOT NULL,
+                    timezone TEXT NOT NULL,
+                    utc_day_start REAL NOT NULL,
+                    utc_day_end REAL NOT NULL,
+                    steps_normalized INTEGER,
+                    steps_raw_sum INTEGER,
+                    steps_sources_json TEXT,
+                    active_energy_kcal REAL,
+                    sleep_hours REAL,
+                    resting_hr_bpm REAL,
+                    hrv_ms REAL,
+                    created_at REAL NOT NULL,
+                    updated_at REAL NOT NULL,
+                    PRIMARY KEY (user_id, local_date, normalization_version)
+                ) WITHOUT ROWID;
+                """,
+            postgres: [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, scopes TEXT NOT NULL,
+                    token_id TEXT NOT NULL UNIQUE, token_hash BYTEA NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL, revoked_at DOUBLE PRECISION
+                )
+                """,
+                """
+                CREATE TABLE daily_metrics (
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    local_date TEXT NOT NULL,
+                    normalization_version TEXT NOT NULL,
+                    timezone TEXT NOT NULL,
+                    utc_day_start DOUBLE PRECISION NOT NULL,
+                    utc_day_end DOUBLE PRECISION NOT NULL,
+                    steps_normalized BIGINT,
+                    steps_raw_sum BIGINT,
+                    steps_sources_json TEXT,
+                    active_energy_kcal DOUBLE PRECISION,
+                    sleep_hours DOUBLE PRECISION,
+                    resting_hr_bpm DOUBLE PRECISION,
+                    hrv_ms DOUBLE PRECISION,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    updated_at DOUBLE PRECISION NOT NULL,
+                    PRIMARY KEY (user_id, local_date, normalization_version)
+                )
+                """,
+            ]),
+        Migration(
+            id: "server-v2",
+            sqlite: """
+                CREATE TABLE idempotency_key (
+                    user_id TEXT NOT NULL REFERENCES user(id),
+                    key TEXT NOT NULL,
+                    request_hash BLOB NOT NULL,
+                    status INTEGER NOT NULL,
+                    body BLOB NOT NULL,
+                    created_at REAL NOT NULL,
+                    PRIMARY KEY (user_id, key)
+                ) WITHOUT ROWID;
+                """,
+            postgres: [
+                """
+                CREATE TABLE idempotency_key (
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    key TEXT NOT NULL,
+                    request_hash BYTEA NOT NULL,
+                    status INTEGER NOT NULL,
+                    body BYTEA NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    PRIMARY KEY (user_id, key)
+                )
+                """
+            ]),
+        Migration(
+            id: "server-v3",
+            sqlite: """
+                CREATE TABLE import_job (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES user(id),
+                    state TEXT NOT NULL,
+                    job_json TEXT NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                CREATE INDEX import_job_by_user ON import_job(user_id, created_at);
+                """,
+            postgres: [
+                """
+                CREATE TABLE import_job (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    state TEXT NOT NULL,
+                    job_json TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX import_job_by_user ON import_job(user_id, created_at)",
+            ]),
+    ]
+
+    /// The SQLite migrator of ``migrations``.
+    static var sqliteMigrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in migrations {
+            migrator.registerMigration(migration.id) { db in try db.execute(sql: migration.sqlite) }
+        }
+        return migrator
+    }
+}
