@@ -6,6 +6,7 @@ let package = Package(
     name: "HealthPipeline",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
+        .library(name: "HealthBasics", targets: ["HealthBasics"]),
         .library(name: "HealthCore", targets: ["HealthCore"]),
         .library(name: "HealthStore", targets: ["HealthStore"]),
         .library(name: "HealthImportReader", targets: ["HealthImportReader"]),
@@ -33,8 +34,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
+        // The vocabulary every module shares, defined once: local dates, normalisation versions.
+        .target(name: "HealthBasics"),
         // Pure core: data model, units, query protocol, in-memory store. No GRDB, no networking.
-        .target(name: "HealthCore"),
+        .target(name: "HealthCore", dependencies: ["HealthBasics"]),
         // SQLite store on GRDB.
         .target(
             name: "HealthStore",
@@ -52,7 +55,7 @@ let package = Package(
         // The import: the reader feeding the store's writer, one transaction, two threads.
         .target(name: "HealthImport", dependencies: ["HealthCore", "HealthImportReader", "HealthStore"]),
         // The per-day payload (`NormalizedDailyMetrics`): plain values, Foundation only.
-        .target(name: "HealthMetrics"),
+        .target(name: "HealthMetrics", dependencies: ["HealthBasics"]),
         // Daily normalisation (norm_v1, norm_v2): pure rules over the query protocol.
         .target(name: "HealthDaily", dependencies: ["HealthCore", "HealthMetrics"]),
         // Readiness from daily metrics only: it cannot see samples or storage, by construction.

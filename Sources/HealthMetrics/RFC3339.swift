@@ -48,7 +48,7 @@ public enum RFC3339 {
             offset = (hours * 60 + minutes) * 60 * (sign == UInt8(ascii: "-") ? -1 : 1)
         }
         guard utf8.isEmpty else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDays.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
@@ -59,15 +59,5 @@ public enum RFC3339 {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Days from 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

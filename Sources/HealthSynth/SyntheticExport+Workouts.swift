@@ -11,7 +11,7 @@ extension SyntheticExport {
         let minutes = end.timeIntervalSince(start) / 60
         let steps = plan.bouts.first { $0.start == start }?.steps ?? 0
         let local = start.timeIntervalSince1970 + Double(exportOffset)
-        let (year, month, day) = ExportDate.civilFromDays(Int((local / 86400).rounded(.down)))
+        let (year, month, day) = CivilDays.date(Int((local / 86400).rounded(.down)))
         let fileName = String(format: "route_%04d-%02d-%02d_%d.%02dpm.gpx", year, month, day, 6, plan.index % 60)
         out.write("  <Workout")
         out.attribute("workoutActivityType", "HKWorkoutActivityTypeRunning")

@@ -74,8 +74,8 @@ public struct SyntheticExport: Sendable {
 
     /// Start, end and `YYYY-MM-DD` of local day `index` in `zone` (23, 24 or 25 hours long).
     func localDay(_ index: Int, in zone: TimeZone) -> (start: Date, end: Date, date: String) {
-        let (year, month, day) = ExportDate.civilFromDays(firstDay + index)
-        let (nextYear, nextMonth, nextDay) = ExportDate.civilFromDays(firstDay + index + 1)
+        let (year, month, day) = CivilDays.date(firstDay + index)
+        let (nextYear, nextMonth, nextDay) = CivilDays.date(firstDay + index + 1)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let start = calendar.date(from: DateComponents(year: year, month: month, day: day))!

@@ -48,7 +48,7 @@ final class XMLOutput {
         let local = Int((date.timeIntervalSince1970).rounded(.down)) + exportOffset
         let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
         let second = local - days * 86400
-        let (year, month, day) = ExportDate.civilFromDays(days)
+        let (year, month, day) = CivilDays.date(days)
         digits(year, 4); buffer.append(45); digits(month, 2); buffer.append(45); digits(day, 2)
         buffer.append(32)
         digits(second / 3600, 2); buffer.append(58); digits(second / 60 % 60, 2); buffer.append(58); digits(second % 60, 2)

@@ -47,9 +47,9 @@ import Testing
         for days in stride(from: -135_000, through: 157_000, by: 97) {  // 1600…2399: Foundation is Julian before 1582
             let date = Date(timeIntervalSince1970: Double(days) * 86400)
             let parts = calendar.dateComponents([.year, .month, .day], from: date)
-            let civil = ExportDate.civilFromDays(days)
+            let civil = CivilDays.date(days)
             #expect(civil.year == parts.year && civil.month == parts.month && civil.day == parts.day)
-            #expect(ExportDate.daysFromCivil(year: civil.year, month: civil.month, day: civil.day) == days)
+            #expect(CivilDays.days(year: civil.year, month: civil.month, day: civil.day) == days)
         }
     }
 }

@@ -65,7 +65,7 @@ package enum ExportDate {
             }
         }
         guard index == count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDays.days(year: year, month: month, day: day)
         let local = Double(days * 86400 + hour * 3600 + minute * 60 + second) + fraction
         return Parsed(date: Date(timeIntervalSince1970: local - Double(offset)), utcOffsetSeconds: offset)
     }
@@ -75,7 +75,7 @@ package enum ExportDate {
         let local = Int(floor(date.timeIntervalSince1970)) + offset
         let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
         let secondOfDay = local - days * 86400
-        let (year, month, day) = civilFromDays(days)
+        let (year, month, day) = CivilDays.date(days)
         let sign = offset < 0 ? "-" : "+"
         let magnitude = abs(offset)
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + pad(secondOfDay / 3600, 2) + ":"
@@ -86,29 +86,5 @@ package enum ExportDate {
     private static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
-
-    /// The civil date of a day count since 1970-01-01.
-    package static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -26,12 +26,3 @@ public enum SourceCategory: String, Sendable, Codable, CaseIterable, Comparable 
 
     public static func < (lhs: SourceCategory, rhs: SourceCategory) -> Bool { lhs.priority < rhs.priority }
 }
-
-/// A normalisation rule set, named in every payload.
-public enum NormalizationVersion: String, Sendable, Codable, CaseIterable {
-    /// The Flo seed's rules made precise (`ALGORITHMS.md` §2).
-    case v1 = "norm_v1"
-    /// Cumulative metrics merged by the second: lower-priority sources count only where
-    /// higher-priority ones do not cover (`ALGORITHMS.md` §5).
-    case v2 = "norm_v2"
-}

@@ -35,7 +35,7 @@ struct CSVTimestamp {
         let local = whole + offset
         let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
         let secondOfDay = local - days * 86400
-        let (year, month, day) = ExportDate.civilFromDays(days)
+        let (year, month, day) = CivilDays.date(days)
         let (hour, minute, second) = (secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
         switch style {
         case .iso:

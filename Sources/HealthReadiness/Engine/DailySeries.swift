@@ -61,17 +61,5 @@ struct DailySeries: Sendable {
     }
 
     /// Days since 1970-01-01 of `YYYY-MM-DD`; `nil` for anything else or an impossible date.
-    static func dayNumber(_ text: String) -> Int? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard (1...12).contains(month), (1...31).contains(day),
-            let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-            calendar.component(.month, from: date) == month, calendar.component(.day, from: date) == day
-        else { return nil }
-        return Int((date.timeIntervalSince1970 / 86400).rounded(.down))
-    }
+    static func dayNumber(_ text: String) -> Int? { LocalDate(text)?.dayNumber }
 }

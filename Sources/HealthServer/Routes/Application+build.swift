@@ -202,12 +202,13 @@ struct HealthRoutes: Sendable {
         return (first, last)
     }
 
+    /// The `version` query parameter, `norm_v1` when absent, as the stored column's text.
     private func version(_ request: Request) throws -> String {
-        let version = request.uri.queryParameters["version"].map(String.init) ?? "norm_v1"
-        guard DailyMetricsValidation.versions.contains(version) else {
-            throw Problem.badRequest("version must be norm_v1 or norm_v2")
+        guard let text = request.uri.queryParameters["version"] else { return NormalizationVersion.v1.rawValue }
+        guard let version = NormalizationVersion(rawValue: String(text)) else {
+            throw Problem.badRequest("version must be \(NormalizationVersion.names)")
         }
-        return version
+        return version.rawValue
     }
 
     private func decodeJSON<T: Decodable>(_ type: T.Type, _ request: Request, decoder: JSONDecoder) async throws -> T {

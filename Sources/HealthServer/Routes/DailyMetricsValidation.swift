@@ -5,8 +5,6 @@ import HealthMetrics
 /// Checks a batch of daily payloads before anything is stored: a payload is accepted only
 /// when its `local_date`, `timezone` and UTC bounds describe the same local day.
 enum DailyMetricsValidation {
-    static let versions: Set<String> = ["norm_v1", "norm_v2"]
-
     /// Throws the first problem, with the JSON Pointer of the field.
     static func validate(_ days: [NormalizedDailyMetrics], user: User) throws {
         var seen = Set<String>()
@@ -22,9 +20,9 @@ enum DailyMetricsValidation {
             guard let zone = TimeZone(identifier: day.timezoneIdentifier) else {
                 throw Problem.unprocessable("timezone must be an IANA zone such as Europe/Paris", pointer: at("timezone"))
             }
-            guard versions.contains(day.normalizationVersion) else {
+            guard NormalizationVersion(rawValue: day.normalizationVersion) != nil else {
                 throw Problem.unprocessable(
-                    "normalization_version must be norm_v1 or norm_v2", pointer: at("normalization_version"))
+                    "normalization_version must be \(NormalizationVersion.names)", pointer: at("normalization_version"))
             }
             guard seen.insert(day.localDate + " " + day.normalizationVersion).inserted else {
                 throw Problem.unprocessable("\(day.localDate) appears twice in this batch", pointer: at("local_date"))

@@ -39,11 +39,8 @@ struct Demo: AsyncParsableCommand {
         let store = database.store
         let lastDay = truth.days[truth.days.count - 1]
         let zone = TimeZone(identifier: lastDay.timeZone)!
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = lastDay.date.split(separator: "-").compactMap { Int($0) }
-        let dayStart = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))!
-        let day = DateInterval(start: dayStart, end: calendar.date(byAdding: .day, value: 1, to: dayStart)!)
+        let date = LocalDate(lastDay.date)!
+        let day = DateInterval(start: date.instant(hour: 0, in: zone), end: date.adding(days: 1).instant(hour: 0, in: zone))
         let steps = try await store.statistics(of: .stepCount, over: day, unit: HealthUnit(parsing: "count"))
         print(
             "  \(lastDay.date): \(steps.count) step samples; raw sum over all sources \(Int(steps.sum ?? 0)) (Watch and iPhone double count), true steps \(lastDay.steps)"

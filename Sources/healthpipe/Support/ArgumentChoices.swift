@@ -1,4 +1,5 @@
 import ArgumentParser
+import HealthCore
 import HealthDaily
 import HealthExport
 import HealthReadiness

@@ -8,7 +8,7 @@ public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringCo
     public init(dayNumber: Int) { self.dayNumber = dayNumber }
 
     public init(year: Int, month: Int, day: Int) {
-        dayNumber = ExportDate.daysFromCivil(year: year, month: month, day: day)
+        dayNumber = CivilDays.days(year: year, month: month, day: day)
     }
 
     /// Parses `YYYY-MM-DD`; `nil` for anything else or an impossible date.
@@ -28,7 +28,7 @@ public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringCo
         dayNumber = Int((local / 86400).rounded(.down))
     }
 
-    public var components: (year: Int, month: Int, day: Int) { ExportDate.civilFromDays(dayNumber) }
+    public var components: (year: Int, month: Int, day: Int) { CivilDays.date(dayNumber) }
 
     public func adding(days: Int) -> LocalDate { LocalDate(dayNumber: dayNumber + days) }
 

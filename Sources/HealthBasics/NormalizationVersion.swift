@@ -1,0 +1,16 @@
+/// A normalisation rule set, named in every payload.
+public enum NormalizationVersion: String, Sendable, Codable, CaseIterable {
+    /// The Flo seed's rules made precise (`ALGORITHMS.md` §2).
+    case v1 = "norm_v1"
+    /// Cumulative metrics merged by the second: lower-priority sources count only where
+    /// higher-priority ones do not cover (`ALGORITHMS.md` §5).
+    case v2 = "norm_v2"
+}
+
+extension NormalizationVersion {
+    /// `norm_v1 or norm_v2`, for messages.
+    public static var names: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+    }
+}
