@@ -48,6 +48,7 @@ let package = Package(
         ),
         // Apple Health export reader: streaming XML, zip entries, GPX, ECG CSV → HealthRecords.
         // Knows nothing of storage: no GRDB, no HealthStore (scripts/check-boundaries).
+        // ZIPFoundation only for its zlib module (CZlib): zips are read by our ZipArchive.
         .target(
             name: "HealthImportReader",
             dependencies: ["HealthCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]

@@ -140,6 +140,23 @@ import ZIPFoundation
             bad.path, into: database, .invalidRecord, mentioning: ["bad-date.xml", "line 3", "record 2", "startDate"])
     }
 
+    /// Inputs the fuzzer found (Fixtures/PROVENANCE.md): each fails at once with a message
+    /// and changes nothing. The last one hung ZIPFoundation's reader forever.
+    @Test(arguments: [
+        ("zip-seek-past-end-1.zip", ImportError.Code.unreadableArchive, "central directory that lies outside"),
+        ("zip-seek-past-end-2.zip", .unreadableArchive, "central directory that lies outside"),
+        ("zip-deflate-past-its-end.zip", .damagedEntry, "route_2020-02-24_10.18am.gpx: the zip entry holds more"),
+    ])
+    func fuzzerFindingsFailCleanly(_ name: String, _ code: ImportError.Code, _ words: String) async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try await Self.populatedStore(in: folder)
+        let started = Date()
+        try await Self.expectFailure(
+            Fixtures.path("fuzz-regressions/\(name)"), into: database, code, mentioning: [name, words])
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
     @Test func zipSlipEntriesAreRefusedAndNothingIsWrittenOutside() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

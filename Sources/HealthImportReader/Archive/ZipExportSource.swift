@@ -1,64 +1,50 @@
 import Foundation
 import HealthCore
-import ZIPFoundation
 
-/// An `export.zip` read entry by entry as streams: nothing is ever extracted to disk.
+/// An `export.zip` read entry by entry as streams (``ZipArchive``): nothing is ever
+/// extracted to disk.
 final class ZipExportSource: ExportSource {
     let kind = "zip"
     let path: String
-    private let archive: Archive
-    private let mainEntry: Entry
+    private let archive: ZipArchive
+    private let mainEntry: ZipArchive.Entry
     /// The folder inside the zip that holds the main XML (`apple_health_export/`).
     private let root: String
-    private var entriesByPath: [String: Entry] = [:]
+    private var entriesByPath: [String: ZipArchive.Entry] = [:]
     /// By file name alone, for references whose folder does not match the zip's layout.
-    private lazy var entriesByName: [String: Entry] = Dictionary(
+    private lazy var entriesByName: [String: ZipArchive.Entry] = Dictionary(
         entriesByPath.map { (($0.key as NSString).lastPathComponent, $0.value) }, uniquingKeysWith: { first, _ in first })
     private(set) var refusedEntries: [String] = []
 
-    convenience init(url: URL) throws {
-        let archive: Archive
+    init(url: URL) throws {
+        path = url.path
         do {
-            archive = try Archive(url: url, accessMode: .read)
+            archive = try ZipArchive(path: url.path)
         } catch {
             throw ImportError(.unreadableArchive, file: url.path, "is not a readable zip archive (\(error))")
         }
-        try self.init(archive: archive, path: url.path)
-    }
-
-    /// A zip held in memory (the fuzz targets).
-    convenience init(data: Data, name: String) throws {
-        let archive: Archive
-        do {
-            archive = try Archive(data: data, accessMode: .read)
-        } catch {
-            throw ImportError(.unreadableArchive, file: name, "is not a readable zip archive (\(error))")
-        }
-        try self.init(archive: archive, path: name)
-    }
-
-    private init(archive: Archive, path: String) throws {
-        self.path = path
-        self.archive = archive
-        var candidates: [Entry] = []
+        var candidates: [ZipArchive.Entry] = []
         var emptyXML: [String] = []
         var count = 0
-        for entry in archive {
+        for entry in archive.entries {
             count += 1
             let name = entry.path
             if MainXMLDetector.isUnsafe(name) {
                 refusedEntries.append(name)
                 continue
             }
-            guard entry.type == .file, !MainXMLDetector.isJunk(name) else { continue }
+            guard entry.isFile, !MainXMLDetector.isJunk(name) else { continue }
             entriesByPath[name] = entry
             if name.lowercased().hasSuffix(".xml"), !name.contains("workout-routes/") {
                 if entry.uncompressedSize == 0 { emptyXML.append(name) } else { candidates.append(entry) }
             }
         }
-        guard count > 0 else { throw ImportError(.empty, file: path, "is an empty zip archive: no Health export in it") }
+        guard count > 0 else {
+            throw ImportError(
+                .empty, file: path, "is an empty zip archive, or its central directory is damaged: no Health export in it")
+        }
         candidates.sort { $0.path.split(separator: "/").count < $1.path.split(separator: "/").count }
-        var found: Entry?
+        var found: ZipArchive.Entry?
         for candidate in candidates where try ZipExportSource.peek(archive, candidate).map(MainXMLDetector.isHealthExport) == true
         {
             found = candidate
@@ -77,10 +63,10 @@ final class ZipExportSource: ExportSource {
 
     private struct StopPeek: Error {}
 
-    private static func peek(_ archive: Archive, _ entry: Entry) throws -> Data? {
+    private static func peek(_ archive: ZipArchive, _ entry: ZipArchive.Entry) throws -> Data? {
         var head = Data()
         do {
-            _ = try archive.extract(entry, bufferSize: 16 * 1024, skipCRC32: true) { chunk in
+            try archive.extract(entry, bufferSize: 16 * 1024, checksCRC: false) { chunk in
                 head.append(chunk)
                 if head.count >= MainXMLDetector.peekSize { throw StopPeek() }
             }
@@ -111,22 +97,14 @@ final class ZipExportSource: ExportSource {
         return data
     }
 
-    /// Inflates `entry` chunk by chunk and checks its CRC-32 at the end, with our own CRC:
-    /// ZIPFoundation's runs a byte at a time on Linux and cost as much as inflating.
-    private func extract(_ entry: Entry, name: String, bufferSize: Int, _ consume: (Data) throws -> Void) throws {
-        var checksum = CRC32()
+    /// Streams `entry`, checked against its declared size and CRC-32 (``ZipArchive``).
+    private func extract(
+        _ entry: ZipArchive.Entry, name: String, bufferSize: Int, _ consume: (Data) throws -> Void
+    ) throws {
         do {
-            _ = try archive.extract(entry, bufferSize: bufferSize, skipCRC32: true) { chunk in
-                chunk.withUnsafeBytes { checksum.update($0) }
-                try consume(chunk)
-            }
-        } catch let error as ImportError {
-            throw error
-        } catch {
-            throw ImportError(.damagedEntry, file: name, "the zip entry is damaged or truncated (\(error))")
-        }
-        guard checksum.value == entry.checksum else {
-            throw ImportError(.damagedEntry, file: name, "the zip entry is damaged: its CRC-32 does not match the archive's")
+            try archive.extract(entry, bufferSize: bufferSize, consume)
+        } catch let failure as ZipArchive.Failure {
+            throw ImportError(.damagedEntry, file: name, "the zip entry \(failure)")
         }
     }
 
@@ -139,9 +117,9 @@ final class ZipExportSource: ExportSource {
 
     func identity() throws -> SourceIdentity {
         var builder = ContentKeyBuilder(tag: "zip")
-        for entry in archive where !MainXMLDetector.isJunk(entry.path) {
+        for entry in archive.entries where !MainXMLDetector.isJunk(entry.path) {
             builder.add(entry.path)
-            builder.add(Int64(entry.checksum))
+            builder.add(Int64(entry.crc32))
             builder.add(Int64(entry.uncompressedSize))
         }
         return SourceIdentity(quickKey: "zip:" + builder.finish().description, newestModification: nil)

@@ -37,11 +37,15 @@ package enum ParserEntryPoints {
         try ECGReader.read(data, fileName: "fuzz.csv").voltages.count
     }
 
-    /// Opens `data` as an `export.zip` and reads it as an import does: the main XML, the
-    /// GPX and FHIR files its records link to, the ECG CSVs, every entry CRC-checked.
-    /// Returns the records read.
+    /// Opens `data` as an `export.zip` and reads it as an import does — from a file, as
+    /// imports do: ZIPFoundation's in-memory archives trap on a seek past their end
+    /// (`Archive.MemoryFile.readData`), a path no import takes. Reads the main XML, the GPX
+    /// and FHIR files its records link to, the ECG CSVs, every entry CRC-checked. Returns
+    /// the records read.
     package static func exportZip(_ data: Data) throws -> Int {
-        let reader = AppleExportReader(source: try ZipExportSource(data: data, name: "fuzz.zip"))
+        let url = scratchZip
+        try data.write(to: url)
+        let reader = try AppleExportReader(path: url.path)
         _ = try reader.identity()
         var count = 0
         _ = try reader.read(batchSize: 64) { batch, _ in
@@ -50,4 +54,10 @@ package enum ParserEntryPoints {
         }
         return count
     }
+
+    /// One file per process, rewritten for each input (in memory on Linux: `/dev/shm`).
+    private static let scratchZip: URL = {
+        let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        return URL(fileURLWithPath: folder).appendingPathComponent("healthpipe-fuzz-\(getpid()).zip")
+    }()
 }
