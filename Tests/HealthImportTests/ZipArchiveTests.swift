@@ -14,6 +14,27 @@ import Testing
         mutating func u32(_ value: UInt64) {
             for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
         }
+        /// The fields local and central headers share, from "version needed" to the name's
+        /// length: stored, UTF-8 name, both sizes 0xFFFFFFFF (they are in the zip64 field).
+        mutating func sharedFields(crc: UInt32, nameLength: Int) {
+            for value in [45, 0x0800, 0, 0, 0] { u16(value) }
+            u32(UInt64(crc))
+            u32(0xFFFF_FFFF)
+            u32(0xFFFF_FFFF)
+            u16(nameLength)
+        }
+
+        /// The name, then the zip64 extra field: both sizes, and the local header's offset
+        /// when given (central directory).
+        mutating func nameAndZip64Field(_ name: [UInt8], size: Int, offset: UInt64?) {
+            bytes += name
+            u16(1)
+            u16(offset == nil ? 16 : 24)
+            u64(UInt64(size))
+            u64(UInt64(size))
+            if let offset { u64(offset) }
+        }
+
         mutating func u64(_ value: UInt64) {
             for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
         }
@@ -40,47 +61,22 @@ import Testing
         var zip = Writer()
         // Local header: sizes 0xFFFFFFFF, the real ones in its zip64 extra field.
         zip.u32(0x0403_4B50)
-        zip.u16(45)
-        zip.u16(0x0800)
-        zip.u16(0)
-        zip.u16(0)
-        zip.u16(0)
-        zip.u32(UInt64(crc))
-        zip.u32(0xFFFF_FFFF)
-        zip.u32(0xFFFF_FFFF)
-        zip.u16(nameBytes.count)
+        zip.sharedFields(crc: crc, nameLength: nameBytes.count)
         zip.u16(20)
-        zip.bytes += nameBytes
-        zip.u16(1)
-        zip.u16(16)
-        zip.u64(UInt64(content.count))
-        zip.u64(UInt64(content.count))
+        zip.nameAndZip64Field(nameBytes, size: content.count, offset: nil)
         zip.bytes += content
         // Central directory: sizes and the local header's offset in the zip64 extra field.
         let directoryOffset = zip.bytes.count
         zip.u32(0x0201_4B50)
         zip.u16(0x031E)
-        zip.u16(45)
-        zip.u16(0x0800)
-        zip.u16(0)
-        zip.u16(0)
-        zip.u16(0)
-        zip.u32(UInt64(crc))
-        zip.u32(0xFFFF_FFFF)
-        zip.u32(0xFFFF_FFFF)
-        zip.u16(nameBytes.count)
+        zip.sharedFields(crc: crc, nameLength: nameBytes.count)
         zip.u16(28)
         zip.u16(0)
         zip.u16(0)
         zip.u16(0)
         zip.u32(0o100644 << 16)
         zip.u32(0xFFFF_FFFF)
-        zip.bytes += nameBytes
-        zip.u16(1)
-        zip.u16(24)
-        zip.u64(UInt64(content.count))
-        zip.u64(UInt64(content.count))
-        zip.u64(0)
+        zip.nameAndZip64Field(nameBytes, size: content.count, offset: 0)
         let directorySize = zip.bytes.count - directoryOffset
         // Zip64 end record, its locator, then the classic end record full of 0xFFFF.
         let recordOffset = zip.bytes.count
