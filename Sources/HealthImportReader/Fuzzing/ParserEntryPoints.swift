@@ -45,6 +45,7 @@ package enum ParserEntryPoints {
     package static func exportZip(_ data: Data) throws -> Int {
         let url = scratchZip
         try data.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
         let reader = try AppleExportReader(path: url.path)
         _ = try reader.identity()
         var count = 0
@@ -55,7 +56,7 @@ package enum ParserEntryPoints {
         return count
     }
 
-    /// One file per process, rewritten for each input (in memory on Linux: `/dev/shm`).
+    /// One file per process, written and removed for each input (in memory on Linux: `/dev/shm`).
     private static let scratchZip: URL = {
         let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         return URL(fileURLWithPath: folder).appendingPathComponent("healthpipe-fuzz-\(getpid()).zip")
