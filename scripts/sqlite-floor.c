@@ -6,6 +6,12 @@
  *
  *   cc -O2 scripts/sqlite-floor.c -o /tmp/sqlite-floor -lsqlite3
  *   /tmp/sqlite-floor /tmp/floor.sqlite 32      # rows per statement: 1, 32, ...
+ *   /tmp/sqlite-floor /tmp/floor.sqlite 32 uuid-derived   # plus a unique 16-byte `uuid`
+ *   /tmp/sqlite-floor /tmp/floor.sqlite 32 uuid-random    # column: what identity costs
+ * The uuid modes measure the cost of sample identity (issue 15): `uuid-derived` is the
+ * content key with RFC 9562 version 8 and variant bits set (sorted like the keys, as a
+ * UUID derived from an export record's key would be); `uuid-random` is what UUIDs given
+ * by HealthKit look like to an index (random, version 4).
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -46,11 +52,16 @@ static void run(sqlite3 *db, sqlite3_stmt *statement) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s DB ROWS_PER_STATEMENT\n", argv[0]);
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s DB ROWS_PER_STATEMENT [uuid-derived|uuid-random]\n", argv[0]);
         return 2;
     }
     const int total = 350000, perStatement = atoi(argv[2]);
+    const int uuidMode = argc == 4 ? (strcmp(argv[3], "uuid-derived") == 0 ? 1 : strcmp(argv[3], "uuid-random") == 0 ? 2 : -1) : 0;
+    if (uuidMode < 0) {
+        fprintf(stderr, "the third argument is uuid-derived or uuid-random\n");
+        return 2;
+    }
     unlink(argv[1]);
     sqlite3 *db;
     sqlite3_open(argv[1], &db);
@@ -64,9 +75,14 @@ int main(int argc, char **argv) {
         "CREATE TABLE metadata (owner_kind INTEGER NOT NULL, owner INTEGER NOT NULL, position INTEGER NOT NULL,"
         " key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (owner_kind, owner, position)) WITHOUT ROWID;",
         0, 0, 0);
+    if (uuidMode) sqlite3_exec(db, "ALTER TABLE sample ADD COLUMN uuid BLOB; CREATE UNIQUE INDEX sample_uuid ON sample(uuid);", 0, 0, 0);
     sqlite3_stmt *samples = prepare(db,
-        "INSERT OR IGNORE INTO sample (anchor, type_id, start, end, utc_offset, time_zone, value, value_text, unit,"
-        " source_id, device_id, creation_date, content_key) VALUES ", "(?,?,?,?,?,?,?,?,?,?,?,?,?)", perStatement);
+        uuidMode ? "INSERT OR IGNORE INTO sample (anchor, type_id, start, end, utc_offset, time_zone, value, value_text,"
+                   " unit, source_id, device_id, creation_date, content_key, uuid) VALUES "
+                 : "INSERT OR IGNORE INTO sample (anchor, type_id, start, end, utc_offset, time_zone, value, value_text,"
+                   " unit, source_id, device_id, creation_date, content_key) VALUES ",
+        uuidMode ? "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?,?,?,?)", perStatement);
+    unsigned long long random = 88172645463325252ULL;
     /* Three rows in eight carry one metadata entry; with a multiple of 8 rows per statement
        their metadata goes in one statement too, as the importer does. */
     int metadataRows = perStatement % 8 == 0 ? perStatement / 8 * 3 : 1;
@@ -96,6 +112,20 @@ int main(int argc, char **argv) {
             sqlite3_bind_int64(samples, ++parameter, 2);
             sqlite3_bind_double(samples, ++parameter, (double)start + 100);
             sqlite3_bind_blob(samples, ++parameter, key, 16, SQLITE_TRANSIENT);
+            if (uuidMode) {
+                unsigned char uuid[16];
+                for (int b = 0; b < 16; b++) {
+                    if (uuidMode == 1) {
+                        uuid[b] = key[b];
+                    } else {
+                        random ^= random << 13; random ^= random >> 7; random ^= random << 17;
+                        uuid[b] = random >> 24;
+                    }
+                }
+                uuid[6] = (uuid[6] & 0x0f) | (uuidMode == 1 ? 0x80 : 0x40);
+                uuid[8] = (uuid[8] & 0x3f) | 0x80;
+                sqlite3_bind_blob(samples, ++parameter, uuid, 16, SQLITE_TRANSIENT);
+            }
         }
         run(db, samples);
         parameter = 0;
