@@ -19,11 +19,16 @@ public struct Sample: Hashable, Sendable, Codable {
     public var utcOffsetSeconds: Int?
     /// Instantaneous beats of an HRV (SDNN) sample, when the Watch recorded them.
     public var beats: [HeartbeatInstant]?
+    /// The UUID its writer gave (HealthKit, a sync client, `POST /v1/samples`); `nil` for a
+    /// record read from an export, whose ``uuid`` is derived from its content. Samples read
+    /// from a store always carry theirs.
+    public var givenUUID: UUID?
 
     public init(
         type: SampleType, start: Date, end: Date, value: SampleValue = .none,
         source: Source, device: Device? = nil, creationDate: Date? = nil,
-        metadata: [MetadataEntry] = [], utcOffsetSeconds: Int? = nil, beats: [HeartbeatInstant]? = nil
+        metadata: [MetadataEntry] = [], utcOffsetSeconds: Int? = nil, beats: [HeartbeatInstant]? = nil,
+        uuid: UUID? = nil
     ) {
         self.type = type
         self.start = start
@@ -35,7 +40,12 @@ public struct Sample: Hashable, Sendable, Codable {
         self.metadata = metadata
         self.utcOffsetSeconds = utcOffsetSeconds
         self.beats = beats
+        self.givenUUID = uuid
     }
+
+    /// The sample's identity: the UUID its writer gave, else the one derived from its
+    /// content key (``ContentKey/uuid``), the same wherever the record is read.
+    public var uuid: UUID { givenUUID ?? contentKey.uuid }
 
     /// The IANA zone from `HKTimeZone` metadata, when present.
     public var timeZoneIdentifier: String? { metadata.timeZoneIdentifier }

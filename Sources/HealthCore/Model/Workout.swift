@@ -17,6 +17,8 @@ public struct Workout: Hashable, Sendable, Codable {
     public var creationDate: Date?
     public var metadata: [MetadataEntry]
     public var utcOffsetSeconds: Int?
+    /// The UUID its writer gave; `nil` for an export record (see ``uuid``).
+    public var givenUUID: UUID?
     public var events: [WorkoutEvent]
     public var statistics: [WorkoutStatistic]
     public var routes: [WorkoutRoute]
@@ -30,7 +32,7 @@ public struct Workout: Hashable, Sendable, Codable {
         totalEnergyBurned: Double? = nil, totalEnergyBurnedUnit: String? = nil,
         source: Source, device: Device? = nil, creationDate: Date? = nil, metadata: [MetadataEntry] = [],
         utcOffsetSeconds: Int? = nil, events: [WorkoutEvent] = [], statistics: [WorkoutStatistic] = [],
-        routes: [WorkoutRoute] = [], extras: [RawElement] = []
+        routes: [WorkoutRoute] = [], extras: [RawElement] = [], uuid: UUID? = nil
     ) {
         self.activityType = activityType
         self.start = start
@@ -50,14 +52,19 @@ public struct Workout: Hashable, Sendable, Codable {
         self.statistics = statistics
         self.routes = routes
         self.extras = extras
+        self.givenUUID = uuid
     }
+
+    /// The workout's identity: the UUID its writer gave, else the one derived from its content key.
+    public var uuid: UUID { givenUUID ?? contentKey.uuid }
 
     /// The workout as a plain sample (`HKWorkoutTypeIdentifier`, the activity type as its
     /// category value), for indexing and change tracking.
     public var header: Sample {
         Sample(
             type: .workout, start: start, end: end, value: .category(activityType), source: source,
-            device: device, creationDate: creationDate, metadata: metadata, utcOffsetSeconds: utcOffsetSeconds)
+            device: device, creationDate: creationDate, metadata: metadata, utcOffsetSeconds: utcOffsetSeconds,
+            uuid: givenUUID)
     }
 }
 

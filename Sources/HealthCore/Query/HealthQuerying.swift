@@ -21,9 +21,13 @@ public protocol HealthQuerying: Sendable {
     /// See ``SampleStatistics`` for exactly what each figure means.
     func statistics(of type: SampleType, over interval: DateInterval, unit: HealthUnit) async throws -> SampleStatistics
 
-    /// Samples of `type` stored after `anchor`, oldest first, at most `limit`, and the anchor
-    /// to pass next time (as `HKAnchoredObjectQuery` does). Each stored sample is returned
-    /// exactly once across successive calls.
+    /// What happened to samples of `type` after `anchor` — additions *and* deletions, in
+    /// anchor order, at most `limit` of both together — and the anchor to pass next time
+    /// (as `HKAnchoredObjectQuery` does). A client that applies successive answers from any
+    /// anchor, in any chunk sizes (an addition as an upsert by UUID, a deletion as a removal),
+    /// ends with exactly the store's current samples of the type. From ``QueryAnchor/initial``
+    /// deletions of samples stored and deleted since are reported too; a client that lost
+    /// its anchor must start over from there.
     func changes(of type: SampleType, since anchor: QueryAnchor, limit: Int) async throws -> AnchoredChanges
 }
 
@@ -49,17 +53,86 @@ public struct QueryAnchor: Hashable, Sendable, Codable, Comparable, CustomString
 
 /// The answer to ``HealthQuerying/changes(of:since:limit:)``.
 public struct AnchoredChanges: Sendable {
-    /// New samples, in anchor order.
-    public var samples: [Sample]
+    /// Additions and deletions, in anchor order.
+    public var changes: [SampleChange]
     /// The anchor to ask from next time (unchanged when nothing is new).
     public var nextAnchor: QueryAnchor
     /// `true` when `limit` cut the answer short: ask again from `nextAnchor`.
     public var hasMore: Bool
 
-    public init(samples: [Sample], nextAnchor: QueryAnchor, hasMore: Bool) {
-        self.samples = samples
+    public init(changes: [SampleChange], nextAnchor: QueryAnchor, hasMore: Bool) {
+        self.changes = changes
         self.nextAnchor = nextAnchor
         self.hasMore = hasMore
+    }
+
+    /// The samples added, in anchor order (`HKAnchoredObjectQuery`'s `samples`).
+    public var samples: [Sample] {
+        changes.compactMap { if case .added(let sample, _) = $0 { sample } else { nil } }
+    }
+
+    /// The samples deleted, in anchor order (`deletedObjects`).
+    public var deletedObjects: [DeletedObject] {
+        changes.compactMap { if case .deleted(let object) = $0 { object } else { nil } }
+    }
+
+    /// Merges the additions and the tombstones after an anchor, each in anchor order and
+    /// each fetched with `limit + 1` rows at most, into one answer.
+    public static func merging(
+        added: [(anchor: QueryAnchor, sample: Sample)], deleted: [DeletedObject], since anchor: QueryAnchor, limit: Int
+    ) -> AnchoredChanges {
+        var merged: [SampleChange] = []
+        merged.reserveCapacity(min(limit, added.count + deleted.count))
+        var (a, d) = (0, 0)
+        while merged.count < limit, a < added.count || d < deleted.count {
+            if d == deleted.count || (a < added.count && added[a].anchor < deleted[d].anchor) {
+                merged.append(.added(added[a].sample, anchor: added[a].anchor))
+                a += 1
+            } else {
+                merged.append(.deleted(deleted[d]))
+                d += 1
+            }
+        }
+        return AnchoredChanges(
+            changes: merged, nextAnchor: merged.last?.anchor ?? anchor, hasMore: a < added.count || d < deleted.count)
+    }
+}
+
+/// One entry of a change feed.
+public enum SampleChange: Hashable, Sendable {
+    /// A sample stored at `anchor`.
+    case added(Sample, anchor: QueryAnchor)
+    /// A sample deleted (its tombstone).
+    case deleted(DeletedObject)
+
+    /// Where the change stands in the store's history.
+    public var anchor: QueryAnchor {
+        switch self {
+        case .added(_, let anchor): anchor
+        case .deleted(let object): object.anchor
+        }
+    }
+
+    /// The UUID of the sample added or deleted.
+    public var uuid: UUID {
+        switch self {
+        case .added(let sample, _): sample.uuid
+        case .deleted(let object): object.uuid
+        }
+    }
+}
+
+/// A deleted sample, as HealthKit's `HKDeletedObject`: its UUID and type, and the anchor of
+/// the deletion (the same sequence as additions).
+public struct DeletedObject: Hashable, Sendable, Codable {
+    public var uuid: UUID
+    public var type: SampleType
+    public var anchor: QueryAnchor
+
+    public init(uuid: UUID, type: SampleType, anchor: QueryAnchor) {
+        self.uuid = uuid
+        self.type = type
+        self.anchor = anchor
     }
 }
 

@@ -1,45 +1,82 @@
 import Foundation
 
-/// A ``HealthQuerying`` store held in memory: for tests, previews and small pipelines.
-/// It keeps the same contract as the SQLite store — content-key dedup, monotonically
-/// increasing anchors — so algorithms can be tested without a database.
-public actor InMemoryHealthStore: HealthQuerying {
-    private var stored: [(anchor: Int64, sample: Sample)] = []
-    private var keys: Set<ContentKey> = []
-    private var lastAnchor: Int64 = 0
+/// A ``MutableHealthStore`` held in memory: for tests, previews and small pipelines.
+/// It keeps the same contract as the SQLite store — content-key dedup, UUID identity,
+/// tombstones, monotonically increasing anchors shared by additions and deletions, one
+/// notice per write — so algorithms and sync logic can be tested without a database.
+public actor InMemoryHealthStore: MutableHealthStore {
+    private var contents = Contents()
+    private let observers = ChangeObservers()
 
     public init(samples: [Sample] = []) {
-        for sample in samples where keys.insert(sample.contentKey).inserted {
-            lastAnchor += 1
-            stored.append((lastAnchor, sample))
-        }
+        var contents = Contents()
+        var changed: Set<SampleType> = []
+        for sample in samples { contents.insert(sample, changed: &changed) }
+        self.contents = contents
     }
 
-    /// Adds samples; duplicates (same content key) are skipped. Returns how many were new.
+    /// Stores samples; duplicates (same content key) are skipped. Returns how many were new.
     @discardableResult
     public func add(_ samples: [Sample]) -> Int {
-        samples.reduce(0) { $0 + (insertNow($1) ? 1 : 0) }
+        var changed: Set<SampleType> = []
+        let added = samples.reduce(0) { $0 + (contents.insert($1, changed: &changed) ? 1 : 0) }
+        notify(changed)
+        return added
     }
 
     /// The number of stored samples.
-    public var count: Int { stored.count }
+    public var count: Int { contents.stored.count }
 
-    @discardableResult
-    private func insertNow(_ sample: Sample) -> Bool {
-        guard keys.insert(sample.contentKey).inserted else { return false }
-        lastAnchor += 1
-        stored.append((lastAnchor, sample))
-        return true
+    /// The anchor of the latest addition or deletion (0 for a new store).
+    public var currentAnchor: QueryAnchor { QueryAnchor(contents.lastAnchor) }
+
+    public func delete(uuids: [UUID]) -> DeletionReport {
+        var report = DeletionReport()
+        var changed: Set<SampleType> = []
+        for uuid in uuids {
+            guard let anchor = contents.anchorsByUUID[uuid], let sample = contents.remove(anchor: anchor, changed: &changed)
+            else {
+                report.unknown.append(uuid)
+                continue
+            }
+            report.deleted.append(uuid)
+            report.deletedByType[sample.type.identifier, default: 0] += 1
+        }
+        notify(changed)
+        return report
+    }
+
+    public func delete(_ type: SampleType, overlapping interval: DateInterval, source: String?) -> DeletionReport {
+        let anchors = contents.stored.filter {
+            $0.sample.type == type && $0.sample.overlaps(interval) && (source == nil || $0.sample.source.name == source)
+        }.map(\.anchor)
+        var report = DeletionReport()
+        var changed: Set<SampleType> = []
+        for anchor in anchors {
+            guard let sample = contents.remove(anchor: anchor, changed: &changed) else { continue }
+            report.deleted.append(sample.uuid)
+            report.deletedByType[type.identifier, default: 0] += 1
+        }
+        notify(changed)
+        return report
+    }
+
+    public nonisolated func observe(_ types: Set<SampleType>?) -> ChangeNotices {
+        observers.add(types)
+    }
+
+    private func notify(_ changed: Set<SampleType>) {
+        observers.notify(ChangeNotice(types: changed, lastAnchor: QueryAnchor(contents.lastAnchor)))
     }
 
     public func samples(of type: SampleType, overlapping interval: DateInterval) -> [Sample] {
-        stored.filter { $0.sample.type == type && $0.sample.overlaps(interval) }
+        contents.stored.filter { $0.sample.type == type && $0.sample.overlaps(interval) }
             .sorted { ($0.sample.start, $0.anchor) < ($1.sample.start, $1.anchor) }
             .map(\.sample)
     }
 
     public func latestSample(of type: SampleType, endingBy instant: Date) -> Sample? {
-        stored.filter { $0.sample.type == type && $0.sample.end <= instant }
+        contents.stored.filter { $0.sample.type == type && $0.sample.end <= instant }
             .max { ($0.sample.end, $0.anchor) < ($1.sample.end, $1.anchor) }?.sample
     }
 
@@ -48,10 +85,52 @@ public actor InMemoryHealthStore: HealthQuerying {
     }
 
     public func changes(of type: SampleType, since anchor: QueryAnchor, limit: Int) -> AnchoredChanges {
-        let newer = stored.lazy.filter { $0.anchor > anchor.rawValue && $0.sample.type == type }
-        let page = Array(newer.prefix(limit + 1))
-        let returned = page.prefix(limit)
-        let next = returned.last.map { QueryAnchor($0.anchor) } ?? anchor
-        return AnchoredChanges(samples: returned.map(\.sample), nextAnchor: next, hasMore: page.count > limit)
+        let added = contents.stored.lazy.filter { $0.anchor > anchor.rawValue && $0.sample.type == type }
+            .prefix(limit + 1).map { (anchor: QueryAnchor($0.anchor), sample: $0.sample) }
+        let deleted = contents.tombstones.lazy.filter { $0.anchor > anchor && $0.type == type }.prefix(limit + 1)
+        return AnchoredChanges.merging(added: Array(added), deleted: Array(deleted), since: anchor, limit: limit)
+    }
+}
+
+/// What an ``InMemoryHealthStore`` holds.
+private struct Contents {
+    /// Stored samples in anchor order, each carrying its UUID in `givenUUID`.
+    var stored: [(anchor: Int64, sample: Sample)] = []
+    var tombstones: [DeletedObject] = []
+    var anchorsByKey: [ContentKey: Int64] = [:]
+    var anchorsByUUID: [UUID: Int64] = [:]
+    var lastAnchor: Int64 = 0
+
+    /// Stores `sample` unless its content is stored; a writer-given UUID that is stored with
+    /// other content is replaced.
+    @discardableResult
+    mutating func insert(_ sample: Sample, changed: inout Set<SampleType>) -> Bool {
+        let key = sample.contentKey
+        guard anchorsByKey[key] == nil else { return false }
+        let uuid = sample.givenUUID ?? key.uuid
+        if sample.givenUUID != nil, let replaced = anchorsByUUID[uuid] {
+            remove(anchor: replaced, changed: &changed)
+        }
+        lastAnchor += 1
+        var copy = sample
+        copy.givenUUID = uuid
+        stored.append((lastAnchor, copy))
+        anchorsByKey[key] = lastAnchor
+        anchorsByUUID[uuid] = lastAnchor
+        changed.insert(sample.type)
+        return true
+    }
+
+    /// Deletes the sample at `anchor`, leaving a tombstone; returns it.
+    @discardableResult
+    mutating func remove(anchor: Int64, changed: inout Set<SampleType>) -> Sample? {
+        guard let index = stored.firstIndex(where: { $0.anchor == anchor }) else { return nil }
+        let sample = stored.remove(at: index).sample
+        anchorsByKey[sample.contentKey] = nil
+        anchorsByUUID[sample.uuid] = nil
+        lastAnchor += 1
+        tombstones.append(DeletedObject(uuid: sample.uuid, type: sample.type, anchor: QueryAnchor(lastAnchor)))
+        changed.insert(sample.type)
+        return sample
     }
 }

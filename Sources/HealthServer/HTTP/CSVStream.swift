@@ -1,4 +1,5 @@
 import Dispatch
+import HealthCore
 import HealthExport
 import Hummingbird
 

@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 import HealthStore
 import NIOPosix
 

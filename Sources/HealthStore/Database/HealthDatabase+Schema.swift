@@ -6,7 +6,8 @@ extension HealthDatabase {
     /// Instants are REAL seconds since 1970 (UTC). Every stored sample — quantity, category,
     /// correlation, workout, audiogram — is one `sample` row whose `anchor` increases
     /// monotonically (AUTOINCREMENT: never reused) and serves anchored change queries;
-    /// `content_key` (16 bytes) makes every element family idempotent to re-import.
+    /// `content_key` (16 bytes) makes every element family idempotent to re-import, and
+    /// derives a sample's UUID unless `uuid` holds one its writer gave (v4).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -213,6 +214,25 @@ extension HealthDatabase {
                     ALTER TABLE activity_summary ADD COLUMN as_of REAL;
                     ALTER TABLE characteristic ADD COLUMN as_of REAL;
                     ALTER TABLE import_run ADD COLUMN content_hash TEXT;
+                    """)
+        }
+        migrator.registerMigration("v4") { db in
+            // Identity and deletions (docs/store.md §Identity and deletions). A sample's UUID
+            // is derived from its content key unless a writer gave one the key does not
+            // derive: only those are stored, so export records (nearly every row) cost
+            // nothing and every existing store has its UUIDs without rewriting a row.
+            // Tombstones take their anchors from the sequence samples use.
+            try db.execute(
+                sql: """
+                    ALTER TABLE sample ADD COLUMN uuid BLOB;
+                    CREATE UNIQUE INDEX sample_uuid ON sample(uuid) WHERE uuid IS NOT NULL;
+                    CREATE TABLE tombstone (
+                        anchor INTEGER PRIMARY KEY,
+                        uuid BLOB NOT NULL,
+                        type_id INTEGER NOT NULL REFERENCES sample_type(id)
+                    );
+                    CREATE INDEX tombstone_type_anchor ON tombstone(type_id, anchor);
+                    CREATE INDEX correlation_member_member ON correlation_member(member);
                     """)
         }
         return migrator

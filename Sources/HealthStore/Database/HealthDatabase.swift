@@ -18,12 +18,19 @@ public final class HealthDatabase: Sendable {
         public var cacheSizeKiB = 32_768
         /// Open read-only (no migration).
         public var readOnly = false
+        /// How often observers' watch for other processes' commits looks at the file, in
+        /// seconds (docs/store.md §Observation). Commits through this database are
+        /// notified at once.
+        public var commitPollInterval: TimeInterval = 0.05
 
         public init() {}
     }
 
     let pool: DatabasePool
     public let path: String
+    /// Observers of committed changes, and the watcher of other processes' commits.
+    let observers = ChangeObservers()
+    let watcher: CommitWatcher
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
     public init(path: String, configuration: Configuration = Configuration()) throws {
@@ -41,6 +48,8 @@ public final class HealthDatabase: Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
         pool = try DatabasePool(path: path, configuration: config)
+        watcher = CommitWatcher(
+            pool: pool, observers: observers, interval: configuration.commitPollInterval, readOnly: configuration.readOnly)
         if !configuration.readOnly {
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             try HealthDatabase.migrator.migrate(pool)
@@ -69,9 +78,16 @@ public final class HealthDatabase: Sendable {
     /// grow; a duplicate that was skipped may leave a gap (SQLite's AUTOINCREMENT counts
     /// the attempt), which anchored queries do not notice.
     public func lastAnchor() throws -> QueryAnchor {
-        try pool.read { db in
-            QueryAnchor(try Int64.fetchOne(db, sql: "SELECT max(anchor) FROM sample") ?? 0)
-        }
+        try pool.read { db in try Self.lastAnchor(db) }
+    }
+
+    /// The anchor of the latest addition or deletion.
+    static func lastAnchor(_ db: Database) throws -> QueryAnchor {
+        QueryAnchor(
+            try Int64.fetchOne(
+                db,
+                sql: "SELECT max(coalesce((SELECT max(anchor) FROM sample), 0), coalesce((SELECT max(anchor) FROM tombstone), 0))"
+            ) ?? 0)
     }
 
     /// Stored samples per type identifier.
@@ -97,9 +113,10 @@ public final class HealthDatabase: Sendable {
     }
 
     /// Runs `body` in one write transaction with a ``RecordWriter``: either everything it
-    /// wrote is committed, or (when it throws) nothing is. Blocks the calling thread.
+    /// wrote is committed, or (when it throws) nothing is; after a commit that added or
+    /// deleted samples, every observer of their types is told once. Blocks the calling thread.
     public func write<T>(_ body: (RecordWriter) throws -> T) throws -> T {
-        try pool.write { db in try Self.run(body, in: db) }
+        try pool.write { db in try Self.run(body, in: db, observers: observers, watcher: watcher) }
     }
 
     /// ``write(_:)`` for async code (the same name would be chosen over it in any async
@@ -107,14 +124,34 @@ public final class HealthDatabase: Sendable {
     /// queue while the caller is suspended, so neither a NIO event loop nor a thread of the
     /// cooperative pool waits for SQLite.
     public func writeAsync<T: Sendable>(_ body: @escaping @Sendable (RecordWriter) throws -> T) async throws -> T {
-        try await pool.write { db in try Self.run(body, in: db) }
+        let (observers, watcher) = (observers, watcher)
+        return try await pool.write { db in try Self.run(body, in: db, observers: observers, watcher: watcher) }
     }
 
-    private static func run<T>(_ body: (RecordWriter) throws -> T, in db: Database) throws -> T {
+    private static func run<T>(
+        _ body: (RecordWriter) throws -> T, in db: Database, observers: ChangeObservers, watcher: CommitWatcher
+    ) throws -> T {
         let writer = try RecordWriter(db: db)
         let result = try body(writer)
         try writer.finish()
+        let types = writer.changedTypes
+        if !types.isEmpty {
+            let notice = ChangeNotice(types: types, lastAnchor: writer.lastAnchor)
+            // On the writer's queue, right after the commit: serialised with the watcher.
+            db.afterNextTransaction(onCommit: { _ in
+                watcher.committedHere(upTo: notice.lastAnchor)
+                observers.notify(notice)
+            })
+        }
         return result
+    }
+
+    /// Notices of committed changes to `types` (all types when `nil`), from this process
+    /// and — polled every ``CommitWatcher/interval`` while anyone observes — from other
+    /// processes writing the same file (docs/store.md §Observation).
+    public func observe(_ types: Set<SampleType>?) -> ChangeNotices {
+        let watcher = watcher
+        return observers.add(types) { count in watcher.observersChanged(count: count) }
     }
 }
 

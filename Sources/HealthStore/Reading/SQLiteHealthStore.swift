@@ -12,7 +12,7 @@ public struct SQLiteHealthStore: HealthQuerying {
     public init(database: HealthDatabase) { self.database = database }
 
     private static let columns = """
-        s.anchor, s.start, s.end, s.utc_offset, s.value, s.value_text, s.unit, s.creation_date,
+        s.anchor, s.content_key, s.uuid, s.start, s.end, s.utc_offset, s.value, s.value_text, s.unit, s.creation_date,
         t.identifier AS type, src.name AS source_name, src.version AS source_version,
         d.id AS device_id, d.name AS d_name, d.manufacturer AS d_manufacturer, d.model AS d_model,
         d.hardware AS d_hardware, d.software AS d_software, d.firmware AS d_firmware,
@@ -65,15 +65,19 @@ public struct SQLiteHealthStore: HealthQuerying {
     public func changes(of type: SampleType, since anchor: QueryAnchor, limit: Int) async throws -> AnchoredChanges {
         try await database.pool.read { db in
             guard let (typeID, _) = try Self.typeInfo(db, type) else {
-                return AnchoredChanges(samples: [], nextAnchor: anchor, hasMore: false)
+                return AnchoredChanges(changes: [], nextAnchor: anchor, hasMore: false)
             }
-            let rows = try Self.fetchWithAnchors(
+            let added = try Self.fetchWithAnchors(
                 db, where: "s.type_id = ? AND s.anchor > ? ORDER BY s.anchor LIMIT ?",
                 arguments: [typeID, anchor.rawValue, limit + 1])
-            let page = rows.prefix(limit)
-            return AnchoredChanges(
-                samples: page.map(\.sample), nextAnchor: page.last.map { QueryAnchor($0.anchor) } ?? anchor,
-                hasMore: rows.count > limit)
+            let deleted = try Row.fetchAll(
+                db, sql: "SELECT anchor, uuid FROM tombstone WHERE type_id = ? AND anchor > ? ORDER BY anchor LIMIT ?",
+                arguments: [typeID, anchor.rawValue, limit + 1]
+            ).compactMap { row in
+                UUID(bytes: row["uuid"] as Data).map { DeletedObject(uuid: $0, type: type, anchor: QueryAnchor(row["anchor"])) }
+            }
+            return AnchoredChanges.merging(
+                added: added.map { (QueryAnchor($0.anchor), $0.sample) }, deleted: deleted, since: anchor, limit: limit)
         }
     }
 
@@ -112,7 +116,7 @@ public struct SQLiteHealthStore: HealthQuerying {
                     HeartbeatInstant(time: Date(timeIntervalSince1970: row["time"]), beatsPerMinute: row["bpm"]))
             }
         }
-        return rows.map { row in
+        return try rows.map { row in
             let anchor: Int64 = row["anchor"]
             let unit: String? = row["unit"]
             let value: SampleValue
@@ -130,7 +134,8 @@ public struct SQLiteHealthStore: HealthQuerying {
                 source: Source(name: row["source_name"], version: version.isEmpty ? nil : version),
                 device: (row["device_id"] as Int64?) == nil ? nil : DeviceRow.device(from: row, prefix: "d_"),
                 creationDate: (row["creation_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                metadata: metadata[anchor] ?? [], utcOffsetSeconds: row["utc_offset"], beats: beats[anchor])
+                metadata: metadata[anchor] ?? [], utcOffsetSeconds: row["utc_offset"], beats: beats[anchor],
+                uuid: try RecordWriter.uuid(given: row["uuid"], key: row["content_key"]))
             return (anchor, sample)
         }
     }

@@ -76,6 +76,18 @@ struct PreparedInsert {
         }
     }
 
+    /// Binds a UUID as its 16 bytes, or NULL.
+    mutating func bind(_ uuid: UUID?) {
+        index += 1
+        guard let uuid else {
+            _ = sqlite3_bind_null(handle, index)
+            return
+        }
+        withUnsafeBytes(of: uuid.uuid) { raw in
+            _ = sqlite3_bind_blob(handle, index, raw.baseAddress, 16, PreparedInsert.transient)
+        }
+    }
+
     /// Runs the statement; returns the number of rows it changed.
     @discardableResult
     mutating func run() throws -> Int {

@@ -9,7 +9,7 @@ extension RecordWriter {
             let key = object.contentKey
             var member = try writeSample(object, key: key)
             if member == nil {
-                findSample.bind(key.bytes)
+                findSample.bind(key)
                 member = try findSample.fetchInt()
             }
             insertMember.bind(anchor)

@@ -7,7 +7,7 @@ extension RecordWriter: HealthRecordSink {
     public struct PreparedBatch: Sendable {
         let records: [HealthRecord]
         let keys: [ContentKey]
-        /// `true` for a plain quantity or category sample (read without copying the record).
+        /// `true` for a plain quantity or category sample without a given UUID (written in runs).
         let isSample: [Bool]
 
         public var count: Int { records.count }
@@ -21,7 +21,12 @@ extension RecordWriter: HealthRecordSink {
         isSample.reserveCapacity(records.count)
         for record in records {
             keys.append(record.contentKey)
-            if case .sample = record { isSample.append(true) } else { isSample.append(false) }
+            // A sample with a writer-given UUID may replace a stored one: written alone.
+            if case .sample(let sample) = record, sample.givenUUID == nil {
+                isSample.append(true)
+            } else {
+                isSample.append(false)
+            }
         }
         return PreparedBatch(records: records, keys: keys, isSample: isSample)
     }

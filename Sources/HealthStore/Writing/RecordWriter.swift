@@ -30,8 +30,10 @@ public final class RecordWriter {
     private var maxDurations: [Int64: Double] = [:]
     /// The anchor the next stored sample gets. Anchors are assigned here, not by SQLite,
     /// so that a multi-row insert knows each row's anchor; a duplicate leaves a gap.
-    private var nextAnchor: Int64
+    var nextAnchor: Int64
     private var addedByTypeID: [Int64: Int] = [:]
+    /// Samples deleted per type id, in this transaction.
+    var deletedByTypeID: [Int64: Int] = [:]
     private var runFacts: [RunFacts] = []
 
     /// Records added and skipped as duplicates, per family.
@@ -47,14 +49,25 @@ public final class RecordWriter {
         return Dictionary(uniqueKeysWithValues: addedByTypeID.map { (identifiers[$0.key] ?? "", $0.value) })
     }
 
+    /// The types added to or deleted from in this transaction.
+    var changedTypes: Set<SampleType> {
+        var identifiers: [Int64: String] = [:]
+        for (identifier, id) in typeIDs { identifiers[id] = identifier }
+        let changed = Set(addedByTypeID.keys).union(deletedByTypeID.keys)
+        return Set(changed.compactMap { identifiers[$0].map(SampleType.init) })
+    }
+
+    /// The anchor of the latest change made in this transaction (or before it).
+    var lastAnchor: QueryAnchor { QueryAnchor(nextAnchor - 1) }
+
     init(db: Database) throws {
         self.db = db
         sampleRows = MultiRowInsert(
             db,
             head: """
                 INSERT OR IGNORE INTO sample (anchor, type_id, start, end, utc_offset, time_zone, value, value_text, unit,
-                    source_id, device_id, creation_date, content_key) VALUES
-                """, row: "(?,?,?,?,?,?,?,?,?,?,?,?,?)", maxRows: 32)
+                    source_id, device_id, creation_date, content_key, uuid) VALUES
+                """, row: "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", maxRows: 32)
         findSample = try PreparedInsert(db, "SELECT anchor FROM sample WHERE content_key = ?")
         metadataRows = MultiRowInsert(
             db, head: "INSERT INTO metadata (owner_kind, owner, position, key, value) VALUES", row: "(?,?,?,?,?)",
@@ -124,7 +137,8 @@ public final class RecordWriter {
                 db,
                 sql: """
                     SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'sample'), 0),
-                        coalesce((SELECT max(anchor) FROM sample), 0)) + 1
+                        coalesce((SELECT max(anchor) FROM sample), 0),
+                        coalesce((SELECT max(anchor) FROM tombstone), 0)) + 1
                     """) ?? 1
         for row in try Row.fetchAll(db, sql: "SELECT id, identifier FROM sample_type") {
             typeIDs[row["identifier"]] = row["id"]
@@ -171,12 +185,19 @@ public final class RecordWriter {
     }
 
     /// Stores `sample` unless its content key is known; returns its new anchor, or `nil`.
+    /// A writer-given UUID stored with other content is replaced (docs/store.md §Identity).
     @discardableResult
     func writeSample(_ sample: Sample, key: ContentKey? = nil) throws -> Int64? {
+        let key = key ?? sample.contentKey
+        if let given = sample.givenUUID {
+            findSample.bind(key)
+            guard try findSample.fetchInt() == nil else { return nil }
+            if let replaced = try storedSample(uuid: given) { try deleteSample(anchor: replaced) }
+        }
         let ids = try ids(of: sample)
         let anchor = nextAnchor
         try sampleRows.begin(rows: 1)
-        try sampleRows.addRow { RecordWriter.bind(&$0, sample, key: key ?? sample.contentKey, anchor: anchor, ids: ids) }
+        try sampleRows.addRow { RecordWriter.bind(&$0, sample, key: key, anchor: anchor, ids: ids) }
         guard sampleRows.changes == 1 else { return nil }
         nextAnchor += 1
         stored(typeID: ids.type, duration: sample.end.timeIntervalSince(sample.start))
@@ -277,6 +298,8 @@ public final class RecordWriter {
         statement.bind(ids.device)
         statement.bind(sample.creationDate)
         statement.bind(key)
+        // Only a UUID that the key does not derive is stored (export records: NULL).
+        statement.bind(sample.givenUUID.flatMap { $0 == key.uuid ? nil : $0 })
     }
 
     /// Bookkeeping for a sample just stored.

@@ -1,0 +1,46 @@
+import Foundation
+
+/// A store that can be written to, deleted from and observed: the SQLite store and
+/// ``InMemoryHealthStore`` implement it with the same semantics (docs/store.md §Identity
+/// and deletions), so pipelines and tests can use either.
+///
+/// - **Identity.** A sample whose content is stored already is a duplicate, whatever UUID
+///   it carries: the stored one keeps its UUID. A sample with a writer-given UUID that is
+///   stored with other content *replaces* it (a deletion, then an addition, in one write).
+/// - **Deletions** leave a tombstone in the anchor sequence of additions. A deleted sample
+///   that arrives again later is stored again, with a new anchor: the feed then shows the
+///   deletion and the new addition, in that order, and a client following it ends with the
+///   sample, as the writer who re-sent it intended.
+public protocol MutableHealthStore: HealthQuerying {
+    /// Stores `samples`, in order; returns how many were new (added or replacing).
+    @discardableResult
+    func add(_ samples: [Sample]) async throws -> Int
+
+    /// Deletes the samples with these UUIDs (with everything attached to them).
+    func delete(uuids: [UUID]) async throws -> DeletionReport
+
+    /// Deletes the samples of `type` overlapping `interval` (``Sample/overlaps(_:)``),
+    /// only those of the source named `source` when it is given.
+    func delete(_ type: SampleType, overlapping interval: DateInterval, source: String?) async throws -> DeletionReport
+
+    /// Notices of committed changes to any of `types` (every type when `nil`): one per
+    /// write transaction that changed one of them, for as long as the sequence is iterated.
+    func observe(_ types: Set<SampleType>?) -> ChangeNotices
+}
+
+/// What a deletion did.
+public struct DeletionReport: Hashable, Sendable, Codable {
+    /// The UUIDs deleted, in the order asked (by range: in anchor order), followed by those
+    /// of correlation members deleted with their correlation.
+    public var deleted: [UUID]
+    /// UUIDs asked for that are not stored (never were, or deleted already): nothing done.
+    public var unknown: [UUID]
+    /// Deleted samples per type identifier.
+    public var deletedByType: [String: Int]
+
+    public init(deleted: [UUID] = [], unknown: [UUID] = [], deletedByType: [String: Int] = [:]) {
+        self.deleted = deleted
+        self.unknown = unknown
+        self.deletedByType = deletedByType
+    }
+}

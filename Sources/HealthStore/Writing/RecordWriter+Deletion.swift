@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import HealthCore
+
+/// Deletions (docs/store.md §Identity and deletions): a deleted sample leaves no row of
+/// itself or of anything attached to it, and a tombstone `(anchor, uuid, type)` whose
+/// anchor comes from the sequence additions use, so the change feed reports it in order.
+extension RecordWriter {
+    /// Deletes the samples with these UUIDs. An unknown UUID, or one deleted already, is
+    /// reported in `unknown` and changes nothing.
+    public func delete(uuids: [UUID]) throws -> DeletionReport {
+        var report = DeletionReport()
+        for uuid in uuids {
+            if let anchor = try storedSample(uuid: uuid) {
+                try deleteSample(anchor: anchor, into: &report)
+            } else {
+                report.unknown.append(uuid)
+            }
+        }
+        return report
+    }
+
+    /// Deletes the samples of `type` that overlap `interval` (``Sample/overlaps(_:)``),
+    /// of the source named `source` only when it is given.
+    public func delete(_ type: SampleType, overlapping interval: DateInterval, source: String?) throws -> DeletionReport {
+        var report = DeletionReport()
+        guard
+            let typeID = try Int64.fetchOne(
+                db, sql: "SELECT id FROM sample_type WHERE identifier = ?", arguments: [type.identifier]),
+            let maxDuration = try Double.fetchOne(
+                db, sql: "SELECT max_duration FROM sample_type WHERE id = ?", arguments: [typeID])
+        else { return report }
+        let lower = interval.start.timeIntervalSince1970
+        let upper = interval.end.timeIntervalSince1970
+        var sql = """
+            SELECT s.anchor FROM sample s WHERE s.type_id = ? AND s.start < ? AND s.start >= ? AND (s.end > ? OR s.start >= ?)
+            """
+        var arguments: StatementArguments = [typeID, upper, lower - maxDuration, lower, lower]
+        if let source {
+            sql += " AND s.source_id IN (SELECT id FROM source WHERE name = ?)"
+            arguments += [source]
+        }
+        for anchor in try Int64.fetchAll(db, sql: sql + " ORDER BY s.anchor", arguments: arguments) {
+            try deleteSample(anchor: anchor, into: &report)
+        }
+        return report
+    }
+
+    /// The anchor of the stored sample whose UUID is `uuid`: a writer-given one, or one its
+    /// content key derives (a search of the 64 keys that derive it).
+    func storedSample(uuid: UUID) throws -> Int64? {
+        let bytes = Data(uuid.bytes)
+        if let anchor = try Int64.fetchOne(db, sql: "SELECT anchor FROM sample WHERE uuid = ?", arguments: [bytes]) {
+            return anchor
+        }
+        guard let range = ContentKey.keyRange(of: uuid) else { return nil }
+        return try Int64.fetchOne(
+            db, sql: "SELECT anchor FROM sample WHERE content_key BETWEEN ? AND ? AND uuid IS NULL LIMIT 1",
+            arguments: [Data(range.lowerBound.bytes), Data(range.upperBound.bytes)])
+    }
+
+    /// Deletes the sample at `anchor` (a replaced one: not reported).
+    func deleteSample(anchor: Int64) throws {
+        var report = DeletionReport()
+        try deleteSample(anchor: anchor, into: &report)
+    }
+
+    /// Deletes the sample at `anchor` with its metadata, beats, audiogram points, workout
+    /// children and correlation links, and the members of a correlation that no other
+    /// correlation holds; leaves a tombstone for each sample deleted.
+    private func deleteSample(anchor: Int64, into report: inout DeletionReport) throws {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT type_id, content_key, uuid FROM sample WHERE anchor = ?", arguments: [anchor])
+        else { return }
+        let typeID: Int64 = row["type_id"]
+        let uuid = try Self.uuid(given: row["uuid"], key: row["content_key"])
+        let members = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT member FROM correlation_member m WHERE correlation = ?
+                    AND NOT EXISTS (SELECT 1 FROM correlation_member o WHERE o.member = m.member AND o.correlation != ?)
+                """, arguments: [anchor, anchor])
+        for sql in Self.cascade { try db.cachedStatement(sql: sql).execute(arguments: [anchor]) }
+        try db.execute(
+            sql: "INSERT INTO tombstone (anchor, uuid, type_id) VALUES (?, ?, ?)",
+            arguments: [nextAnchor, Data(uuid.bytes), typeID])
+        nextAnchor += 1
+        deletedByTypeID[typeID, default: 0] += 1
+        report.deleted.append(uuid)
+        if let identifier = try String.fetchOne(db, sql: "SELECT identifier FROM sample_type WHERE id = ?", arguments: [typeID]) {
+            report.deletedByType[identifier, default: 0] += 1
+        }
+        for member in members { try deleteSample(anchor: member, into: &report) }
+    }
+
+    /// What deleting the sample at anchor `?` deletes, children first.
+    private static let cascade = [
+        "DELETE FROM metadata WHERE owner_kind = \(MetadataOwner.sample.rawValue) AND owner = ?",
+        "DELETE FROM hrv_beat WHERE sample = ?",
+        "DELETE FROM audiogram_point WHERE sample = ?",
+        "DELETE FROM correlation_member WHERE correlation = ?1 OR member = ?1",
+        """
+        DELETE FROM metadata WHERE owner_kind = \(MetadataOwner.workoutEvent.rawValue)
+            AND owner IN (SELECT id FROM workout_event WHERE workout = ?)
+        """,
+        "DELETE FROM workout_event WHERE workout = ?",
+        "DELETE FROM workout_statistic WHERE workout = ?",
+        """
+        DELETE FROM metadata WHERE owner_kind = \(MetadataOwner.workoutRoute.rawValue)
+            AND owner IN (SELECT id FROM workout_route WHERE workout = ?)
+        """,
+        "DELETE FROM route_point WHERE route IN (SELECT id FROM workout_route WHERE workout = ?)",
+        "DELETE FROM workout_route WHERE workout = ?",
+        "DELETE FROM workout WHERE anchor = ?",
+        "DELETE FROM sample WHERE anchor = ?",
+    ]
+
+    /// A stored row's UUID: the `uuid` column when a writer gave one the key does not derive,
+    /// else the key's.
+    static func uuid(given: Data?, key: Data) throws -> UUID {
+        if let given, let uuid = UUID(bytes: given) { return uuid }
+        guard let key = ContentKey(bytes: key) else {
+            throw DatabaseError(message: "a sample row's content key is not 16 bytes")
+        }
+        return key.uuid
+    }
+}
