@@ -49,9 +49,9 @@ import Testing
         #expect(await store.latestSample(of: .stepCount, endingBy: Self.t0.addingTimeInterval(199)) == nil)
     }
 
-    @Test func anchoredChangesReturnEachSampleExactlyOnce() async {
+    @Test func anchoredChangesReturnEachSampleExactlyOnce() async throws {
         let store = InMemoryHealthStore()
-        await store.add((0..<5).map { Self.sample(from: Double($0), to: Double($0) + 1, Double($0)) })
+        try await store.add((0..<5).map { Self.sample(from: Double($0), to: Double($0) + 1, Double($0)) })
         var anchor = QueryAnchor.initial
         var seen: [Double] = []
         while true {
@@ -63,7 +63,7 @@ import Testing
         #expect(seen == [0, 1, 2, 3, 4])
         #expect(anchor == QueryAnchor(5))
         // Duplicates are not new; new samples come after the anchor.
-        #expect(await store.add([Self.sample(from: 0, to: 1, 0), Self.sample(from: 9, to: 10, 9)]) == 1)
+        #expect(try await store.add([Self.sample(from: 0, to: 1, 0), Self.sample(from: 9, to: 10, 9)]) == 1)
         let next = await store.changes(of: .stepCount, since: anchor, limit: 10)
         #expect(next.samples.compactMap(\.value.number) == [9])
         #expect(next.nextAnchor == QueryAnchor(6))

@@ -113,7 +113,7 @@ import Testing
                 events: try Int64.fetchAll(db, sql: "SELECT id FROM workout_event WHERE workout = ?", arguments: [workout]),
                 routes: try Int64.fetchAll(db, sql: "SELECT id FROM workout_route WHERE workout = ?", arguments: [workout]))
         }
-        #expect(victims.members.count == 2)
+        #expect(victims.members.count == 2 && !victims.events.isEmpty && !victims.routes.isEmpty)
         let samples = [victims.workout, victims.hrv, victims.correlation] + victims.members
         let uuids = try await queue.read { db in
             try [victims.workout, victims.hrv, victims.correlation].map { anchor in

@@ -11,15 +11,19 @@ public actor InMemoryHealthStore: MutableHealthStore {
     public init(samples: [Sample] = []) {
         var contents = Contents()
         var changed: Set<SampleType> = []
-        for sample in samples { contents.insert(sample, changed: &changed) }
+        for sample in samples { _ = try? contents.insert(sample, changed: &changed) }
         self.contents = contents
     }
 
     /// Stores samples; duplicates (same content key) are skipped. Returns how many were new.
     @discardableResult
-    public func add(_ samples: [Sample]) -> Int {
+    public func add(_ samples: [Sample]) throws -> Int {
+        // All or nothing, as a transaction: a refused sample leaves the store as it was.
+        var copy = contents
         var changed: Set<SampleType> = []
-        let added = samples.reduce(0) { $0 + (contents.insert($1, changed: &changed) ? 1 : 0) }
+        var added = 0
+        for sample in samples where try copy.insert(sample, changed: &changed) { added += 1 }
+        contents = copy
         notify(changed)
         return added
     }
@@ -99,18 +103,24 @@ private struct Contents {
     var tombstones: [DeletedObject] = []
     var anchorsByKey: [ContentKey: Int64] = [:]
     var anchorsByUUID: [UUID: Int64] = [:]
+    /// The type of every UUID ever stored, deleted ones included.
+    var typesByUUID: [UUID: SampleType] = [:]
     var lastAnchor: Int64 = 0
 
     /// Stores `sample` unless its content is stored; a writer-given UUID that is stored with
     /// other content is replaced.
     @discardableResult
-    mutating func insert(_ sample: Sample, changed: inout Set<SampleType>) -> Bool {
+    mutating func insert(_ sample: Sample, changed: inout Set<SampleType>) throws -> Bool {
         let key = sample.contentKey
         guard anchorsByKey[key] == nil else { return false }
         let uuid = sample.givenUUID ?? key.uuid
-        if sample.givenUUID != nil, let replaced = anchorsByUUID[uuid] {
-            remove(anchor: replaced, changed: &changed)
+        if sample.givenUUID != nil {
+            guard typesByUUID[uuid, default: sample.type] == sample.type else {
+                throw SampleIdentityError(uuid: uuid, type: sample.type)
+            }
+            if let replaced = anchorsByUUID[uuid] { remove(anchor: replaced, changed: &changed) }
         }
+        typesByUUID[uuid] = sample.type
         lastAnchor += 1
         var copy = sample
         copy.givenUUID = uuid

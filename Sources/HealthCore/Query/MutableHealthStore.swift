@@ -6,7 +6,10 @@ import Foundation
 ///
 /// - **Identity.** A sample whose content is stored already is a duplicate, whatever UUID
 ///   it carries: the stored one keeps its UUID. A sample with a writer-given UUID that is
-///   stored with other content *replaces* it (a deletion, then an addition, in one write).
+///   stored with other content *replaces* it (a deletion, then an addition, in one write);
+///   one stored — or deleted — as a sample of another type is refused
+///   (``SampleIdentityError``): a UUID names samples of one type only, as in HealthKit, so
+///   a client keying its replica by UUID while following per-type feeds stays exact.
 /// - **Deletions** leave a tombstone in the anchor sequence of additions. A deleted sample
 ///   that arrives again later is stored again, with a new anchor: the feed then shows the
 ///   deletion and the new addition, in that order, and a client following it ends with the
@@ -42,5 +45,22 @@ public struct DeletionReport: Hashable, Sendable, Codable {
         self.deleted = deleted
         self.unknown = unknown
         self.deletedByType = deletedByType
+    }
+}
+
+/// A writer-given UUID that names a stored sample of another type. The write is refused
+/// (a batch: entirely). The message names the UUID and the type, never a value.
+public struct SampleIdentityError: Error, CustomStringConvertible, Sendable {
+    public var uuid: UUID
+    /// The type of the sample that was refused.
+    public var type: SampleType
+
+    public init(uuid: UUID, type: SampleType) {
+        self.uuid = uuid
+        self.type = type
+    }
+
+    public var description: String {
+        "uuid \(uuid.uuidString) names a stored sample of another type than \(type.identifier): a UUID names one sample"
     }
 }

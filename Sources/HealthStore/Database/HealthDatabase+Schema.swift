@@ -232,6 +232,7 @@ extension HealthDatabase {
                         type_id INTEGER NOT NULL REFERENCES sample_type(id)
                     );
                     CREATE INDEX tombstone_type_anchor ON tombstone(type_id, anchor);
+                    CREATE INDEX tombstone_uuid ON tombstone(uuid);
                     CREATE INDEX correlation_member_member ON correlation_member(member);
                     """)
         }

@@ -11,8 +11,8 @@ extension RecordWriter {
     public func delete(uuids: [UUID]) throws -> DeletionReport {
         var report = DeletionReport()
         for uuid in uuids {
-            if let anchor = try storedSample(uuid: uuid) {
-                try deleteSample(anchor: anchor, into: &report)
+            if let stored = try storedSample(uuid: uuid) {
+                try deleteSample(anchor: stored.anchor, into: &report)
             } else {
                 report.unknown.append(uuid)
             }
@@ -46,17 +46,18 @@ extension RecordWriter {
         return report
     }
 
-    /// The anchor of the stored sample whose UUID is `uuid`: a writer-given one, or one its
-    /// content key derives (a search of the 64 keys that derive it).
-    func storedSample(uuid: UUID) throws -> Int64? {
+    /// The anchor and type id of the stored sample whose UUID is `uuid`: a writer-given
+    /// one, or one its content key derives (a search of the 64 keys that derive it).
+    func storedSample(uuid: UUID) throws -> (anchor: Int64, typeID: Int64)? {
         let bytes = Data(uuid.bytes)
-        if let anchor = try Int64.fetchOne(db, sql: "SELECT anchor FROM sample WHERE uuid = ?", arguments: [bytes]) {
-            return anchor
+        if let row = try Row.fetchOne(db, sql: "SELECT anchor, type_id FROM sample WHERE uuid = ?", arguments: [bytes]) {
+            return (row[0], row[1])
         }
         guard let range = ContentKey.keyRange(of: uuid) else { return nil }
-        return try Int64.fetchOne(
-            db, sql: "SELECT anchor FROM sample WHERE content_key BETWEEN ? AND ? AND uuid IS NULL LIMIT 1",
-            arguments: [Data(range.lowerBound.bytes), Data(range.upperBound.bytes)])
+        return try Row.fetchOne(
+            db, sql: "SELECT anchor, type_id FROM sample WHERE content_key BETWEEN ? AND ? AND uuid IS NULL LIMIT 1",
+            arguments: [Data(range.lowerBound.bytes), Data(range.upperBound.bytes)]
+        ).map { ($0[0], $0[1]) }
     }
 
     /// Deletes the sample at `anchor` (a replaced one: not reported).

@@ -192,7 +192,16 @@ public final class RecordWriter {
         if let given = sample.givenUUID {
             findSample.bind(key)
             guard try findSample.fetchInt() == nil else { return nil }
-            if let replaced = try storedSample(uuid: given) { try deleteSample(anchor: replaced) }
+            let typeID = try typeID(sample.type)
+            if let replaced = try storedSample(uuid: given) {
+                guard replaced.typeID == typeID else { throw SampleIdentityError(uuid: given, type: sample.type) }
+                try deleteSample(anchor: replaced.anchor)
+            } else if let deletedType = try Int64.fetchOne(
+                db, sql: "SELECT type_id FROM tombstone WHERE uuid = ? LIMIT 1", arguments: [Data(given.bytes)]),
+                deletedType != typeID
+            {
+                throw SampleIdentityError(uuid: given, type: sample.type)
+            }
         }
         let ids = try ids(of: sample)
         let anchor = nextAnchor
