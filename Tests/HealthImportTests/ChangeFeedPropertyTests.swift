@@ -20,7 +20,9 @@ import Testing
         var a: Int
         var b: Int
         var c: Int
-        var description: String { "\(["import", "ingest+uuid", "ingest", "delete uuids", "delete range", "re-send"][kind])(\(a),\(b),\(c))" }
+        var description: String {
+            "\(["import", "ingest+uuid", "ingest", "delete uuids", "delete range", "re-send"][kind])(\(a),\(b),\(c))"
+        }
     }
 
     /// How the replica reads: page sizes and where it resumes after each step.
@@ -134,7 +136,8 @@ import Testing
                 guard !deleted.isEmpty else { break }
                 try await store.add([deleted[step.a % deleted.count], deleted[(step.a + step.b) % deleted.count]])
             }
-            try await replica.follow(store, limit: reading[index % reading.count] % 5 + 1, resume: reading[(index + 3) % reading.count])
+            try await replica.follow(
+                store, limit: reading[index % reading.count] % 5 + 1, resume: reading[(index + 3) % reading.count])
             guard replica.samples == (try await contents(store)) else { return false }
         }
         return true
