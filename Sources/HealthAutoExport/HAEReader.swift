@@ -13,7 +13,8 @@ import HealthCore
 ///   asleep sample from `sleepStart` lasting the night's total asleep time, the stage
 ///   totals kept as metadata (the app does not say when each stage happened).
 /// - Workouts (in `data` or beside it) become workouts with energy, distance, steps and
-///   the route; a v2 workout's `id` is kept as metadata.
+///   the route; a v2 workout's `id` is kept as metadata and names it (``workoutUUID(_:)``):
+///   re-sent with other content, it replaces the stored one.
 /// - Other keys (`stateOfMind`, `medications`, `symptoms`, …) are named in `ignoredKeys`.
 ///
 /// A point whose date or value cannot be read is an error that names its JSON Pointer:
@@ -208,7 +209,14 @@ public enum HAEReader {
             totalEnergyBurnedUnit: energy?.1, source: defaultSource,
             metadata: (workout["id"] as? String).map { [MetadataEntry(key: "HAEWorkoutID", value: $0)] } ?? [],
             utcOffsetSeconds: start.utcOffsetSeconds, statistics: statistics,
-            routes: points.isEmpty ? [] : [WorkoutRoute(source: defaultSource, start: start.date, end: end.date, points: points)])
+            routes: points.isEmpty ? [] : [WorkoutRoute(source: defaultSource, start: start.date, end: end.date, points: points)],
+            uuid: (workout["id"] as? String).map(workoutUUID))
+    }
+
+    /// A v2 workout's identity: its `id` when it is a UUID (the HealthKit workout's), else a
+    /// UUID derived from it, so that a workout re-sent under the same `id` replaces the old.
+    static func workoutUUID(_ id: String) -> UUID {
+        UUID(uuidString: id) ?? UUID.derived(from: id, namespace: "HAEWorkoutID")
     }
 
     /// `start`/`end` when the point has them, else the instant `date`.

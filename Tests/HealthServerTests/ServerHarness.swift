@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HealthMetrics
 import HealthServer
 import Hummingbird
@@ -31,7 +32,7 @@ struct ServerHarness {
     let app: any ApplicationProtocol
     let tokens: [String: String]
     let ids: [String: String]
-    private let schema: String?
+    let schema: String?
 
     init(_ backend: ServerBackend, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
         self.backend = backend
@@ -136,12 +137,12 @@ struct ServerHarness {
 actor TestSchemas {
     static let shared = TestSchemas()
 
-    private let logger = Logger(label: "healthpipe.tests.postgres")
+    fileprivate let logger = Logger(label: "healthpipe.tests.postgres")
     /// The admin client, ready once earlier runs' schemas are swept. Every caller awaits
     /// this one task, so no schema is made before the sweep has finished.
     private var ready: Task<PostgresClient, any Error>?
 
-    private func admin() async throws -> PostgresClient {
+    fileprivate func admin() async throws -> PostgresClient {
         if let ready { return try await ready.value }
         let logger = logger
         let task = Task {
@@ -171,5 +172,47 @@ actor TestSchemas {
 
     func drop(_ schema: String) async {
         _ = try? await admin().query("DROP SCHEMA IF EXISTS \(unescaped: schema) CASCADE", logger: logger)
+    }
+}
+
+extension ServerHarness {
+    /// Every row of every server table, as text, sorted (SQLite file or PostgreSQL schema).
+    func dumpTables() async throws -> [String] {
+        switch backend {
+        case .sqlite:
+            let queue = try DatabaseQueue(path: folder.appendingPathComponent("server.sqlite").path)
+            defer { try? queue.close() }
+            return try await queue.read { db in
+                var rows: [String] = []
+                for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") {
+                    rows += try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"").map { "\(table) \($0)" }
+                }
+                return rows.sorted()
+            }
+        case .postgres:
+            return try await TestSchemas.shared.dump(schema!).sorted()
+        }
+    }
+}
+
+extension TestSchemas {
+    /// Every row of every table of `schema`, as `table (row text)`.
+    func dump(_ schema: String) async throws -> [String] {
+        let client = try await admin()
+        var tables: [String] = []
+        for try await name in try await client.query(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = \(schema)", logger: logger
+        ).decode(String.self) {
+            tables.append(name)
+        }
+        var rows: [String] = []
+        for table in tables {
+            for try await text in try await client.query(
+                "SELECT t::text FROM \(unescaped: schema).\(unescaped: table) t", logger: logger
+            ).decode(String.self) {
+                rows.append("\(table) \(text)")
+            }
+        }
+        return rows
     }
 }

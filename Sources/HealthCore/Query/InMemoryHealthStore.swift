@@ -43,8 +43,7 @@ public actor InMemoryHealthStore: MutableHealthStore {
                 report.unknown.append(uuid)
                 continue
             }
-            report.deleted.append(uuid)
-            report.deletedByType[sample.type.identifier, default: 0] += 1
+            report.add(uuid, type: sample.type, start: sample.start, end: sample.end)
         }
         notify(changed)
         return report
@@ -58,8 +57,7 @@ public actor InMemoryHealthStore: MutableHealthStore {
         var changed: Set<SampleType> = []
         for anchor in anchors {
             guard let sample = contents.remove(anchor: anchor, changed: &changed) else { continue }
-            report.deleted.append(sample.uuid)
-            report.deletedByType[type.identifier, default: 0] += 1
+            report.add(sample.uuid, type: type, start: sample.start, end: sample.end)
         }
         notify(changed)
         return report

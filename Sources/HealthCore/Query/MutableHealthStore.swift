@@ -40,6 +40,17 @@ public struct DeletionReport: Hashable, Sendable, Codable {
     public var unknown: [UUID]
     /// Deleted samples per type identifier.
     public var deletedByType: [String: Int]
+    /// From the earliest start to the latest end of the samples deleted (the days whose
+    /// figures change); `nil` when nothing was deleted.
+    public var span: DateInterval?
+
+    /// Records one deleted sample.
+    public mutating func add(_ uuid: UUID, type: SampleType, start: Date, end: Date) {
+        deleted.append(uuid)
+        deletedByType[type.identifier, default: 0] += 1
+        let lower = min(span?.start ?? start, start)
+        span = DateInterval(start: lower, end: max(span?.end ?? end, end, lower))
+    }
 
     public init(deleted: [UUID] = [], unknown: [UUID] = [], deletedByType: [String: Int] = [:]) {
         self.deleted = deleted

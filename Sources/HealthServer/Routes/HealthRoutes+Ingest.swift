@@ -56,40 +56,26 @@ extension HealthRoutes {
     /// with another body it is a 409.
     func postSamples(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
         let user = try context.requireUser(.write)
-        guard let key = request.headers[.init("Idempotency-Key")!], (1...200).contains(key.count) else {
-            throw Problem.badRequest("send an Idempotency-Key header (1–200 characters) naming this batch")
-        }
         let zone = try dayZone(request)
-        let body = try await collectJSON(request, limit: configuration.maxIngestBytes)
-        let hash = Data(SHA256.hash(data: body))
-        if let remembered = try await repositories.idempotency.remembered(userID: user.id, key: key) {
-            guard remembered.requestHash == hash else {
-                throw Problem(
-                    .conflict, "Conflict",
-                    detail: "this Idempotency-Key was used with a different body; use a new key for a new batch")
+        return try await idempotent(request, user: user) { body in
+            let samples = try await offload {
+                let batch = try NormalizedDailyMetrics.backendDecoder().decode(SampleBatch.self, from: body)
+                guard batch.samples.count <= 100_000 else { throw Problem.badRequest("at most 100,000 samples per request") }
+                return try batch.samples.enumerated().map { try $0.element.sample(at: $0.offset) }
             }
-            return Response(
-                status: HTTPResponse.Status(code: remembered.status),
-                headers: [.contentType: "application/json", .init("Idempotent-Replayed")!: "true"],
-                body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
+            return try await ingest(samples.map(HealthRecord.sample), user: user, zone: zone)
         }
-        let samples = try await offload {
-            let batch = try NormalizedDailyMetrics.backendDecoder().decode(SampleBatch.self, from: body)
-            guard batch.samples.count <= 100_000 else { throw Problem.badRequest("at most 100,000 samples per request") }
-            return try batch.samples.enumerated().map { try $0.element.sample(at: $0.offset) }
-        }
-        let data = try encoded(try await ingest(samples.map(HealthRecord.sample), user: user, zone: zone))
-        try await repositories.idempotency.remember(
-            userID: user.id, key: key, response: RememberedResponse(requestHash: hash, status: 200, body: data))
-        return Response(
-            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// Writes `records` into the user's store and recomputes their days.
     private func ingest(_ records: [HealthRecord], user: User, zone: TimeZone) async throws -> IngestReport {
         let database = try await repositories.healthStores.store(for: user.id)
         let (added, duplicates) = try await database.writeAsync { writer in
-            try writer.write(records)
+            do {
+                try writer.write(records)
+            } catch let error as SampleIdentityError {
+                throw Problem.unprocessable(error.description, pointer: "/samples")
+            }
             return (writer.added.values.reduce(0, +), writer.duplicates.values.reduce(0, +))
         }
         let (days, daily) = try await recompute(records, user: user, zone: zone, database: database)

@@ -1,32 +1,59 @@
 import Foundation
 import HealthCore
+import HealthMetrics
 
-/// A sample as `POST /v1/samples` takes it: the columns of the store's `sample` table.
+/// A sample as the HTTP API and the CLI write it and `POST /v1/samples` takes it: the
+/// columns of the store's `sample` table, the UUID and the device.
 ///
 /// ```json
-/// {"type": "HKQuantityTypeIdentifierStepCount", "start": "2024-06-01T08:00:00Z",
-///  "end": "2024-06-01T08:05:00Z", "value": 412, "unit": "count", "source": "Jane’s iPhone",
+/// {"uuid": "6F1C2A8E-3B5D-4E0A-9C7B-2D4E6F8A0B1C", "type": "HKQuantityTypeIdentifierStepCount",
+///  "start": "2024-06-01T08:00:00Z", "end": "2024-06-01T08:05:00Z", "value": 412, "unit": "count",
+///  "source": "Jane’s iPhone", "device": {"name": "iPhone", "model": "iPhone"},
 ///  "metadata": {"HKTimeZone": "Europe/Paris"}}
 /// ```
-struct SampleWire: Codable, Sendable {
-    var type: String
-    var start: Date
-    var end: Date
+public struct SampleWire: Codable, Sendable, Hashable {
+    /// The sample's UUID: optional when writing (an export record's is derived from its
+    /// content), always present when read.
+    public var uuid: UUID?
+    public var type: String
+    public var start: Date
+    public var end: Date
     /// The number of a quantity (with `unit`).
-    var value: Double?
-    var unit: String?
+    public var value: Double?
+    public var unit: String?
     /// A category value (`HKCategoryValueSleepAnalysisAsleepCore`).
-    var valueText: String?
-    var source: String
-    var sourceVersion: String?
-    var metadata: [String: String]?
+    public var valueText: String?
+    public var source: String
+    public var sourceVersion: String?
+    public var device: DeviceWire?
+    public var metadata: [String: String]?
 
     enum CodingKeys: String, CodingKey {
-        case type, start, end, value, unit
+        case uuid, type, start, end, value, unit
         case valueText = "value_text"
         case source
         case sourceVersion = "source_version"
-        case metadata
+        case device, metadata
+    }
+
+    /// The wire form of a stored sample.
+    public init(_ sample: Sample) {
+        uuid = sample.uuid
+        type = sample.type.identifier
+        start = sample.start
+        end = sample.end
+        switch sample.value {
+        case .quantity(let number, let unit):
+            value = number
+            self.unit = unit
+        case .category(let text): valueText = text
+        case .none: break
+        }
+        source = sample.source.name
+        sourceVersion = sample.source.version
+        device = sample.device.map(DeviceWire.init)
+        // Keys repeat in some exports: the last one wins here, as in the store's readers.
+        metadata = sample.metadata.isEmpty ? nil : Dictionary(sample.metadata.map { ($0.key, $0.value) }) { $1 }
     }
 
     /// The sample, or a 422 naming the field (`/samples/<index>/…`).
@@ -55,12 +82,107 @@ struct SampleWire: Codable, Sendable {
         }
         return Sample(
             type: SampleType(type), start: start, end: end, value: sampleValue,
-            source: Source(name: source, version: sourceVersion),
-            metadata: (metadata ?? [:]).sorted { $0.key < $1.key }.map { MetadataEntry(key: $0.key, value: $0.value) })
+            source: Source(name: source, version: sourceVersion), device: device?.device,
+            metadata: (metadata ?? [:]).sorted { $0.key < $1.key }.map { MetadataEntry(key: $0.key, value: $0.value) },
+            uuid: uuid)
+    }
+
+    /// The encoder of samples and change feeds: sorted keys, RFC 3339 instants with
+    /// milliseconds when they have a fraction (what content keys keep of an instant).
+    public static func encoder(pretty: Bool = false) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(instant(date))
+        }
+        return encoder
+    }
+
+    /// `2024-06-01T08:00:00Z`, or `2024-06-01T08:00:00.250Z` for an instant with a fraction.
+    public static func instant(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        let formatter = ISO8601DateFormatter()
+        if seconds != seconds.rounded(.down) { formatter.formatOptions.insert(.withFractionalSeconds) }
+        return formatter.string(from: date)
+    }
+}
+
+/// The device of a sample on the wire (every field optional).
+public struct DeviceWire: Codable, Sendable, Hashable {
+    public var name: String?
+    public var manufacturer: String?
+    public var model: String?
+    public var hardware: String?
+    public var software: String?
+    public var firmware: String?
+    public var localIdentifier: String?
+    public var udiDeviceIdentifier: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, manufacturer, model, hardware, software, firmware
+        case localIdentifier = "local_identifier"
+        case udiDeviceIdentifier = "udi_device_identifier"
+    }
+
+    init(_ device: Device) {
+        name = device.name
+        manufacturer = device.manufacturer
+        model = device.model
+        hardware = device.hardware
+        software = device.software
+        firmware = device.firmware
+        localIdentifier = device.localIdentifier
+        udiDeviceIdentifier = device.udiDeviceIdentifier
+    }
+
+    var device: Device {
+        Device(
+            name: name, manufacturer: manufacturer, model: model, hardware: hardware, software: software,
+            firmware: firmware, localIdentifier: localIdentifier, udiDeviceIdentifier: udiDeviceIdentifier)
     }
 }
 
 /// The body of `POST /v1/samples`.
 struct SampleBatch: Codable, Sendable {
     var samples: [SampleWire]
+}
+
+/// One page of a change feed, as `GET /v1/changes` answers and `healthpipe changes` prints:
+/// `{"changes": [{"anchor", "uuid", "deleted": false, "sample": {…}} | {"anchor", "uuid",
+/// "deleted": true, "type"}], "next_anchor", "has_more"}`.
+public struct ChangeFeedPage: Encodable, Sendable {
+    public struct Entry: Encodable, Sendable {
+        public var anchor: Int64
+        public var uuid: UUID
+        public var deleted: Bool
+        public var sample: SampleWire?
+        public var type: String?
+    }
+
+    public var changes: [Entry]
+    public var nextAnchor: Int64
+    public var hasMore: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case changes
+        case nextAnchor = "next_anchor"
+        case hasMore = "has_more"
+    }
+
+    public init(_ page: AnchoredChanges) {
+        changes = page.changes.map { change in
+            switch change {
+            case .added(let sample, let anchor):
+                Entry(anchor: anchor.rawValue, uuid: sample.uuid, deleted: false, sample: SampleWire(sample), type: nil)
+            case .deleted(let object):
+                Entry(
+                    anchor: object.anchor.rawValue, uuid: object.uuid, deleted: true, sample: nil,
+                    type: object.type.identifier)
+            }
+        }
+        nextAnchor = page.nextAnchor.rawValue
+        hasMore = page.hasMore
+    }
 }

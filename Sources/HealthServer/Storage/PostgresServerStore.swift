@@ -111,6 +111,27 @@ public final class PostgresServerStore: ServerStore, Sendable {
         ).collect().isEmpty
     }
 
+    public func deleteUser(id: String) async throws -> [String: Int] {
+        try await client.withTransaction(logger: logger) { connection in
+            var removed: [String: Int] = [:]
+            for table in ["daily_metrics", "idempotency_key", "import_job", "users"] {
+                let column = table == "users" ? "id" : "user_id"
+                let rows = try await connection.query(
+                    PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE \(column) = $1 RETURNING 1", binds: Self.binds(id)),
+                    logger: logger
+                ).collect()
+                removed[table == "users" ? "user" : table] = rows.count
+            }
+            return removed
+        }
+    }
+
+    private static func binds(_ value: String) -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(value)
+        return binds
+    }
+
     public func authenticate(_ token: BearerToken) async throws -> User? {
         let rows = try await client.query(
             "SELECT id, name, scopes, created_at, revoked_at, token_hash FROM users WHERE token_id = \(token.id)",

@@ -8,6 +8,10 @@ public protocol UserRepository: Sendable {
     func users() async throws -> [User]
     /// Revokes the user's token; `false` when there is no such user.
     func revoke(name: String) async throws -> Bool
+    /// Deletes the user with everything the server keeps of them in this store — their
+    /// row and token, daily metrics, idempotency keys, import jobs — in one transaction;
+    /// returns the rows deleted per table.
+    func deleteUser(id: String) async throws -> [String: Int]
     /// The live user a token belongs to, or `nil`.
     func authenticate(_ token: BearerToken) async throws -> User?
 }

@@ -12,6 +12,8 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        // Deleted rows (a user deleting their data) are overwritten, not left in free pages.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         pool = try DatabasePool(path: path, configuration: configuration)
         try ServerSchema.sqliteMigrator.migrate(pool)
     }
@@ -51,6 +53,23 @@ public final class SQLiteServerStore: ServerStore, Sendable {
                 arguments: [Date().timeIntervalSince1970, name])
             return db.changesCount > 0
         }
+    }
+
+    public func deleteUser(id: String) async throws -> [String: Int] {
+        let removed = try await pool.write { db in
+            var removed: [String: Int] = [:]
+            // Children first: every table that names the user, then the user (and token).
+            for table in ["daily_metrics", "idempotency_key", "import_job"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id])
+                removed[table] = db.changesCount
+            }
+            try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [id])
+            removed["user"] = db.changesCount
+            return removed
+        }
+        // Copy the pages into the file and empty the WAL, so no copy of the rows stays in it.
+        try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        return removed
     }
 
     public func authenticate(_ token: BearerToken) async throws -> User? {

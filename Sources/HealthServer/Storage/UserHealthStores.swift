@@ -8,6 +8,10 @@ import NIOPosix
 public protocol UserHealthStores: Sendable {
     /// The store of `userID`, created on first use.
     func store(for userID: String) async throws -> HealthDatabase
+
+    /// Deletes the store of `userID` entirely (nothing of it stays on disk); returns how
+    /// many samples it held and the bytes of the files removed.
+    func deleteStore(for userID: String) async throws -> (samples: Int, bytes: Int64)
 }
 
 /// Stores under `<folder>/users/<user id>.sqlite`, opened once and kept.
@@ -26,10 +30,7 @@ public final class SQLiteUserHealthStores: UserHealthStores {
     }
 
     public func store(for userID: String) async throws -> HealthDatabase {
-        guard userID.allSatisfy({ $0.isHexDigit || $0 == "-" }), !userID.isEmpty else {
-            throw Problem(.badRequest, "Bad user", detail: "user ids are UUIDs")
-        }
-        let path = (folder as NSString).appendingPathComponent("users/\(userID).sqlite")
+        let path = try path(for: userID)
         let threadPool = threadPool
         let opening = opened.withLock { stores in
             if let task = stores[userID] { return task }
@@ -50,5 +51,33 @@ public final class SQLiteUserHealthStores: UserHealthStores {
             opened.withLock { stores in stores[userID] = nil }
             throw error
         }
+    }
+
+    /// Forgets the open store (its connections close when the last request using it ends)
+    /// and removes the file with its WAL and shared-memory companions.
+    public func deleteStore(for userID: String) async throws -> (samples: Int, bytes: Int64) {
+        let path = try path(for: userID)
+        let open = opened.withLock { stores in stores.removeValue(forKey: userID) }
+        let opened = try? await open?.value
+        return try await threadPool.runIfActive {
+            var samples = 0
+            if let database = try opened ?? (FileManager.default.fileExists(atPath: path) ? HealthDatabase(path: path) : nil) {
+                samples = try database.counts()["sample"] ?? 0
+            }
+            var bytes: Int64 = 0
+            for file in [path, path + "-wal", path + "-shm", path + "-journal"] where FileManager.default.fileExists(atPath: file)
+            {
+                bytes += (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
+                try FileManager.default.removeItem(atPath: file)
+            }
+            return (samples, bytes)
+        }
+    }
+
+    private func path(for userID: String) throws -> String {
+        guard userID.allSatisfy({ $0.isHexDigit || $0 == "-" }), !userID.isEmpty else {
+            throw Problem(.badRequest, "Bad user", detail: "user ids are UUIDs")
+        }
+        return (folder as NSString).appendingPathComponent("users/\(userID).sqlite")
     }
 }

@@ -72,7 +72,7 @@ extension RecordWriter {
     private func deleteSample(anchor: Int64, into report: inout DeletionReport) throws {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT type_id, content_key, uuid FROM sample WHERE anchor = ?", arguments: [anchor])
+                db, sql: "SELECT s.type_id, s.content_key, s.uuid, s.start, s.end, t.identifier FROM sample s JOIN sample_type t ON t.id = s.type_id WHERE s.anchor = ?", arguments: [anchor])
         else { return }
         let typeID: Int64 = row["type_id"]
         let uuid = try Self.uuid(given: row["uuid"], key: row["content_key"])
@@ -88,10 +88,9 @@ extension RecordWriter {
             arguments: [nextAnchor, Data(uuid.bytes), typeID])
         nextAnchor += 1
         deletedByTypeID[typeID, default: 0] += 1
-        report.deleted.append(uuid)
-        if let identifier = try String.fetchOne(db, sql: "SELECT identifier FROM sample_type WHERE id = ?", arguments: [typeID]) {
-            report.deletedByType[identifier, default: 0] += 1
-        }
+        report.add(
+            uuid, type: SampleType(row["identifier"]), start: Date(timeIntervalSince1970: row["start"]),
+            end: Date(timeIntervalSince1970: row["end"]))
         for member in members { try deleteSample(anchor: member, into: &report) }
     }
 

@@ -1,0 +1,172 @@
+import Crypto
+import Foundation
+import HealthCore
+import HealthStore
+import Hummingbird
+
+/// The change feed, deletions, and "delete my data" (docs/api.md).
+extension HealthRoutes {
+    /// `GET /v1/changes?type=T&since=A&limit=N`: the user's additions and deletions of `T`
+    /// after anchor `A` (default 0), at most `N` (default 1,000, at most 10,000), in anchor order.
+    func getChanges(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.read)
+        let query = request.uri.queryParameters
+        guard let type = query["type"].map(String.init), !type.isEmpty else {
+            throw Problem.unprocessableQuery("give type=<a HealthKit type identifier>")
+        }
+        guard Self.isTypeIdentifier(type) else {
+            throw Problem.unprocessableQuery(
+                "type must be a HealthKit type identifier (HK…, or HAE:<name>), not '\(type.prefix(80))'")
+        }
+        let since = try Self.integer(query["since"], name: "since", default: 0, in: 0...Int64.max)
+        let limit = try Self.integer(query["limit"], name: "limit", default: 1000, in: 1...10_000)
+        let database = try await repositories.healthStores.store(for: user.id)
+        let page = try await database.store.changes(of: SampleType(type), since: QueryAnchor(since), limit: Int(limit))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try SampleWire.encoder().encode(ChangeFeedPage(page)))))
+    }
+
+    /// `DELETE /v1/samples` with an `Idempotency-Key` and `{"uuids": [...]}` (at most 10,000):
+    /// deletes them, recomputes the days they were on, answers `{"deleted", "unknown", …}`.
+    func deleteSamples(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.write)
+        return try await idempotent(request, user: user) { body in
+            let uuids = try await offload {
+                let batch = try JSONDecoder().decode(DeletionRequest.self, from: body)
+                guard (1...10_000).contains(batch.uuids.count) else {
+                    throw Problem.unprocessable("give 1 to 10,000 UUIDs", pointer: "/uuids")
+                }
+                return try batch.uuids.enumerated().map { index, text in
+                    guard let uuid = UUID(uuidString: text) else {
+                        throw Problem.unprocessable(
+                            "not a UUID such as 6F1C2A8E-3B5D-4E0A-9C7B-2D4E6F8A0B1C", pointer: "/uuids/\(index)")
+                    }
+                    return uuid
+                }
+            }
+            let database = try await repositories.healthStores.store(for: user.id)
+            let report = try await database.store.delete(uuids: uuids)
+            var days = 0
+            var daily = UpsertCounts()
+            if let span = report.span {
+                (days, daily) = try await recompute(span, user: user, zone: try dayZone(request), database: database)
+            }
+            return DeletionAnswer(
+                deleted: report.deleted, unknown: report.unknown, deletedByType: report.deletedByType,
+                daysRecomputed: days, daily: daily)
+        }
+    }
+
+    /// `DELETE /v1/me` with `Confirm-Delete: all-my-data`: deletes every row, file, upload
+    /// and token of the caller, and answers with what was removed.
+    func deleteMe(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.write)
+        guard request.headers[.init("Confirm-Delete")!] == "all-my-data" else {
+            throw Problem(
+                .badRequest, "Confirmation missing",
+                detail: "deleting all your data needs the header Confirm-Delete: all-my-data", pointer: "header/Confirm-Delete")
+        }
+        return try json(try await repositories.deleteUser(user))
+    }
+
+    /// Runs `body` once per Idempotency-Key: the same key with the same body replays the
+    /// first answer (`Idempotent-Replayed: true`); with another body it is a 409.
+    func idempotent(
+        _ request: Request, user: User, _ body: (Data) async throws -> some Encodable
+    ) async throws -> Response {
+        guard let key = request.headers[.init("Idempotency-Key")!], (1...200).contains(key.count) else {
+            throw Problem.badRequest("send an Idempotency-Key header (1–200 characters) naming this batch")
+        }
+        let data = try await collectJSON(request, limit: configuration.maxIngestBytes)
+        let hash = Data(SHA256.hash(data: data))
+        if let remembered = try await repositories.idempotency.remembered(userID: user.id, key: key) {
+            guard remembered.requestHash == hash else {
+                throw Problem(
+                    .conflict, "Conflict",
+                    detail: "this Idempotency-Key was used with a different body; use a new key for a new batch")
+            }
+            return Response(
+                status: HTTPResponse.Status(code: remembered.status),
+                headers: [.contentType: "application/json", .init("Idempotent-Replayed")!: "true"],
+                body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
+        }
+        let answer = try encoded(try await body(data))
+        try await repositories.idempotency.remember(
+            userID: user.id, key: key, response: RememberedResponse(requestHash: hash, status: 200, body: answer))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
+    }
+
+    /// `HK…` identifiers and Health Auto Export's `HAE:<name>`: printable, at most 200 characters.
+    static func isTypeIdentifier(_ text: String) -> Bool {
+        (text.hasPrefix("HK") || text.hasPrefix("HAE:")) && text.count <= 200
+            && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F || $0.properties.isAlphabetic }
+    }
+
+    /// A query integer in `range`, or a 400 naming it.
+    static func integer(_ text: Substring?, name: String, default fallback: Int64, in range: ClosedRange<Int64>) throws -> Int64 {
+        guard let text else { return fallback }
+        guard let value = Int64(text), range.contains(value) else {
+            throw Problem.badRequest(
+                "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)", pointer: "query/\(name)")
+        }
+        return value
+    }
+}
+
+/// The body of `DELETE /v1/samples`.
+struct DeletionRequest: Decodable {
+    var uuids: [String]
+}
+
+/// The answer of `DELETE /v1/samples`.
+struct DeletionAnswer: Encodable {
+    var deleted: [UUID]
+    var unknown: [UUID]
+    var deletedByType: [String: Int]
+    var daysRecomputed: Int
+    var daily: UpsertCounts
+
+    enum CodingKeys: String, CodingKey {
+        case deleted, unknown
+        case deletedByType = "deleted_by_type"
+        case daysRecomputed = "days_recomputed"
+        case daily
+    }
+}
+
+/// What `DELETE /v1/me` and `healthpipe users delete` removed.
+public struct UserDeletionReport: Codable, Sendable {
+    public var user: String
+    public var id: String
+    /// Rows deleted per server table (`user` holds the token).
+    public var rows: [String: Int]
+    /// Samples in the user's health store, and the bytes of its files, now gone.
+    public var samples: Int
+    public var healthStoreBytes: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case user, id, rows, samples
+        case healthStoreBytes = "health_store_bytes"
+    }
+}
+
+/// A user with an import queued or running cannot be deleted until it ends.
+public struct ImportInProgressError: Error, CustomStringConvertible {
+    public var description: String { "an import of this user's data is queued or running; delete again when it has ended" }
+}
+
+extension ServerRepositories {
+    /// Deletes everything the server holds of `user`: their health store (samples, files),
+    /// then their rows and token. Refused while an import of theirs is queued or running.
+    public func deleteUser(_ user: User) async throws -> UserDeletionReport {
+        guard try await !imports.unfinishedImports().contains(where: { $0.userID == user.id }) else {
+            throw Problem(.conflict, "Import in progress", detail: ImportInProgressError().description)
+        }
+        let store = try await healthStores.deleteStore(for: user.id)
+        let rows = try await users.deleteUser(id: user.id)
+        return UserDeletionReport(
+            user: user.name, id: user.id, rows: rows, samples: store.samples, healthStoreBytes: store.bytes)
+    }
+}
