@@ -72,7 +72,11 @@ extension RecordWriter {
     private func deleteSample(anchor: Int64, into report: inout DeletionReport) throws {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT s.type_id, s.content_key, s.uuid, s.start, s.end, t.identifier FROM sample s JOIN sample_type t ON t.id = s.type_id WHERE s.anchor = ?", arguments: [anchor])
+                db,
+                sql: """
+                    SELECT s.type_id, s.content_key, s.uuid, s.start, s.end, t.identifier
+                    FROM sample s JOIN sample_type t ON t.id = s.type_id WHERE s.anchor = ?
+                    """, arguments: [anchor])
         else { return }
         let typeID: Int64 = row["type_id"]
         let uuid = try Self.uuid(given: row["uuid"], key: row["content_key"])
