@@ -7,7 +7,8 @@ struct HealthPipe: AsyncParsableCommand {
         commandName: "healthpipe",
         abstract: "Turn HealthKit data into a clean, queryable store.",
         subcommands: [
-            Demo.self, Import.self, Days.self, Sleep.self, Readiness.self, Export.self, Serve.self, Users.self, Snapshot.self,
+            Demo.self, Import.self, Days.self, Sleep.self, Readiness.self, Export.self, Samples.self, Changes.self,
+            Delete.self, Serve.self, Users.self, Snapshot.self,
             Log.self, Plan.self,
             Coach.self,
             Stats.self, Synth.self,
@@ -33,6 +34,6 @@ struct DatabaseOptions: ParsableArguments {
 }
 
 /// Writes to standard error.
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+func printError(_ text: String, newline: Bool = true) {
+    FileHandle.standardError.write(Data((text + (newline ? "\n" : "")).utf8))
 }

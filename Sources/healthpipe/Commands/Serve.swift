@@ -128,7 +128,8 @@ struct Serve: AsyncParsableCommand {
 
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Users of the HTTP API and their tokens.", subcommands: [UsersAdd.self, UsersList.self, UsersRevoke.self])
+        abstract: "Users of the HTTP API and their tokens.",
+        subcommands: [UsersAdd.self, UsersList.self, UsersRevoke.self, UsersDelete.self])
 }
 
 struct UsersAdd: AsyncParsableCommand {
@@ -178,6 +179,41 @@ struct UsersList: AsyncParsableCommand {
             ])
         }
         print(TextTable.render(table, leftAligned: [0, 1, 2, 3, 4]))
+    }
+}
+
+struct UsersDelete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a user with all their data: samples, daily metrics, uploads' jobs, token.",
+        discussion: "What DELETE /v1/me does for the user. Asks first on a terminal unless --yes.")
+
+    @Argument(help: "The user's name.")
+    var name: String
+
+    @OptionGroup var database: ServerDatabaseOptions
+
+    @Option(help: "Folder of each user's samples and of uploads (default: the folder of --db).")
+    var dataDir: String?
+
+    @Flag(help: "Do not ask.")
+    var yes = false
+
+    func run() async throws {
+        let folder = dataDir ?? (database.path as NSString).deletingLastPathComponent
+        let report = try await database.withStore { store -> UserDeletionReport? in
+            guard let user = try await store.users().first(where: { $0.name == name }) else { return nil }
+            guard try Confirmation.ask("Delete \(name) and all their data for good?", skip: yes) else { throw ExitCode(1) }
+            return try await ServerRepositories(store: store, dataFolder: folder).deleteUser(user)
+        }
+        guard let report else {
+            printError("error: no user named '\(name)'")
+            throw ExitCode(2)
+        }
+        let rows = report.rows.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        print(
+            "Deleted \(report.user) (\(report.id)): \(report.samples) samples (\(report.healthStoreBytes) bytes of store); rows: \(rows)."
+        )
     }
 }
 

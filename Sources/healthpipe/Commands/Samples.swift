@@ -1,0 +1,199 @@
+import ArgumentParser
+import Foundation
+import HealthCore
+import HealthMetrics
+import HealthServer
+import HealthStore
+
+/// `--from`/`--to` as a date (`YYYY-MM-DD`, a whole local day in `--tz`) or an RFC 3339 instant.
+struct InstantRangeOptions: ParsableArguments {
+    @Option(help: "From this day (YYYY-MM-DD, its start in --tz) or instant (RFC 3339).")
+    var from: String?
+
+    @Option(help: "Through this day (YYYY-MM-DD, inclusive, in --tz) or until this instant (RFC 3339, exclusive).")
+    var to: String?
+
+    @Option(help: "The zone of --from/--to dates (default UTC).")
+    var tz = "UTC"
+
+    func validate() throws {
+        guard TimeZone(identifier: tz) != nil else { throw ValidationError("--tz must be an IANA zone, not '\(tz)'") }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, Self.instant(value, end: false, in: TimeZone(identifier: tz)!) == nil {
+                throw ValidationError("\(name) must be YYYY-MM-DD or an RFC 3339 instant, not '\(value)'")
+            }
+        }
+        if let interval = interval, interval.duration < 0 { throw ValidationError("--from must not be after --to") }
+    }
+
+    /// The interval asked for (`nil` bounds: all time).
+    var interval: DateInterval? {
+        let zone = TimeZone(identifier: tz) ?? .gmt
+        let start = from.flatMap { Self.instant($0, end: false, in: zone) } ?? .distantPast
+        let end = to.flatMap { Self.instant($0, end: true, in: zone) } ?? .distantFuture
+        guard end >= start else { return DateInterval(start: start, duration: -1) }
+        return DateInterval(start: start, end: end)
+    }
+
+    static func instant(_ text: String, end: Bool, in zone: TimeZone) -> Date? {
+        if let day = LocalDate(text) { return (end ? day.adding(days: 1) : day).instant(hour: 0, in: zone) }
+        return RFC3339.parse(text)
+    }
+}
+
+struct Samples: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List stored samples of one type with their UUIDs.",
+        discussion: """
+            Samples overlapping --from…--to (all time without them), by start. A record read \
+            from an Apple export has a UUID derived from its content: the same record gives the \
+            same UUID in every store (docs/store.md). Instants are RFC 3339, UTC.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "A type identifier, e.g. HKQuantityTypeIdentifierStepCount.")
+    var type: String
+
+    @OptionGroup var range: InstantRangeOptions
+
+    @Option(help: "At most this many samples (the earliest).")
+    var limit: Int?
+
+    @Option(help: "json (one array) or jsonl (one sample a line).")
+    var format = SamplesFormat.json
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() async throws {
+        let store = try database.open().store
+        var samples = try await store.samples(
+            of: SampleType(type), overlapping: range.interval ?? DateInterval(start: .distantPast, end: .distantFuture))
+        if let limit { samples = Array(samples.prefix(limit)) }
+        let wire = samples.map(SampleWire.init)
+        switch format {
+        case .json:
+            print(String(decoding: try SampleWire.encoder(pretty: true).encode(wire), as: UTF8.self))
+        case .jsonl:
+            let encoder = SampleWire.encoder()
+            for sample in wire { print(String(decoding: try encoder.encode(sample), as: UTF8.self)) }
+        }
+    }
+}
+
+struct Changes: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The change feed of one type: additions and deletions after an anchor.",
+        discussion: """
+            Prints exactly what GET /v1/changes answers: {"changes": [...], "next_anchor", \
+            "has_more"}. Pass next_anchor as --since to continue.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "A type identifier, e.g. HKQuantityTypeIdentifierStepCount.")
+    var type: String
+
+    @Option(help: "The anchor of the last change seen (default 0: from the beginning).")
+    var since: Int64 = 0
+
+    @Option(help: "At most this many changes, additions and deletions together.")
+    var limit = 1000
+
+    @Option(help: "json.")
+    var format = ChangesFormat.json
+
+    func validate() throws {
+        guard since >= 0 else { throw ValidationError("--since must not be negative") }
+        guard (1...1_000_000).contains(limit) else { throw ValidationError("--limit must be 1…1000000") }
+    }
+
+    func run() async throws {
+        let store = try database.open().store
+        let page = try await store.changes(of: SampleType(type), since: QueryAnchor(since), limit: limit)
+        print(String(decoding: try SampleWire.encoder().encode(ChangeFeedPage(page)), as: UTF8.self))
+    }
+}
+
+struct Delete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delete samples by UUID, or by type and time range.",
+        discussion: """
+            Deletes each sample with everything attached to it (metadata, beats, routes, a \
+            correlation's readings) and leaves a tombstone in the change feed. Asks first on a \
+            terminal unless --yes.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(name: .customLong("uuid"), help: "A sample's UUID (repeatable).")
+    var uuids: [String] = []
+
+    @Option(help: "Delete samples of this type overlapping --from…--to.")
+    var type: String?
+
+    @OptionGroup var range: InstantRangeOptions
+
+    @Option(help: "Only samples of the source with this name (with --type).")
+    var source: String?
+
+    @Flag(help: "Do not ask.")
+    var yes = false
+
+    func validate() throws {
+        if uuids.isEmpty == (type == nil) { throw ValidationError("give --uuid … or --type with --from and --to") }
+        if type != nil, range.from == nil || range.to == nil { throw ValidationError("--type needs --from and --to") }
+        if type == nil, source != nil || range.from != nil || range.to != nil {
+            throw ValidationError("--from, --to and --source go with --type")
+        }
+        for text in uuids where UUID(uuidString: text) == nil { throw ValidationError("'\(text)' is not a UUID") }
+    }
+
+    func run() async throws {
+        let store = try database.open().store
+        let report: DeletionReport
+        if let type {
+            let interval = range.interval!
+            let matching = try await store.samples(of: SampleType(type), overlapping: interval)
+                .filter { source == nil || $0.source.name == source }
+            guard try confirm("Delete \(matching.count) \(type) samples\(source.map { " of \($0)" } ?? "")?") else { return }
+            report = try await store.delete(SampleType(type), overlapping: interval, source: source)
+        } else {
+            guard try confirm("Delete \(uuids.count) sample\(uuids.count == 1 ? "" : "s") by UUID?") else { return }
+            report = try await store.delete(uuids: uuids.compactMap(UUID.init(uuidString:)))
+        }
+        print("Deleted \(report.deleted.count) sample\(report.deleted.count == 1 ? "" : "s").")
+        for (type, count) in report.deletedByType.sorted(by: { $0.key < $1.key }) { print("  \(type): \(count)") }
+        for uuid in report.deleted { print("  deleted \(uuid.uuidString)") }
+        for uuid in report.unknown { print("  unknown \(uuid.uuidString) (not stored, or deleted already)") }
+    }
+
+    private func confirm(_ question: String) throws -> Bool {
+        try Confirmation.ask(question, skip: yes)
+    }
+}
+
+/// A yes/no question on a terminal; answered yes when input is not a terminal or `skip`.
+enum Confirmation {
+    static func ask(_ question: String, skip: Bool) throws -> Bool {
+        guard !skip, isatty(STDIN_FILENO) == 1 else { return true }
+        printError("\(question) [y/N] ", newline: false)
+        guard let answer = readLine()?.lowercased(), answer == "y" || answer == "yes" else {
+            printError("Nothing deleted.")
+            return false
+        }
+        return true
+    }
+}
+
+/// `--format` of `samples`.
+enum SamplesFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, jsonl
+}
+
+/// `--format` of `changes`.
+enum ChangesFormat: String, ExpressibleByArgument, CaseIterable {
+    case json
+}
