@@ -111,6 +111,50 @@ doc = {
       "records": {"type": "integer"}, "added": {"type": "integer"}, "duplicates": {"type": "integer"}, "already_imported": {"type": "boolean"}, "days_recomputed": {"type": "integer"},
       "daily": ref("UpsertCounts"), "error": {"type": "string"}, "created_at": {"type": "string", "format": "date-time"}, "updated_at": {"type": "string", "format": "date-time"}, "finished_at": {"type": "string", "format": "date-time"}}},
   }}}
+
+# Sample identity, the change feed and deletions (docs/store.md §Identity and deletions).
+S = doc["components"]["schemas"]
+item = S["SampleBatch"]["properties"]["samples"]["items"]
+item["properties"] = {"uuid": {"type": "string", "format": "uuid", "description": "The sample's UUID. Optional when writing: kept when given (a sample stored under it with other content is replaced; one of another type is refused with 422); derived from the content when not (RFC 9562 version 8, docs/store.md). Always present when read."}, **item["properties"]}
+item["properties"]["device"] = ref("Device")
+item["description"] = "A sample: HealthKit's HKSample in the store's JSON form."
+S["Sample"] = item
+S["SampleBatch"]["properties"]["samples"]["items"] = ref("Sample")
+S["Device"] = {"type": "object", "description": "The hardware that recorded a sample (HKDevice); every field optional.", "properties": {k: {"type": "string"} for k in ["name", "manufacturer", "model", "hardware", "software", "firmware", "local_identifier", "udi_device_identifier"]}}
+uuid = {"type": "string", "format": "uuid"}
+S["ChangeFeed"] = {"type": "object", "required": ["changes", "next_anchor", "has_more"], "properties": {
+    "changes": {"type": "array", "description": "Additions and deletions in anchor order; limit counts both.", "items": {"oneOf": [
+        {"type": "object", "required": ["anchor", "uuid", "deleted", "sample"], "properties": {"anchor": {"type": "integer", "minimum": 1}, "uuid": uuid, "deleted": {"const": False}, "sample": ref("Sample")}},
+        {"type": "object", "required": ["anchor", "uuid", "deleted", "type"], "properties": {"anchor": {"type": "integer", "minimum": 1}, "uuid": uuid, "deleted": {"const": True}, "type": {"type": "string"}}}]}},
+    "next_anchor": {"type": "integer", "minimum": 0, "description": "Pass as since= next time; unchanged when nothing is new."},
+    "has_more": {"type": "boolean", "description": "true when limit cut the answer short: ask again from next_anchor."}}}
+S["DeletionReport"] = {"type": "object", "required": ["deleted", "unknown", "deleted_by_type", "days_recomputed", "daily"], "properties": {
+    "deleted": {"type": "array", "items": uuid, "description": "Deleted, in the order asked, then the readings of deleted correlations."},
+    "unknown": {"type": "array", "items": uuid, "description": "Not stored (never, or deleted already): nothing done."},
+    "deleted_by_type": {"type": "object", "additionalProperties": {"type": "integer"}},
+    "days_recomputed": {"type": "integer"}, "daily": ref("UpsertCounts")}}
+S["UserDeletion"] = {"type": "object", "required": ["user", "id", "rows", "samples", "health_store_bytes"], "properties": {
+    "user": {"type": "string"}, "id": {"type": "string"},
+    "rows": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Rows deleted per server table (user holds the token)."},
+    "samples": {"type": "integer", "description": "Samples the user's health store held."},
+    "health_store_bytes": {"type": "integer", "description": "Bytes of the health store's files removed."}}}
+paths = doc["paths"]
+paths["/v1/changes"] = {"get": op("The change feed of one type", "Additions and deletions (tombstones) of samples of one type after an anchor, in anchor order, as HKAnchoredObjectQuery reports them. A client that applies every page from any anchor (additions as upserts by UUID, deletions as removals) ends with exactly the stored samples. Decide whether to ask again by has_more. Scope: read.",
+    dict(errors_read, **{"422": resp("UnprocessableRequest"), "200": ok(ref("ChangeFeed"))}),
+    params=[q("type", "A HealthKit type identifier (HK…) or HAE:<name>.", True, {"type": "string", "minLength": 1, "maxLength": 200}, "HKQuantityTypeIdentifierStepCount"),
+            q("since", "The anchor of the last change seen (default 0: from the beginning).", schema={"type": "integer", "minimum": 0}, example=0),
+            q("limit", "At most this many changes, additions and deletions together (default 1000).", schema={"type": "integer", "minimum": 1, "maximum": 10000}, example=1000)],
+    opid="getChanges", tags=["samples"])}
+paths["/v1/samples"]["delete"] = op("Delete samples by UUID", "Deletes the samples with these UUIDs with everything attached (metadata, beats, routes, a correlation's readings), leaves tombstones in the change feed, and recomputes the local days they were on. Unknown or already deleted UUIDs are reported in unknown. Idempotency-Key as for POST. Scope: write.",
+    dict(errors_read, **{"409": resp("Conflict"), "413": resp("ContentTooLarge"), "415": resp("UnsupportedMediaType"), "422": resp("Unprocessable"), "200": ok(ref("DeletionReport"))}),
+    params=paths["/v1/samples"]["post"]["parameters"],
+    body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["uuids"], "properties": {"uuids": {"type": "array", "minItems": 1, "maxItems": 10000, "items": uuid}}}}}},
+    opid="deleteSamples", tags=["samples"])
+paths["/v1/me"] = {"delete": op("Delete all my data", "Deletes every row, file, upload and token of the caller (health store, daily metrics, idempotency keys, import jobs, the user and token), on SQLite and PostgreSQL, and answers with what was removed. Refused with 409 while an import of the caller's is queued or running. The token stops working at once. Scope: write.",
+    dict(errors_read, **{"409": resp("Conflict"), "200": ok(ref("UserDeletion"))}),
+    params=[{"name": "Confirm-Delete", "in": "header", "required": True, "description": "Must be all-my-data.", "schema": {"type": "string", "const": "all-my-data"}}],
+    opid="deleteMe", tags=["users"])}
+doc["tags"] += [{"name": "samples", "description": "Sample identity, the change feed and deletions."}, {"name": "users", "description": "The caller's account and all their data."}]
 text = json.dumps(doc, indent=2, ensure_ascii=False)
 path = os.path.join(os.path.dirname(__file__), '..', 'Sources/HealthServer/Resources/openapi.json')
 with open(path, 'w') as out:

@@ -67,8 +67,11 @@ public struct SQLiteHealthStore: HealthQuerying {
             guard let (typeID, _) = try Self.typeInfo(db, type) else {
                 return AnchoredChanges(changes: [], nextAnchor: anchor, hasMore: false)
             }
+            // `+s.type_id`: walk the rows in anchor order from `since` and stop at `limit`,
+            // rather than collect every row of the type from the (type_id, start) index and
+            // sort them, which made each page of a large type cost as much as the whole type.
             let added = try Self.fetchWithAnchors(
-                db, where: "s.type_id = ? AND s.anchor > ? ORDER BY s.anchor LIMIT ?",
+                db, where: "+s.type_id = ? AND s.anchor > ? ORDER BY s.anchor LIMIT ?",
                 arguments: [typeID, anchor.rawValue, limit + 1])
             let deleted = try Row.fetchAll(
                 db, sql: "SELECT anchor, uuid FROM tombstone WHERE type_id = ? AND anchor > ? ORDER BY anchor LIMIT ?",
