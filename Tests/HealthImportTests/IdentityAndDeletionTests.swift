@@ -36,13 +36,7 @@ import Testing
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         func export(_ name: String, start: String, days: Int) async throws -> String {
-            var configuration = SyntheticExport.Configuration(days: days, seed: 11)
-            configuration.startDate = start
-            configuration.tripStartDate = "2024-02-20"
-            configuration.heartRatePerHour = 2
-            let url = folder.appendingPathComponent(name)
-            try await SyntheticExport(configuration: configuration).write(to: url)
-            return url.path
+            try await Fixtures.overlappingExport(in: folder, name, start: start, days: days, heartRatePerHour: 2)
         }
         let older = try await export("older.zip", start: "2024-02-01", days: 25)
         let newer = try await export("newer.zip", start: "2024-02-15", days: 20)

@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthImport
 import HealthStore
+import HealthSynth
 import Testing
 
 /// Paths and helpers shared by the import tests.
@@ -34,6 +35,21 @@ enum Fixtures {
         var options = HealthImporter.Options()
         options.force = force
         return try await HealthImporter(database: database, options: options).run(path: path)
+    }
+
+    /// A generated export of one person (seed 11, a trip from 2024-02-20) over `days` days
+    /// from `start`: two of them with overlapping days share those days' records, written
+    /// at the offset of each export's date and with other device addresses.
+    static func overlappingExport(
+        in folder: URL, _ name: String, start: String, days: Int, heartRatePerHour: Int
+    ) async throws -> String {
+        var configuration = SyntheticExport.Configuration(days: days, seed: 11)
+        configuration.startDate = start
+        configuration.tripStartDate = "2024-02-20"
+        configuration.heartRatePerHour = heartRatePerHour
+        let url = folder.appendingPathComponent(name)
+        try await SyntheticExport(configuration: configuration).write(to: url)
+        return url.path
     }
 
     /// Row counts of the tables that hold data (empty tables and bookkeeping left out).
