@@ -31,6 +31,7 @@ extension HealthRoutes {
     /// deletes them, recomputes the days they were on, answers `{"deleted", "unknown", …}`.
     func deleteSamples(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
         let user = try context.requireUser(.write)
+        let zone = try dayZone(request)
         return try await idempotent(request, user: user) { body in
             let uuids = try await offload {
                 let batch = try JSONDecoder().decode(DeletionRequest.self, from: body)
@@ -50,7 +51,7 @@ extension HealthRoutes {
             var days = 0
             var daily = UpsertCounts()
             if let span = report.span {
-                (days, daily) = try await recompute(span, user: user, zone: try dayZone(request), database: database)
+                (days, daily) = try await recompute(span, user: user, zone: zone, database: database)
             }
             return DeletionAnswer(
                 deleted: report.deleted, unknown: report.unknown, deletedByType: report.deletedByType,
