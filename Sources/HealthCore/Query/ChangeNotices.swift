@@ -60,6 +60,11 @@ public final class ChangeNotices: AsyncSequence, Sendable {
         waiter?.resume(returning: filtered)
     }
 
+    deinit {
+        // Dropped without being finished: leave the store's observers (and stop its polling).
+        if !state.withLock({ $0.finished }) { onTermination() }
+    }
+
     /// Ends the sequence: a waiting `next()` returns `nil`.
     public func finish() {
         let (waiter, first) = state.withLock { state in
@@ -99,9 +104,14 @@ public final class ChangeNotices: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(notices: self) }
 }
 
-/// The observers of one store.
+/// The observers of one store. It holds them weakly: an observer whose sequence nobody
+/// holds any more leaves by itself.
 public final class ChangeObservers: Sendable {
-    private let observers = Locked<[ObjectIdentifier: ChangeNotices]>([:])
+    private struct Weak {
+        weak var notices: ChangeNotices?
+    }
+
+    private let observers = Locked<[ObjectIdentifier: Weak]>([:])
 
     public init() {}
 
@@ -120,7 +130,7 @@ public final class ChangeObservers: Sendable {
         let id = ObjectIdentifier(notices)
         box.withLock { $0 = id }
         let count = observers.withLock { observers in
-            observers[id] = notices
+            observers[id] = Weak(notices: notices)
             return observers.count
         }
         onCountChange(count)
@@ -130,7 +140,7 @@ public final class ChangeObservers: Sendable {
     /// Tells every observer of a changed type.
     public func notify(_ notice: ChangeNotice) {
         guard !notice.types.isEmpty else { return }
-        for observer in observers.withLock({ Array($0.values) }) { observer.deliver(notice) }
+        for observer in observers.withLock({ $0.values.compactMap(\.notices) }) { observer.deliver(notice) }
     }
 
     /// The number of observers.
@@ -138,6 +148,6 @@ public final class ChangeObservers: Sendable {
 
     /// Ends every observer's sequence.
     public func finishAll() {
-        for observer in observers.withLock({ Array($0.values) }) { observer.finish() }
+        for observer in observers.withLock({ $0.values.compactMap(\.notices) }) { observer.finish() }
     }
 }
