@@ -121,7 +121,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("midnight-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try HealthDatabase(path: folder.appendingPathComponent("h.sqlite").path)
-        try database.write { try $0.write(.sample(point)) }
+        try database.write { _ = try $0.write(.sample(point)) }
         for store in [database.store as any HealthQuerying, InMemoryHealthStore(samples: [point])] {
             let normalizer = Self.normalizer(store)
             #expect(try await normalizer.metrics(for: Build.day("2024-03-09")).stepsNormalized == 100)

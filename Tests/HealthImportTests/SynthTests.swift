@@ -34,7 +34,7 @@ import Testing
     @Test func importMatchesTheGroundTruth() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (zip, truth) = await try Self.generate(days: 30, name: "export.zip", in: folder)
+        let (zip, truth) = try await Self.generate(days: 30, name: "export.zip", in: folder)
         let database = try Fixtures.database(in: folder)
         let summary = try await Fixtures.importExport(zip.path, into: database)
         let unique = truth.uniqueRecords
