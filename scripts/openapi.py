@@ -56,7 +56,7 @@ doc = {
   "/v1/health-auto-export": {"post": op("Ingest a Health Auto Export body", "The JSON the Health Auto Export app POSTs (metrics and workouts, v1 and v2 shapes). Unknown metric names are stored under their own type and listed in the answer. Re-sending a body adds nothing. The local days touched are recomputed. Scope: write.",
      dict(errors_write, **{"200": ok(ref("IngestReport")), "422": resp("Unprocessable")}), params=[tz],
      body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["data"], "properties": {"data": {"type": "object", "properties": {"metrics": {"type": "array"}, "workouts": {"type": "array"}}}}}}}}, opid="postHealthAutoExport", tags=["ingest"])},
-  "/v1/samples": {"post": op("Ingest raw samples", "A batch of samples in the store's JSON form (at most 100,000), stored with content-key deduplication; the local days touched are recomputed. The same Idempotency-Key with the same body replays the first answer (header Idempotent-Replayed: true); with another body it is a 409. Scope: write.",
+  "/v1/samples": {"post": op("Ingest raw samples", "A batch of samples in the store's JSON form (at most 100,000), stored with content-key deduplication; the local days touched are recomputed. The same Idempotency-Key with the same body replays the first answer (header Idempotent-Replayed: true); with another body it is a 422; while the first request with the key is still running, another is a 409. Scope: write.",
      dict(errors_write, **{"200": ok(ref("IngestReport")), "409": resp("Conflict"), "422": resp("Unprocessable")}),
      params=[{"name": "Idempotency-Key", "in": "header", "required": True, "description": "Names this batch (1–200 characters).", "schema": {"type": "string", "minLength": 1, "maxLength": 200}}, tz],
      body={"required": True, "content": {"application/json": {"schema": ref("SampleBatch")}}}, opid="postSamples", tags=["ingest"])},
@@ -83,7 +83,7 @@ doc = {
   "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "hp_<id>_<secret>, from `healthpipe users add`."}},
   "responses": {k: {"description": d, "content": {"application/problem+json": {"schema": ref("Problem")}}} for k, d in [
     ("BadRequest", "A bad parameter or body; `pointer` names the field."), ("Unauthorized", "No, a malformed, an unknown or a revoked token."),
-    ("Forbidden", "The token lacks the scope."), ("NotFound", "No such resource of this user."), ("Conflict", "An Idempotency-Key reused with another body."),
+    ("Forbidden", "The token lacks the scope."), ("NotFound", "No such resource of this user."), ("Conflict", "An Idempotency-Key whose first request is still running (retry later), or a state that forbids the request (an import in progress)."),
     ("ContentTooLarge", "The body is larger than the server accepts."), ("UnsupportedMediaType", "The wrong Content-Type."),
     ("Unprocessable", "A well-formed body whose content cannot be used (a local_date that does not match its timezone and UTC bounds, end before start, a Health Auto Export point without a readable date); `pointer` names the field."),
     ("UnprocessableRequest", "Parameters that are each valid but cannot go together: from after to, a range longer than the route allows, lat without lon, an unknown metric name, readiness without date or from and to."), ("TooManyRequests", "Over the per-token rate limit; see Retry-After."),

@@ -6,7 +6,8 @@ import HummingbirdTesting
 import Testing
 
 /// `POST /v1/samples`: the same Idempotency-Key twice writes once; another body under the
-/// same key is a 409; the day's metrics follow the samples.
+/// same key is a 422, and a key whose first request is running a 409; the day's metrics
+/// follow the samples.
 @Suite struct SamplesRouteTests {
     static let batch = """
         {"samples": [
@@ -47,13 +48,14 @@ import Testing
                 #expect(report["added"] as? Int == 0 && report["duplicates"] as? Int == 4)
                 #expect((report["daily"] as? [String: Int]) == ["inserted": 0, "updated": 0, "unchanged": 3])
             }
-            // The first key with another body: 409.
+            // The first key with another body: 422, naming the header.
             try await client.execute(
                 uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "batch-0001"),
                 body: ByteBuffer(string: #"{"samples": []}"#)
             ) {
                 response in
-                #expect(response.status == .conflict)
+                #expect(response.status == .unprocessableContent)
+                #expect(ServerHarness.json(response.body)["pointer"] as? String == "header/Idempotency-Key")
                 #expect(response.headers[.contentType] == "application/problem+json")
             }
             try await client.execute(
@@ -64,6 +66,43 @@ import Testing
                 #expect(days.map(\.stepsNormalized) == [1500])
                 #expect(days.map(\.restingHRBpm) == [54])
                 #expect(days.map(\.sleepHours) == [7.5])
+            }
+        }
+    }
+
+    /// Two identical requests under one key at the same time: one runs, the other is
+    /// answered 409 while it runs (or replayed after it): the batch is never applied twice.
+    @Test(arguments: ServerBackend.enabled) func aKeyInFlightIsRunOnce(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let t0 = Date(timeIntervalSince1970: 1_717_200_000)
+        let formatter = ISO8601DateFormatter()
+        let samples = (0..<20_000).map { index in
+            let start = formatter.string(from: t0.addingTimeInterval(Double(index) * 60))
+            let fields = #""end": "\#(start)", "value": \#(60 + index % 40), "unit": "count/min", "source": "Watch""#
+            return #"{"type": "HKQuantityTypeIdentifierHeartRate", "start": "\#(start)", "# + fields + "}"
+        }
+        let body = #"{"samples": ["# + samples.joined(separator: ",") + "]}"
+        try await harness.app.test(.router) { client in
+            let answers = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        try await client.execute(
+                            uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "same"),
+                            body: ByteBuffer(string: body)
+                        ) { ($0.status.code, $0.headers[.init("Idempotent-Replayed")!] == "true") }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            // Exactly one request ran the batch; the other waited for nothing.
+            #expect(answers.filter { $0 == (200, false) }.count == 1, "\(answers)")
+            #expect(answers.allSatisfy { $0 == (200, false) || $0 == (200, true) || $0.0 == 409 }, "\(answers)")
+            try await client.execute(
+                uri: "/v1/changes?type=HKQuantityTypeIdentifierHeartRate&limit=10000", method: .get,
+                headers: harness.headers("alice")
+            ) { response in
+                #expect((ServerHarness.json(response.body)["changes"] as? [Any])?.count == 10_000)
             }
         }
     }

@@ -120,6 +120,8 @@ struct HealthRoutes: Sendable {
     let configuration: ServerConfiguration
     let repositories: ServerRepositories
     let imports: ImportRunner
+    /// Idempotency keys whose first request is running (in this process).
+    let inFlight = InFlightKeys()
 
     func ready() async throws -> Response {
         do {

@@ -71,8 +71,10 @@ extension HealthRoutes {
         return try json(try await repositories.deleteUser(user))
     }
 
-    /// Runs `body` once per Idempotency-Key: the same key with the same body replays the
-    /// first answer (`Idempotent-Replayed: true`); with another body it is a 409.
+    /// Runs `body` once per Idempotency-Key, as the IETF Idempotency-Key draft says: the
+    /// same key with the same body replays the first answer (`Idempotent-Replayed: true`);
+    /// with another body it is a 422; while the first request with the key is still
+    /// running, another is a 409 (retry later: it will be replayed).
     func idempotent(
         _ request: Request, user: User, _ body: (Data) async throws -> some Encodable
     ) async throws -> Response {
@@ -84,14 +86,22 @@ extension HealthRoutes {
         if let remembered = try await repositories.idempotency.remembered(userID: user.id, key: key) {
             guard remembered.requestHash == hash else {
                 throw Problem(
-                    .conflict, "Conflict",
-                    detail: "this Idempotency-Key was used with a different body; use a new key for a new batch")
+                    .unprocessableContent, "Idempotency-Key reused",
+                    detail: "this Idempotency-Key was used with a different body; use a new key for a new batch",
+                    pointer: "header/Idempotency-Key")
             }
             return Response(
                 status: HTTPResponse.Status(code: remembered.status),
                 headers: [.contentType: "application/json", .init("Idempotent-Replayed")!: "true"],
                 body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
         }
+        let slot = user.id + "\u{0}" + key
+        guard inFlight.begin(slot) else {
+            throw Problem(
+                .conflict, "Request in progress",
+                detail: "a request with this Idempotency-Key is still being processed; retry it when that one has finished")
+        }
+        defer { inFlight.end(slot) }
         let answer = try encoded(try await body(data))
         try await repositories.idempotency.remember(
             userID: user.id, key: key, response: RememberedResponse(requestHash: hash, status: 200, body: answer))
@@ -170,4 +180,15 @@ extension ServerRepositories {
         return UserDeletionReport(
             user: user.name, id: user.id, rows: rows, samples: store.samples, healthStoreBytes: store.bytes)
     }
+}
+
+/// The (user, Idempotency-Key) pairs whose first request is being processed by this
+/// server process.
+final class InFlightKeys: Sendable {
+    private let keys = Locked<Set<String>>([])
+
+    /// `false` when `slot` is taken already.
+    func begin(_ slot: String) -> Bool { keys.withLock { $0.insert(slot).inserted } }
+
+    func end(_ slot: String) { _ = keys.withLock { $0.remove(slot) } }
 }
