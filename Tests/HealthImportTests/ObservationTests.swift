@@ -70,10 +70,18 @@ import Testing
     }
 
     /// Another process (Python's sqlite3) commits a sample to the same file: observers here
-    /// hear of it within the poll interval. The latencies are printed for docs/store.md.
+    /// hear of each commit, with its type and the new last anchor. (How fast: the timing
+    /// suite below, run alone.)
     @Test func anotherProcessWritingTheFileIsNoticed() async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
+        let latencies = try await Self.crossProcessRounds(in: folder)
+        #expect(latencies.count == 10)
+    }
+
+    /// Ten rounds of another process committing a step sample and the notice arriving here;
+    /// returns the seconds from each commit to its notice.
+    static func crossProcessRounds(in folder: URL) async throws -> [Double] {
         let database = try Fixtures.database(in: folder)
         try await database.store.add([Self.steps(0, 5), Self.pulse])
         let notices = database.observe([.stepCount])
@@ -87,11 +95,9 @@ import Testing
             #expect(notice.types == [.stepCount])
             #expect(notice.lastAnchor == (try database.lastAnchor()))
         }
-        let sorted = latencies.sorted()
-        print("cross-process notice latency: median \(Int(sorted[5] * 1000)) ms, max \(Int(sorted[9] * 1000)) ms")
-        #expect(sorted[9] < 1.0)
         // The samples another process wrote read back like any other.
         #expect(try await database.store.changes(of: .stepCount, since: .initial, limit: 100).samples.count == 11)
+        return latencies
     }
 
     /// Inserts a step sample with Python's sqlite3 and returns the instant of its commit.
@@ -117,5 +123,19 @@ import Testing
         process.waitUntilExit()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return try #require(Double(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+}
+
+/// How soon another process's commit is noticed: a latency only means something on an
+/// otherwise idle machine, so this runs when `HEALTHPIPE_TIMING_TESTS=1` (`.ci/run` runs
+/// it alone, after the suite). The figures go to docs/store.md §Observation.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["HEALTHPIPE_TIMING_TESTS"] == "1", "timing: run alone"))
+struct ObservationTimingTests {
+    @Test func anotherProcessIsNoticedWithinAFewPolls() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sorted = try await ObservationTests.crossProcessRounds(in: folder).sorted()
+        print("cross-process notice latency: median \(Int(sorted[5] * 1000)) ms, max \(Int(sorted[9] * 1000)) ms")
+        #expect(sorted[9] < 0.25)  // the poll is every 50 ms
     }
 }
