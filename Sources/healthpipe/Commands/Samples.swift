@@ -23,16 +23,18 @@ struct InstantRangeOptions: ParsableArguments {
                 throw ValidationError("\(name) must be YYYY-MM-DD or an RFC 3339 instant, not '\(value)'")
             }
         }
-        if let interval = interval, interval.duration < 0 { throw ValidationError("--from must not be after --to") }
+        if bounds.end < bounds.start { throw ValidationError("--from must not be after --to") }
     }
 
-    /// The interval asked for (`nil` bounds: all time).
-    var interval: DateInterval? {
+    /// The interval asked for (all time without --from and --to); valid once validated.
+    var interval: DateInterval { DateInterval(start: bounds.start, end: bounds.end) }
+
+    private var bounds: (start: Date, end: Date) {
         let zone = TimeZone(identifier: tz) ?? .gmt
-        let start = from.flatMap { Self.instant($0, end: false, in: zone) } ?? .distantPast
-        let end = to.flatMap { Self.instant($0, end: true, in: zone) } ?? .distantFuture
-        guard end >= start else { return DateInterval(start: start, duration: -1) }
-        return DateInterval(start: start, end: end)
+        return (
+            from.flatMap { Self.instant($0, end: false, in: zone) } ?? .distantPast,
+            to.flatMap { Self.instant($0, end: true, in: zone) } ?? .distantFuture
+        )
     }
 
     static func instant(_ text: String, end: Bool, in zone: TimeZone) -> Date? {
@@ -70,7 +72,7 @@ struct Samples: AsyncParsableCommand {
     func run() async throws {
         let store = try database.open().store
         var samples = try await store.samples(
-            of: SampleType(type), overlapping: range.interval ?? DateInterval(start: .distantPast, end: .distantFuture))
+            of: SampleType(type), overlapping: range.interval)
         if let limit { samples = Array(samples.prefix(limit)) }
         let wire = samples.map(SampleWire.init)
         switch format {
@@ -155,7 +157,7 @@ struct Delete: AsyncParsableCommand {
         let store = try database.open().store
         let report: DeletionReport
         if let type {
-            let interval = range.interval!
+            let interval = range.interval
             let matching = try await store.samples(of: SampleType(type), overlapping: interval)
                 .filter { source == nil || $0.source.name == source }
             guard try confirm("Delete \(matching.count) \(type) samples\(source.map { " of \($0)" } ?? "")?") else { return }
