@@ -25,14 +25,23 @@ public struct SQLiteHealthStore: HealthQuerying {
     public func samples(of type: SampleType, overlapping interval: DateInterval) async throws -> [Sample] {
         try await database.pool.read { db in
             guard let (typeID, maxDuration) = try Self.typeInfo(db, type) else { return [] }
-            let lower = interval.start.timeIntervalSince1970
-            let upper = interval.end.timeIntervalSince1970
-            return try Self.fetch(
-                db,
-                where:
-                    "s.type_id = ? AND s.start < ? AND s.start >= ? AND (s.end > ? OR s.start >= ?) ORDER BY s.start, s.anchor",
-                arguments: [typeID, upper, lower - maxDuration, lower, lower])
+            let (condition, arguments) = Self.overlapping(interval, typeID: typeID, maxDuration: maxDuration)
+            return try Self.fetch(db, where: condition + " ORDER BY s.start, s.anchor", arguments: arguments)
         }
+    }
+
+    /// The condition on `sample s` of the rows of a type that overlap `interval`
+    /// (``Sample/overlaps(_:)``), bounded below by the type's longest duration so that the
+    /// `(type_id, start)` index reads only candidates.
+    static func overlapping(
+        _ interval: DateInterval, typeID: Int64, maxDuration: Double
+    ) -> (condition: String, arguments: StatementArguments) {
+        let lower = interval.start.timeIntervalSince1970
+        let upper = interval.end.timeIntervalSince1970
+        return (
+            "s.type_id = ? AND s.start < ? AND s.start >= ? AND (s.end > ? OR s.start >= ?)",
+            [typeID, upper, lower - maxDuration, lower, lower]
+        )
     }
 
     /// Two indexed probes: the latest-starting sample that ends by `instant` bounds the
@@ -84,7 +93,8 @@ public struct SQLiteHealthStore: HealthQuerying {
         }
     }
 
-    private static func typeInfo(_ db: Database, _ type: SampleType) throws -> (Int64, Double)? {
+    /// The id and longest stored duration of `type`; `nil` when none was ever stored.
+    static func typeInfo(_ db: Database, _ type: SampleType) throws -> (Int64, Double)? {
         try Row.fetchOne(db, sql: "SELECT id, max_duration FROM sample_type WHERE identifier = ?", arguments: [type.identifier])
             .map { ($0["id"], $0["max_duration"]) }
     }
@@ -138,7 +148,7 @@ public struct SQLiteHealthStore: HealthQuerying {
                 device: (row["device_id"] as Int64?) == nil ? nil : DeviceRow.device(from: row, prefix: "d_"),
                 creationDate: (row["creation_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
                 metadata: metadata[anchor] ?? [], utcOffsetSeconds: row["utc_offset"], beats: beats[anchor],
-                uuid: try RecordWriter.uuid(given: row["uuid"], key: row["content_key"]))
+                uuid: try UUID.ofSampleRow(given: row["uuid"], key: row["content_key"]))
             return (anchor, sample)
         }
     }

@@ -24,18 +24,9 @@ extension RecordWriter {
     /// of the source named `source` only when it is given.
     public func delete(_ type: SampleType, overlapping interval: DateInterval, source: String?) throws -> DeletionReport {
         var report = DeletionReport()
-        guard
-            let typeID = try Int64.fetchOne(
-                db, sql: "SELECT id FROM sample_type WHERE identifier = ?", arguments: [type.identifier]),
-            let maxDuration = try Double.fetchOne(
-                db, sql: "SELECT max_duration FROM sample_type WHERE id = ?", arguments: [typeID])
-        else { return report }
-        let lower = interval.start.timeIntervalSince1970
-        let upper = interval.end.timeIntervalSince1970
-        var sql = """
-            SELECT s.anchor FROM sample s WHERE s.type_id = ? AND s.start < ? AND s.start >= ? AND (s.end > ? OR s.start >= ?)
-            """
-        var arguments: StatementArguments = [typeID, upper, lower - maxDuration, lower, lower]
+        guard let (typeID, maxDuration) = try SQLiteHealthStore.typeInfo(db, type) else { return report }
+        var (sql, arguments) = SQLiteHealthStore.overlapping(interval, typeID: typeID, maxDuration: maxDuration)
+        sql = "SELECT s.anchor FROM sample s WHERE " + sql
         if let source {
             sql += " AND s.source_id IN (SELECT id FROM source WHERE name = ?)"
             arguments += [source]
@@ -79,7 +70,7 @@ extension RecordWriter {
                     """, arguments: [anchor])
         else { return }
         let typeID: Int64 = row["type_id"]
-        let uuid = try Self.uuid(given: row["uuid"], key: row["content_key"])
+        let uuid = try UUID.ofSampleRow(given: row["uuid"], key: row["content_key"])
         let members = try Int64.fetchAll(
             db,
             sql: """
@@ -119,14 +110,4 @@ extension RecordWriter {
         "DELETE FROM workout WHERE anchor = ?",
         "DELETE FROM sample WHERE anchor = ?",
     ]
-
-    /// A stored row's UUID: the `uuid` column when a writer gave one the key does not derive,
-    /// else the key's.
-    static func uuid(given: Data?, key: Data) throws -> UUID {
-        if let given, let uuid = UUID(bytes: given) { return uuid }
-        guard let key = ContentKey(bytes: key) else {
-            throw DatabaseError(message: "a sample row's content key is not 16 bytes")
-        }
-        return key.uuid
-    }
 }

@@ -44,15 +44,18 @@ public final class RecordWriter {
     public internal(set) var updated: [HealthRecord.Family: Int] = [:]
     /// Samples added per type identifier (correlation members and workouts included).
     public var addedByType: [String: Int] {
-        var identifiers: [Int64: String] = [:]
-        for (identifier, id) in typeIDs { identifiers[id] = identifier }
+        let identifiers = typeIdentifiers
         return Dictionary(uniqueKeysWithValues: addedByTypeID.map { (identifiers[$0.key] ?? "", $0.value) })
+    }
+
+    /// Type identifiers by row id.
+    private var typeIdentifiers: [Int64: String] {
+        Dictionary(uniqueKeysWithValues: typeIDs.map { ($0.value, $0.key) })
     }
 
     /// The types added to or deleted from in this transaction.
     var changedTypes: Set<SampleType> {
-        var identifiers: [Int64: String] = [:]
-        for (identifier, id) in typeIDs { identifiers[id] = identifier }
+        let identifiers = typeIdentifiers
         let changed = Set(addedByTypeID.keys).union(deletedByTypeID.keys)
         return Set(changed.compactMap { identifiers[$0].map(SampleType.init) })
     }
