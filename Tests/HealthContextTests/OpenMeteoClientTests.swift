@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func timeout() async throws {
-        let server = try LoopbackHTTPServer { _ in .init(body: ContextFixture.recordedForecast, delay: 60) }
+        let server = try LoopbackHTTPServer { _ in .init(body: ContextFixture.recordedForecast, delay: 600) }
         defer { server.stop() }
         let clock = ContinuousClock()
         var caught: (any Error)?
@@ -46,8 +46,9 @@ import Testing
         #expect(error.isTimeout)
         #expect(error.description == "Open-Meteo did not answer within 0.5 s")
         // Fractions of a second count: not truncated to 0 (URLSession on Linux does that), and
-        // the answer a minute later is not waited for (loose bound: a loaded suite).
-        #expect(elapsed >= .milliseconds(500) && elapsed < .seconds(20), "took \(elapsed)")
+        // the answer ten minutes later is not waited for (loose bound: inside the whole suite
+        // CPU-heavy tests can hold the cooperative pool for tens of seconds).
+        #expect(elapsed >= .milliseconds(500) && elapsed < .seconds(300), "took \(elapsed)")
     }
 
     @Test func aSlowButTimelyAnswerIsTaken() async throws {
