@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "HealthServer", targets: ["HealthServer"]),
         .library(name: "HealthContext", targets: ["HealthContext"]),
         .library(name: "HealthWeather", targets: ["HealthWeather"]),
+        .library(name: "HealthWire", targets: ["HealthWire"]),
+        .library(name: "HealthSync", targets: ["HealthSync"]),
         .executable(name: "healthpipe", targets: ["healthpipe"]),
     ],
     dependencies: [
@@ -65,12 +67,31 @@ let package = Package(
         .target(name: "HealthExport", dependencies: ["HealthCore", "HealthMetrics"]),
         // Health Auto Export JSON → HealthRecords (pure).
         .target(name: "HealthAutoExport", dependencies: ["HealthCore"]),
+        // What travels between a device and the server: samples, change feeds, sealed sync
+        // batches (swift-crypto; ZIPFoundation only for its zlib module, CZlib).
+        .target(
+            name: "HealthWire",
+            dependencies: [
+                "HealthCore", "HealthMetrics", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        // The sync client: change feed → outbox (its own SQLite file) → sealed batches over a
+        // transport, with retry, dead letters and injected clock, randomness and conditions.
+        .target(
+            name: "HealthSync",
+            dependencies: [
+                "HealthCore", "HealthWire", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The backend: Hummingbird routes over small repository protocols (SQLite by default).
         .target(
             name: "HealthServer",
             dependencies: [
                 "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthStore", "HealthImport",
-                "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather",
+                "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather", "HealthWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
@@ -88,7 +109,7 @@ let package = Package(
         .target(
             name: "HealthWeather",
             dependencies: [
-                "HealthContext", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "HealthContext", "HealthCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
@@ -104,7 +125,7 @@ let package = Package(
             dependencies: [
                 "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth", "HealthDaily",
                 "HealthMetrics", "HealthReadiness",
-                "HealthExport", "HealthServer", "HealthContext", "HealthWeather",
+                "HealthExport", "HealthServer", "HealthContext", "HealthWeather", "HealthWire", "HealthSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
@@ -122,7 +143,9 @@ let package = Package(
             name: "HealthServerTests",
             dependencies: [
                 "HealthServer", "HealthMetrics", "HealthReadiness", "HealthAutoExport", "HealthCore", "HealthDaily",
-                "HealthImport", "HealthStore", "HealthSynth", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "HealthImport", "HealthStore", "HealthSynth", "HealthWire", "HealthSync",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
@@ -146,6 +169,14 @@ let package = Package(
             dependencies: [
                 "HealthCore", "HealthDaily", "HealthStore", "HealthContext", "HealthWeather", "HealthSynth",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "HealthSyncTests",
+            dependencies: [
+                "HealthSync", "HealthWire", "HealthCore", "HealthStore", "HealthServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

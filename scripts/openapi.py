@@ -154,6 +154,50 @@ paths["/v1/me"] = {"delete": op("Delete all my data", "Deletes every row, file, 
     dict(errors_read, **{"409": resp("Conflict"), "200": ok(ref("UserDeletion"))}),
     params=[{"name": "Confirm-Delete", "in": "header", "required": True, "description": "Must be all-my-data.", "schema": {"type": "string", "const": "all-my-data"}}],
     opid="deleteMe", tags=["users"])}
+S["Device"] = {"type": "object", "required": ["id", "user_id", "name", "created_at", "last_sequence"], "properties": {
+    "id": {"type": "string"}, "user_id": {"type": "string"}, "name": {"type": "string"},
+    "created_at": {"type": "string", "format": "date-time"},
+    "revoked_at": {"type": "string", "format": "date-time", "description": "Set once revoked: its batches get 403."},
+    "last_sequence": {"type": "integer", "minimum": 0, "description": "Sequence of the last batch accepted (0: none)."},
+    "last_batch_id": {"type": "string", "format": "uuid"},
+    "last_batch_at": {"type": "string", "format": "date-time"}}}
+S["DeviceKey"] = {"type": "object", "required": ["device", "key"], "properties": {
+    "device": ref("Device"),
+    "key": {"type": "object", "required": ["id", "secret", "algorithm"], "description": "Shown once: keep the secret on the device (mode 0600, or the Keychain).", "properties": {
+        "id": {"type": "string"}, "secret": {"type": "string", "contentEncoding": "base64", "description": "32 bytes."}, "algorithm": {"const": "AES-256-GCM"}}},
+    "previous_key_valid_until": {"type": "string", "format": "date-time", "description": "After a rotation: until when batches under the previous key are accepted."}}}
+S["SyncEnvelope"] = {"type": "object", "required": ["v", "device_id", "key_id", "batch_id", "sequence", "created_at", "compression", "nonce", "ciphertext", "checksum"],
+    "description": "A sealed batch (docs/sync.md): the JSON {\"items\": [...]} deflated, then AES-256-GCM under the device key with a fresh 96-bit nonce; every field in clear and the user id are the associated data.",
+    "properties": {"v": {"const": 1}, "device_id": {"type": "string", "maxLength": 100}, "key_id": {"type": "string", "maxLength": 100},
+        "batch_id": {"type": "string", "format": "uuid", "description": "Also the Idempotency-Key."},
+        "sequence": {"type": "integer", "minimum": 1, "description": "Larger than every earlier batch of the device."},
+        "created_at": {"type": "string", "format": "date-time"}, "compression": {"const": "deflate"},
+        "nonce": {"type": "string", "contentEncoding": "base64", "description": "12 bytes."},
+        "ciphertext": {"type": "string", "contentEncoding": "base64", "description": "Ciphertext then the 16-byte tag."},
+        "checksum": {"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "Hex SHA-256 of the plaintext JSON."}}}
+S["SyncBatchAnswer"] = {"type": "object", "required": ["batch_id", "sequence", "added", "duplicates", "deleted", "unknown", "days_recomputed"], "properties": {
+    "batch_id": {"type": "string", "format": "uuid"}, "sequence": {"type": "integer"},
+    "added": {"type": "integer"}, "duplicates": {"type": "integer"}, "deleted": {"type": "integer"},
+    "unknown": {"type": "integer", "description": "Deletions of UUIDs not stored here."}, "days_recomputed": {"type": "integer"}}}
+device_id = {"name": "id", "in": "path", "required": True, "description": "The device's id.", "schema": {"type": "string", "minLength": 1, "maxLength": 100}}
+paths["/v1/devices"] = {
+    "post": op("Enrol a device", "Enrols a device for the caller and answers its id and its first 256-bit key, the only time the key is shown. Scope: write.",
+        dict(errors_write, **{"201": ok(ref("DeviceKey"), "Enrolled"), "422": resp("Unprocessable")}),
+        body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 100}}}}}},
+        opid="postDevice", tags=["sync"]),
+    "get": op("The caller's devices", "Every device of the caller, revoked ones included, oldest first. Scope: read.",
+        dict(errors_read, **{"200": ok({"type": "object", "required": ["devices"], "properties": {"devices": {"type": "array", "items": ref("Device")}}})}),
+        opid="getDevices", tags=["sync"])}
+paths["/v1/devices/{id}"] = {"delete": op("Revoke a device", "Revokes the caller's device: its later batches get 403. Scope: write.",
+    dict(errors_read, **{"200": ok(ref("Device")), "404": resp("NotFound")}), params=[device_id], opid="deleteDevice", tags=["sync"])}
+paths["/v1/devices/{id}/keys"] = {"post": op("Rotate a device's key", "A new key for the caller's device (shown once); batches under the previous key are accepted until previous_key_valid_until (7 days by default). Scope: write.",
+    dict(errors_read, **{"201": ok(ref("DeviceKey"), "Rotated"), "404": resp("NotFound")}), params=[device_id], opid="postDeviceKey", tags=["sync"])}
+paths["/v1/sync/batches"] = {"post": op("Upload a sealed sync batch", "A SyncEnvelope from an enrolled device of the caller, with Idempotency-Key = its batch_id. Checked: the device (403 unknown, another user's or revoked), the key (403 unknown or retired past its grace), the sequence (422 when not after the device's last, unless it is that last batch sent again), the authentication of ciphertext and fields (422), inflation and size (413, 422), the checksum (422). Then the additions and deletions are applied in order in one transaction and the local days touched recomputed. Every refusal leaves the store unchanged. Idempotency as for POST /v1/samples. Scope: write.",
+    dict(errors_write, **{"200": ok(ref("SyncBatchAnswer")), "409": resp("Conflict"), "422": resp("Unprocessable")}),
+    params=[{"name": "Idempotency-Key", "in": "header", "required": True, "description": "The envelope's batch_id.", "schema": {"type": "string", "format": "uuid"}}, tz],
+    body={"required": True, "content": {"application/json": {"schema": ref("SyncEnvelope")}}},
+    opid="postSyncBatch", tags=["sync"])}
+doc["tags"] += [{"name": "sync", "description": "Devices, their keys and sealed sync batches (docs/sync.md)."}]
 doc["tags"] += [{"name": "samples", "description": "Sample identity, the change feed and deletions."}, {"name": "users", "description": "The caller's account and all their data."}]
 text = json.dumps(doc, indent=2, ensure_ascii=False)
 path = os.path.join(os.path.dirname(__file__), '..', 'Sources/HealthServer/Resources/openapi.json')

@@ -24,7 +24,15 @@ public struct ServerConfiguration: Sendable {
     /// The deadline, in seconds, of each store-backed part of `GET /v1/snapshot` (a part
     /// past it is left empty with the reason; the weather has its own).
     public var snapshotProviderTimeout = 1.5
-    /// The clock of the rate limiter (tests pass a fixed one).
+    /// Largest sealed sync batch (`POST /v1/sync/batches`), in bytes (larger: 413).
+    public var maxEnvelopeBytes = 16 << 20
+    /// Largest sync batch once decrypted and inflated, in bytes (larger: 422).
+    public var maxBatchPlaintextBytes = 64 << 20
+    /// Most items one sync batch may carry.
+    public var maxBatchItems = 20_000
+    /// How long a device's previous key is accepted after a rotation, in seconds (7 days).
+    public var keyGracePeriod: TimeInterval = 7 * 86400
+    /// The clock of the rate limiter, of devices and of key rotation (tests pass a fixed one).
     public var clock: @Sendable () -> Date = { Date() }
 
     public init() {}

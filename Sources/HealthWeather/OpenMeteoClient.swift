@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HealthContext
+import HealthCore
 import NIOCore
 
 /// Current weather from the Open-Meteo forecast API (no key needed), over async-http-client.

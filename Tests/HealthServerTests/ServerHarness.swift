@@ -195,6 +195,21 @@ extension ServerHarness {
     }
 }
 
+extension ServerHarness {
+    /// Forgets every remembered Idempotency-Key answer (as a crash before remembering would).
+    func forgetIdempotencyKeys() async throws {
+        switch backend {
+        case .sqlite:
+            let queue = try DatabaseQueue(path: folder.appendingPathComponent("server.sqlite").path)
+            defer { try? queue.close() }
+            try await queue.write { db in try db.execute(sql: "DELETE FROM idempotency_key") }
+        case .postgres:
+            try await TestSchemas.shared.admin().query(
+                "DELETE FROM \(unescaped: schema!).idempotency_key", logger: TestSchemas.shared.logger)
+        }
+    }
+}
+
 extension TestSchemas {
     /// Every row of every table of `schema`, as `table (row text)`.
     func dump(_ schema: String) async throws -> [String] {

@@ -29,6 +29,12 @@ public protocol HealthQuerying: Sendable {
     /// deletions of samples stored and deleted since are reported too; a client that lost
     /// its anchor must start over from there.
     func changes(of type: SampleType, since anchor: QueryAnchor, limit: Int) async throws -> AnchoredChanges
+
+    /// The anchor of the latest change of any type (``QueryAnchor/initial`` for an empty
+    /// store): `changes(of:since:limit:)` from it reports only what happens afterwards.
+    /// A sync client reads the history before it by date windows (backfill) and follows
+    /// the feed from it.
+    func latestAnchor() async throws -> QueryAnchor
 }
 
 extension HealthQuerying {

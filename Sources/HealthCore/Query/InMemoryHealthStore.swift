@@ -34,6 +34,8 @@ public actor InMemoryHealthStore: MutableHealthStore {
     /// The anchor of the latest addition or deletion (0 for a new store).
     public var currentAnchor: QueryAnchor { QueryAnchor(contents.lastAnchor) }
 
+    public func latestAnchor() -> QueryAnchor { currentAnchor }
+
     public func delete(uuids: [UUID]) -> DeletionReport {
         var report = DeletionReport()
         var changed: Set<SampleType> = []

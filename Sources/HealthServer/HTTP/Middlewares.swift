@@ -1,4 +1,5 @@
 import Foundation
+import HealthWire
 import Hummingbird
 import Logging
 
@@ -18,6 +19,8 @@ struct ProblemMiddleware: RouterMiddleware {
             return try problem.response(from: request, context: context)
         } catch let error as DecodingError {
             return try Problem.decoding(error).response(from: request, context: context)
+        } catch let error as WireFieldError {
+            return try Problem.unprocessable(error.reason, pointer: error.pointer).response(from: request, context: context)
         } catch let error as HTTPError {
             let problem: Problem
             switch error.status {

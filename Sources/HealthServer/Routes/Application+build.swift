@@ -16,18 +16,21 @@ public struct ServerRepositories: Sendable {
     public var healthStores: any UserHealthStores
     public var idempotency: any IdempotencyRepository
     public var imports: any ImportJobRepository
+    public var devices: any DeviceRepository
     /// Where uploaded exports wait for their import.
     public var uploadFolder: String
 
     public init(
         users: any UserRepository, dailyMetrics: any DailyMetricsRepository, healthStores: any UserHealthStores,
-        idempotency: any IdempotencyRepository, imports: any ImportJobRepository, uploadFolder: String
+        idempotency: any IdempotencyRepository, imports: any ImportJobRepository, devices: any DeviceRepository,
+        uploadFolder: String
     ) {
         self.users = users
         self.dailyMetrics = dailyMetrics
         self.healthStores = healthStores
         self.idempotency = idempotency
         self.imports = imports
+        self.devices = devices
         self.uploadFolder = uploadFolder
     }
 
@@ -36,7 +39,8 @@ public struct ServerRepositories: Sendable {
     public init(store: any ServerStore, dataFolder: String) {
         self.init(
             users: store, dailyMetrics: store, healthStores: SQLiteUserHealthStores(folder: dataFolder),
-            idempotency: store, imports: store, uploadFolder: (dataFolder as NSString).appendingPathComponent("uploads"))
+            idempotency: store, imports: store, devices: store,
+            uploadFolder: (dataFolder as NSString).appendingPathComponent("uploads"))
     }
 }
 
@@ -110,6 +114,11 @@ struct HealthRoutes: Sendable {
         (.delete, "samples", { $0.deleteSamples }),
         (.get, "changes", { $0.getChanges }),
         (.delete, "me", { $0.deleteMe }),
+        (.post, "devices", { $0.postDevice }),
+        (.get, "devices", { $0.getDevices }),
+        (.delete, "devices/{id}", { $0.deleteDevice }),
+        (.post, "devices/{id}/keys", { $0.postDeviceKey }),
+        (.post, "sync/batches", { $0.postSyncBatch }),
         (.get, "sleep", { $0.getSleep }),
         (.get, "snapshot", { $0.getSnapshot }),
         (.get, "export.csv", { $0.getExportCSV }),
@@ -234,9 +243,9 @@ struct HealthRoutes: Sendable {
         }
     }
 
-    func json(_ value: some Encodable) throws -> Response {
+    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         Response(
-            status: .ok, headers: [.contentType: "application/json"],
+            status: status, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(bytes: try encoded(value))))
     }
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HealthCore
 import HealthStore
+import HealthWire
 import Hummingbird
 
 /// The change feed, deletions, and "delete my data" (docs/api.md).
@@ -76,12 +77,12 @@ extension HealthRoutes {
     /// with another body it is a 422; while the first request with the key is still
     /// running, another is a 409 (retry later: it will be replayed).
     func idempotent(
-        _ request: Request, user: User, _ body: (Data) async throws -> some Encodable
+        _ request: Request, user: User, limit: Int? = nil, _ body: (Data) async throws -> some Encodable
     ) async throws -> Response {
         guard let key = request.headers[.init("Idempotency-Key")!], (1...200).contains(key.count) else {
             throw Problem.badRequest("send an Idempotency-Key header (1–200 characters) naming this batch")
         }
-        let data = try await collectJSON(request, limit: configuration.maxIngestBytes)
+        let data = try await collectJSON(request, limit: limit ?? configuration.maxIngestBytes)
         let hash = Data(SHA256.hash(data: data))
         if let remembered = try await repositories.idempotency.remembered(userID: user.id, key: key) {
             guard remembered.requestHash == hash else {

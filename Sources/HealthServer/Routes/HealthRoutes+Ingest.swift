@@ -5,6 +5,7 @@ import HealthCore
 import HealthDaily
 import HealthMetrics
 import HealthStore
+import HealthWire
 import Hummingbird
 import NIOPosix
 
@@ -59,7 +60,7 @@ extension HealthRoutes {
         let zone = try dayZone(request)
         return try await idempotent(request, user: user) { body in
             let samples = try await offload {
-                let batch = try NormalizedDailyMetrics.backendDecoder().decode(SampleBatch.self, from: body)
+                let batch = try SampleWire.decoder().decode(SampleBatch.self, from: body)
                 guard batch.samples.count <= 100_000 else { throw Problem.badRequest("at most 100,000 samples per request") }
                 return try batch.samples.enumerated().map { try $0.element.sample(at: $0.offset) }
             }

@@ -114,7 +114,11 @@ public final class PostgresServerStore: ServerStore, Sendable {
     public func deleteUser(id: String) async throws -> [String: Int] {
         try await client.withTransaction(logger: logger) { connection in
             var removed: [String: Int] = [:]
-            for table in ["daily_metrics", "idempotency_key", "import_job", "users"] {
+            removed["device_key"] = try await connection.query(
+                "DELETE FROM device_key WHERE device_id IN (SELECT id FROM device WHERE user_id = \(id)) RETURNING 1",
+                logger: logger
+            ).collect().count
+            for table in ["daily_metrics", "idempotency_key", "import_job", "device", "users"] {
                 let column = table == "users" ? "id" : "user_id"
                 let rows = try await connection.query(
                     PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE \(column) = $1 RETURNING 1", binds: Self.binds(id)),

@@ -9,8 +9,8 @@ public protocol UserRepository: Sendable {
     /// Revokes the user's token; `false` when there is no such user.
     func revoke(name: String) async throws -> Bool
     /// Deletes the user with everything the server keeps of them in this store — their
-    /// row and token, daily metrics, idempotency keys, import jobs — in one transaction;
-    /// returns the rows deleted per table.
+    /// row and token, daily metrics, idempotency keys, import jobs, devices and keys — in
+    /// one transaction; returns the rows deleted per table.
     func deleteUser(id: String) async throws -> [String: Int]
     /// The live user a token belongs to, or `nil`.
     func authenticate(_ token: BearerToken) async throws -> User?
@@ -34,7 +34,9 @@ public protocol DailyMetricsRepository: Sendable {
 
 /// Everything the server keeps of its own, in one database: SQLite (`SQLiteServerStore`)
 /// or PostgreSQL (`PostgresServerStore`).
-public protocol ServerStore: UserRepository, DailyMetricsRepository, IdempotencyRepository, ImportJobRepository {
+public protocol ServerStore: UserRepository, DailyMetricsRepository, IdempotencyRepository, ImportJobRepository,
+    DeviceRepository
+{
     /// Releases the database's connections; the store is unusable afterwards.
     func close() async
 }

@@ -3,7 +3,7 @@ import GRDB
 import HealthMetrics
 
 /// The server's own records in one SQLite file (WAL): users, token hashes, daily metrics,
-/// idempotency keys and import jobs. Migrations only append.
+/// idempotency keys, import jobs, sync devices and their keys. Migrations only append.
 public final class SQLiteServerStore: ServerStore, Sendable {
     let pool: DatabasePool
 
@@ -59,7 +59,10 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         let removed = try await pool.write { db in
             var removed: [String: Int] = [:]
             // Children first: every table that names the user, then the user (and token).
-            for table in ["daily_metrics", "idempotency_key", "import_job"] {
+            try db.execute(
+                sql: "DELETE FROM device_key WHERE device_id IN (SELECT id FROM device WHERE user_id = ?)", arguments: [id])
+            removed["device_key"] = db.changesCount
+            for table in ["daily_metrics", "idempotency_key", "import_job", "device"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id])
                 removed[table] = db.changesCount
             }

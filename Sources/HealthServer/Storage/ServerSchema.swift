@@ -1,6 +1,7 @@
 import GRDB
 
-/// The server's own tables — users, daily metrics, idempotency keys, import jobs — for
+/// The server's own tables — users, daily metrics, idempotency keys, import jobs, sync
+/// devices and their keys — for
 /// both backends, side by side: a migration is added to both at once, under one id, and
 /// (like the health store's, `HealthDatabase+Schema.swift`) migrations only ever append.
 enum ServerSchema {
@@ -118,6 +119,54 @@ enum ServerSchema {
                 )
                 """,
                 "CREATE INDEX import_job_by_user ON import_job(user_id, created_at)",
+            ]),
+        Migration(
+            id: "server-v4",
+            sqlite: """
+                CREATE TABLE device (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES user(id),
+                    name TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    revoked_at REAL,
+                    last_sequence INTEGER NOT NULL DEFAULT 0,
+                    last_batch_id TEXT,
+                    last_batch_at REAL
+                );
+                CREATE INDEX device_by_user ON device(user_id, created_at);
+                CREATE TABLE device_key (
+                    device_id TEXT NOT NULL REFERENCES device(id),
+                    key_id TEXT NOT NULL,
+                    secret BLOB NOT NULL,
+                    created_at REAL NOT NULL,
+                    retired_at REAL,
+                    PRIMARY KEY (device_id, key_id)
+                ) WITHOUT ROWID;
+                """,
+            postgres: [
+                """
+                CREATE TABLE device (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    name TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    revoked_at DOUBLE PRECISION,
+                    last_sequence BIGINT NOT NULL DEFAULT 0,
+                    last_batch_id TEXT,
+                    last_batch_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX device_by_user ON device(user_id, created_at)",
+                """
+                CREATE TABLE device_key (
+                    device_id TEXT NOT NULL REFERENCES device(id),
+                    key_id TEXT NOT NULL,
+                    secret BYTEA NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    retired_at DOUBLE PRECISION,
+                    PRIMARY KEY (device_id, key_id)
+                )
+                """,
             ]),
     ]
 

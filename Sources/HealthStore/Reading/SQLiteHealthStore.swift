@@ -71,6 +71,10 @@ public struct SQLiteHealthStore: HealthQuerying {
         SampleStatistics.compute(try await samples(of: type, overlapping: interval), over: interval, unit: unit)
     }
 
+    public func latestAnchor() async throws -> QueryAnchor {
+        try await database.pool.read { db in try HealthDatabase.lastAnchor(db) }
+    }
+
     public func changes(of type: SampleType, since anchor: QueryAnchor, limit: Int) async throws -> AnchoredChanges {
         try await database.pool.read { db in
             guard let (typeID, _) = try Self.typeInfo(db, type) else {

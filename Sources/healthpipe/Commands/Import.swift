@@ -38,8 +38,10 @@ struct Import: ParsableCommand {
     }
 }
 
-/// A progress line on a terminal, redrawn in place.
-final class ProgressLine {
+/// One line on standard error, redrawn in place (only on a terminal). Shared by the
+/// sync engine's events and the command, hence the lock.
+final class ProgressLine: @unchecked Sendable {
+    private let lock = NSLock()
     private let enabled: Bool
 
     init(enabled: Bool) { self.enabled = enabled }
@@ -64,6 +66,19 @@ final class ProgressLine {
     }
 
     private var lastShown = -1.0
+    private let started = Date()
+
+    /// `line`, at most four redraws a second.
+    func show(line: String) {
+        let elapsed = Date().timeIntervalSince(started)
+        let due = lock.withLock { () -> Bool in
+            guard enabled, elapsed - lastShown >= 0.25 else { return false }
+            lastShown = elapsed
+            return true
+        }
+        guard due else { return }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+    }
 
     func clear() {
         guard enabled else { return }

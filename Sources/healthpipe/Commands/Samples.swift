@@ -4,6 +4,7 @@ import HealthCore
 import HealthMetrics
 import HealthServer
 import HealthStore
+import HealthWire
 
 /// `--from`/`--to` as a date (`YYYY-MM-DD`, a whole local day in `--tz`) or an RFC 3339 instant.
 struct InstantRangeOptions: ParsableArguments {

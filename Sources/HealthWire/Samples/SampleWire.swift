@@ -56,29 +56,34 @@ public struct SampleWire: Codable, Sendable, Hashable {
         metadata = sample.metadata.isEmpty ? nil : Dictionary(sample.metadata.map { ($0.key, $0.value) }) { $1 }
     }
 
-    /// The sample, or a 422 naming the field (`/samples/<index>/…`).
-    func sample(at index: Int) throws -> Sample {
-        func at(_ field: String) -> String { "/samples/\(index)/\(field)" }
+    /// The sample, or a ``WireFieldError`` naming the field (`/samples/<index>/…`).
+    public func sample(at index: Int) throws -> Sample {
+        try sample(pointer: "/samples/\(index)")
+    }
+
+    /// The sample, or a ``WireFieldError`` naming the field under `pointer`.
+    public func sample(pointer: String) throws -> Sample {
+        func at(_ field: String) -> String { "\(pointer)/\(field)" }
         guard !type.isEmpty, type.count <= 200 else {
-            throw Problem.unprocessable("type must be a type identifier", pointer: at("type"))
+            throw WireFieldError("type must be a type identifier", pointer: at("type"))
         }
-        guard end >= start else { throw Problem.unprocessable("end must not be before start", pointer: at("end")) }
+        guard end >= start else { throw WireFieldError("end must not be before start", pointer: at("end")) }
         guard end.timeIntervalSince(start) <= 31 * 86400 else {
-            throw Problem.unprocessable("a sample may span at most 31 days", pointer: at("end"))
+            throw WireFieldError("a sample may span at most 31 days", pointer: at("end"))
         }
-        guard !source.isEmpty else { throw Problem.unprocessable("source must name the app or device", pointer: at("source")) }
+        guard !source.isEmpty else { throw WireFieldError("source must name the app or device", pointer: at("source")) }
         let sampleValue: SampleValue
         switch (value, valueText) {
         case (let number?, nil):
-            guard number.isFinite else { throw Problem.unprocessable("value must be a finite number", pointer: at("value")) }
-            guard let unit, !unit.isEmpty else { throw Problem.unprocessable("a value needs its unit", pointer: at("unit")) }
+            guard number.isFinite else { throw WireFieldError("value must be a finite number", pointer: at("value")) }
+            guard let unit, !unit.isEmpty else { throw WireFieldError("a value needs its unit", pointer: at("unit")) }
             sampleValue = .quantity(number, unit: unit)
         case (nil, let text?):
             sampleValue = .category(text)
         case (nil, nil):
             sampleValue = .none
         default:
-            throw Problem.unprocessable("give value (with unit) or value_text, not both", pointer: at("value_text"))
+            throw WireFieldError("give value (with unit) or value_text, not both", pointer: at("value_text"))
         }
         return Sample(
             type: SampleType(type), start: start, end: end, value: sampleValue,
@@ -100,89 +105,26 @@ public struct SampleWire: Codable, Sendable, Hashable {
         return encoder
     }
 
+    /// The decoder of samples and sync batches: instants are RFC 3339 (``RFC3339``), any
+    /// offset, any fraction.
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            guard let date = RFC3339.parse(try container.decode(String.self)) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "Expected an RFC 3339 date-time such as 2024-06-01T08:00:00Z.")
+            }
+            return date
+        }
+        return decoder
+    }
+
     /// `2024-06-01T08:00:00Z`, or `2024-06-01T08:00:00.250Z` for an instant with a fraction.
     public static func instant(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
         let formatter = ISO8601DateFormatter()
         if seconds != seconds.rounded(.down) { formatter.formatOptions.insert(.withFractionalSeconds) }
         return formatter.string(from: date)
-    }
-}
-
-/// The device of a sample on the wire (every field optional).
-public struct DeviceWire: Codable, Sendable, Hashable {
-    public var name: String?
-    public var manufacturer: String?
-    public var model: String?
-    public var hardware: String?
-    public var software: String?
-    public var firmware: String?
-    public var localIdentifier: String?
-    public var udiDeviceIdentifier: String?
-
-    enum CodingKeys: String, CodingKey {
-        case name, manufacturer, model, hardware, software, firmware
-        case localIdentifier = "local_identifier"
-        case udiDeviceIdentifier = "udi_device_identifier"
-    }
-
-    init(_ device: Device) {
-        name = device.name
-        manufacturer = device.manufacturer
-        model = device.model
-        hardware = device.hardware
-        software = device.software
-        firmware = device.firmware
-        localIdentifier = device.localIdentifier
-        udiDeviceIdentifier = device.udiDeviceIdentifier
-    }
-
-    var device: Device {
-        Device(
-            name: name, manufacturer: manufacturer, model: model, hardware: hardware, software: software,
-            firmware: firmware, localIdentifier: localIdentifier, udiDeviceIdentifier: udiDeviceIdentifier)
-    }
-}
-
-/// The body of `POST /v1/samples`.
-struct SampleBatch: Codable, Sendable {
-    var samples: [SampleWire]
-}
-
-/// One page of a change feed, as `GET /v1/changes` answers and `healthpipe changes` prints:
-/// `{"changes": [{"anchor", "uuid", "deleted": false, "sample": {…}} | {"anchor", "uuid",
-/// "deleted": true, "type"}], "next_anchor", "has_more"}`.
-public struct ChangeFeedPage: Encodable, Sendable {
-    public struct Entry: Encodable, Sendable {
-        public var anchor: Int64
-        public var uuid: UUID
-        public var deleted: Bool
-        public var sample: SampleWire?
-        public var type: String?
-    }
-
-    public var changes: [Entry]
-    public var nextAnchor: Int64
-    public var hasMore: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case changes
-        case nextAnchor = "next_anchor"
-        case hasMore = "has_more"
-    }
-
-    public init(_ page: AnchoredChanges) {
-        changes = page.changes.map { change in
-            switch change {
-            case .added(let sample, let anchor):
-                Entry(anchor: anchor.rawValue, uuid: sample.uuid, deleted: false, sample: SampleWire(sample), type: nil)
-            case .deleted(let object):
-                Entry(
-                    anchor: object.anchor.rawValue, uuid: object.uuid, deleted: true, sample: nil,
-                    type: object.type.identifier)
-            }
-        }
-        nextAnchor = page.nextAnchor.rawValue
-        hasMore = page.hasMore
     }
 }

@@ -1,0 +1,91 @@
+import Foundation
+import HealthWire
+import Hummingbird
+
+/// Devices enrolled for sync and their keys (docs/sync.md §Keys).
+extension HealthRoutes {
+    /// `POST /v1/devices` `{"name": "…"}`: enrols a device for the caller and answers its id
+    /// and its first key — the only time the key's secret is shown.
+    func postDevice(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.write)
+        let body = try JSONDecoder().decode(
+            DeviceEnrolment.self, from: try await collectJSON(request, limit: configuration.maxBodyBytes))
+        let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...100).contains(name.count) else {
+            throw Problem.unprocessable("name the device in 1–100 characters", pointer: "/name")
+        }
+        let device = SyncDevice(id: UUID().uuidString.lowercased(), userID: user.id, name: name, createdAt: configuration.clock())
+        let key = SyncKey.generate()
+        try await repositories.devices.addDevice(device, key: key)
+        return try json(DeviceKeyAnswer(device: device, key: KeyWire(key), previousKeyValidUntil: nil), status: .created)
+    }
+
+    /// `GET /v1/devices`: the caller's devices, revoked ones included.
+    func getDevices(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.read)
+        return try json(["devices": try await repositories.devices.devices(userID: user.id)])
+    }
+
+    /// `DELETE /v1/devices/{id}`: revokes the caller's device; its later batches get 403.
+    func deleteDevice(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.write)
+        let id = try context.parameters.require("id")
+        guard let device = try await repositories.devices.revokeDevice(id: id, userID: user.id, at: configuration.clock())
+        else { throw Self.noSuchDevice(id) }
+        return try json(device)
+    }
+
+    /// `POST /v1/devices/{id}/keys`: a new key for the caller's device; the previous one is
+    /// accepted for ``ServerConfiguration/keyGracePeriod`` more.
+    func postDeviceKey(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.write)
+        let id = try context.parameters.require("id")
+        guard let device = try await repositories.devices.device(id: id), device.userID == user.id else {
+            throw Self.noSuchDevice(id)
+        }
+        guard device.revokedAt == nil else {
+            throw Problem(.forbidden, "Device revoked", detail: "device \(id) is revoked; enrol a new device")
+        }
+        let now = configuration.clock()
+        let key = SyncKey.generate()
+        try await repositories.devices.addKey(key, deviceID: id, at: now)
+        return try json(
+            DeviceKeyAnswer(
+                device: device, key: KeyWire(key), previousKeyValidUntil: now.addingTimeInterval(configuration.keyGracePeriod)),
+            status: .created)
+    }
+
+    static func noSuchDevice(_ id: String) -> Problem {
+        Problem(.notFound, "No such device", detail: "you have no device \(id.prefix(64)); GET /v1/devices lists yours")
+    }
+}
+
+/// The body of `POST /v1/devices`.
+struct DeviceEnrolment: Decodable {
+    var name: String
+}
+
+/// A key as enrolment and rotation answer it, the only time its secret travels.
+struct KeyWire: Encodable {
+    var id: String
+    /// The 32 bytes, base64.
+    var secret: Data
+    var algorithm = "AES-256-GCM"
+
+    init(_ key: SyncKey) {
+        id = key.id
+        secret = key.secret
+    }
+}
+
+/// The answer of `POST /v1/devices` and `POST /v1/devices/{id}/keys`.
+struct DeviceKeyAnswer: Encodable {
+    var device: SyncDevice
+    var key: KeyWire
+    var previousKeyValidUntil: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case device, key
+        case previousKeyValidUntil = "previous_key_valid_until"
+    }
+}

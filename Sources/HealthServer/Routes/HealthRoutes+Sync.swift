@@ -1,0 +1,214 @@
+import Foundation
+import HealthCore
+import HealthStore
+import HealthWire
+import Hummingbird
+
+/// `POST /v1/sync/batches`: sealed batches from enrolled devices (docs/sync.md).
+extension HealthRoutes {
+    /// Takes a ``SyncEnvelope`` with `Idempotency-Key` = its batch id: checks the device is
+    /// the caller's and not revoked, the key, the sequence; opens the envelope; applies its
+    /// additions and deletions, in order, in one transaction; recomputes the days touched.
+    /// Every refusal is a 4xx that leaves the store unchanged and names no health value.
+    func postSyncBatch(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let user = try context.requireUser(.write)
+        let zone = try dayZone(request)
+        let key = request.headers[.init("Idempotency-Key")!]
+        return try await idempotent(request, user: user, limit: configuration.maxEnvelopeBytes) { body in
+            let envelope = try JSONDecoder().decode(SyncEnvelope.self, from: body)
+            guard key?.lowercased() == envelope.batchID.uuidString.lowercased() else {
+                throw Problem.unprocessable(
+                    "the Idempotency-Key must be the envelope's batch_id", pointer: "header/Idempotency-Key")
+            }
+            let device = try await syncDevice(envelope, user: user)
+            // One batch of a device at a time: the sequence check and the write go together.
+            let slot = "device\u{0}" + device.id
+            guard inFlight.begin(slot) else {
+                throw Problem(
+                    .conflict, "Batch in progress",
+                    detail: "another batch of this device is being processed; send this one when it has been answered")
+            }
+            defer { inFlight.end(slot) }
+            return try await apply(envelope, from: device, user: user, zone: zone)
+        }
+    }
+
+    /// The caller's live device that sent `envelope`, or the 403 that says why not.
+    private func syncDevice(_ envelope: SyncEnvelope, user: User) async throws -> SyncDevice {
+        // Unknown and someone else's are one answer: device ids are not for probing.
+        guard let device = try await repositories.devices.device(id: envelope.deviceID), device.userID == user.id else {
+            throw Problem(
+                .forbidden, "Unknown device",
+                detail: "device \(envelope.deviceID.prefix(64)) is not enrolled for this token; enrol with POST /v1/devices")
+        }
+        guard device.revokedAt == nil else {
+            throw Problem(.forbidden, "Device revoked", detail: "device \(device.id) is revoked; enrol a new device")
+        }
+        return device
+    }
+
+    /// The key `envelope` names, if the device has it and it is still accepted.
+    private func syncKey(_ envelope: SyncEnvelope, device: SyncDevice) async throws -> SyncKey {
+        let keys = try await repositories.devices.keys(deviceID: device.id)
+        guard let stored = keys.first(where: { $0.id == envelope.keyID }) else {
+            throw Problem(
+                .forbidden, "Unknown key", detail: "key \(envelope.keyID.prefix(100)) is not a key of device \(device.id)",
+                pointer: "/key_id")
+        }
+        if let retired = stored.retiredAt, configuration.clock() > retired.addingTimeInterval(configuration.keyGracePeriod) {
+            throw Problem(
+                .forbidden, "Key retired",
+                detail: "key \(stored.id) was replaced more than \(Int(configuration.keyGracePeriod / 3600)) hours ago; "
+                    + "seal new batches with the device's current key", pointer: "/key_id")
+        }
+        return try SyncKey(id: stored.id, secret: stored.secret)
+    }
+
+    private func apply(
+        _ envelope: SyncEnvelope, from device: SyncDevice, user: User, zone: TimeZone
+    ) async throws
+        -> SyncBatchAnswer
+    {
+        // A sequence at or below the last accepted one is a replay — unless it is the last
+        // batch itself, sent again because its answer was lost.
+        let resent = envelope.sequence == device.lastSequence && envelope.batchID == device.lastBatchID
+        guard envelope.sequence > device.lastSequence || resent else {
+            throw Problem(
+                .unprocessableContent, "Sequence replayed",
+                detail: "sequence \(envelope.sequence) is not after \(device.lastSequence), the last this device sent: "
+                    + "a replayed or reordered batch", pointer: "/sequence")
+        }
+        let key = try await syncKey(envelope, device: device)
+        let items = try await offload { [configuration] in
+            let content = try Self.open(envelope, userID: user.id, key: key, limit: configuration.maxBatchPlaintextBytes)
+            guard content.items.count <= configuration.maxBatchItems else {
+                throw Problem.unprocessable(
+                    "a batch carries at most \(configuration.maxBatchItems) items; seal smaller batches", pointer: "/ciphertext")
+            }
+            return try Self.records(content.items)
+        }
+        let database = try await repositories.healthStores.store(for: user.id)
+        var (answer, span) = try await database.writeAsync { writer in
+            var answer = SyncBatchAnswer(batchID: envelope.batchID, sequence: envelope.sequence)
+            var span: DateInterval?
+            do {
+                for item in items {
+                    switch item {
+                    case .add(let samples):
+                        try writer.write(samples.map(HealthRecord.sample))
+                        for sample in samples { span = span.including(sample.start, sample.end) }
+                    case .delete(let uuids):
+                        let report = try writer.delete(uuids: uuids)
+                        answer.deleted += report.deleted.count
+                        answer.unknown += report.unknown.count
+                        if let deleted = report.span { span = span.including(deleted.start, deleted.end) }
+                    }
+                }
+            } catch let error as SampleIdentityError {
+                throw Problem.unprocessable(error.description, pointer: "/ciphertext")
+            }
+            answer.added = writer.added.values.reduce(0, +)
+            answer.duplicates = writer.duplicates.values.reduce(0, +)
+            return (answer, span)
+        }
+        _ = try await repositories.devices.advanceSequence(
+            deviceID: device.id, to: envelope.sequence, batchID: envelope.batchID, at: configuration.clock())
+        if let span {
+            (answer.daysRecomputed, _) = try await recompute(span, user: user, zone: zone, database: database)
+        }
+        return answer
+    }
+
+    /// The decrypted batch, or the 4xx naming the check that failed.
+    private static func open(_ envelope: SyncEnvelope, userID: String, key: SyncKey, limit: Int) throws -> SyncBatchContent {
+        let plaintext: Data
+        do {
+            plaintext = try envelope.open(userID: userID, key: key, limit: limit)
+        } catch let error as SyncEnvelopeError {
+            let pointer: String
+            switch error.kind {
+            case .unsupported: pointer = "/v"
+            case .wrongKey: pointer = "/key_id"
+            case .malformed: pointer = "/nonce"
+            case .authenticationFailed, .notInflatable: pointer = "/ciphertext"
+            case .checksumMismatch: pointer = "/checksum"
+            }
+            throw Problem(.unprocessableContent, "Envelope refused", detail: error.description, pointer: pointer)
+        }
+        do {
+            return try SampleWire.decoder().decode(SyncBatchContent.self, from: plaintext)
+        } catch let error as DecodingError {
+            // The decrypted batch's own problem, pointed into it (never a value).
+            throw Problem(
+                .unprocessableContent, "Batch unreadable", detail: "the decrypted batch does not decode as a batch",
+                pointer: "/ciphertext" + Problem.pointer(Self.codingPath(error)))
+        }
+    }
+
+    private static func codingPath(_ error: DecodingError) -> [any CodingKey] {
+        switch error {
+        case .keyNotFound(let key, let context): context.codingPath + [key]
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context.codingPath
+        @unknown default: []
+        }
+    }
+
+    /// The batch's items as writes, in order: consecutive additions and consecutive
+    /// deletions each grouped into one.
+    private static func records(_ items: [SyncItem]) throws -> [SyncWrite] {
+        var writes: [SyncWrite] = []
+        var additions: [Sample] = []
+        var deletions: [UUID] = []
+        for (index, item) in items.enumerated() {
+            switch item {
+            case .add(let wire):
+                if !deletions.isEmpty { writes.append(.delete(deletions)) }
+                deletions = []
+                additions.append(try wire.sample(pointer: "/ciphertext/items/\(index)/sample"))
+            case .delete(let uuid, let type):
+                guard Self.isTypeIdentifier(type) else {
+                    throw Problem.unprocessable(
+                        "type must be a HealthKit type identifier", pointer: "/ciphertext/items/\(index)/type")
+                }
+                if !additions.isEmpty { writes.append(.add(additions)) }
+                additions = []
+                deletions.append(uuid)
+            }
+        }
+        if !additions.isEmpty { writes.append(.add(additions)) }
+        if !deletions.isEmpty { writes.append(.delete(deletions)) }
+        return writes
+    }
+}
+
+/// One write of a batch, in order.
+private enum SyncWrite: Sendable {
+    case add([Sample])
+    case delete([UUID])
+}
+
+extension DateInterval? {
+    /// The smallest interval holding this one (if any) and `[start, end]`.
+    fileprivate func including(_ start: Date, _ end: Date) -> DateInterval {
+        let lower = Swift.min(self?.start ?? start, start)
+        return DateInterval(start: lower, end: Swift.max(self?.end ?? end, end, lower))
+    }
+}
+
+/// The answer of `POST /v1/sync/batches`.
+struct SyncBatchAnswer: Codable, Sendable {
+    var batchID: UUID
+    var sequence: Int64
+    var added = 0
+    var duplicates = 0
+    var deleted = 0
+    /// Deletions of UUIDs the server does not hold (never sent, or deleted already).
+    var unknown = 0
+    var daysRecomputed = 0
+
+    enum CodingKeys: String, CodingKey {
+        case batchID = "batch_id"
+        case sequence, added, duplicates, deleted, unknown
+        case daysRecomputed = "days_recomputed"
+    }
+}

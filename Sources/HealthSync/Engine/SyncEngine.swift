@@ -1,0 +1,195 @@
+import Foundation
+import HealthCore
+import HealthWire
+
+/// Syncs a store to the server: reads its change feed (and, once, its history, newest
+/// first) into sealed batches in the outbox, and uploads the outbox in order, with retry,
+/// `Retry-After`, dead letters and the upload conditions of the configuration.
+///
+/// Everything it depends on is passed in — the store, the state, the transport, the clock,
+/// randomness and conditions — so every decision can be driven without I/O or sleeping.
+///
+/// ```swift
+/// let engine = SyncEngine(
+///     source: database.store, state: try SyncState(folder: folder), transport: transport,
+///     configuration: .init(), types: { [.stepCount, .heartRate] })
+/// let report = try await engine.runOnce()
+/// ```
+public actor SyncEngine {
+    let source: any HealthQuerying
+    let state: SyncState
+    let transport: any SyncTransport
+    let configuration: SyncConfiguration
+    let environment: SyncEnvironment
+    let types: @Sendable () async throws -> [SampleType]
+    let onEvent: @Sendable (SyncEvent) -> Void
+    /// Asked between batches and during waits: `true` ends the run after the batch in flight.
+    let stopRequested: @Sendable () -> Bool
+    /// What this engine has done so far.
+    public internal(set) var report = SyncReport()
+    /// The wake-ups of a running ``watch(changes:onError:)``.
+    var wakeup: AsyncStream<Void>.Continuation?
+
+    public init(
+        source: any HealthQuerying, state: SyncState, transport: any SyncTransport, configuration: SyncConfiguration,
+        environment: SyncEnvironment = .live, types: @escaping @Sendable () async throws -> [SampleType],
+        onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }, stopRequested: @escaping @Sendable () -> Bool = { false }
+    ) {
+        self.source = source
+        self.state = state
+        self.transport = transport
+        self.configuration = configuration
+        self.environment = environment
+        self.types = types
+        self.onEvent = onEvent
+        self.stopRequested = stopRequested
+    }
+
+    /// Reads and uploads until the feed is read to its end, the backfill is done and the
+    /// outbox is empty. Throws the ``SyncError`` that stopped it (the outbox keeps what
+    /// was not sent); dead letters do not stop it (see ``report``).
+    @discardableResult
+    public func runOnce() async throws -> SyncReport {
+        while true {
+            let backfillLeft = try await read()
+            try await upload()
+            if !backfillLeft || stopRequested() { return report }
+        }
+    }
+
+    // MARK: reading
+
+    /// Reads every type's feed to its end and one backfill window of each type whose
+    /// history is not read yet into the outbox. Returns whether history is left to read.
+    @discardableResult
+    public func read() async throws -> Bool {
+        let enrolment = try state.requireEnrolment()
+        let key = try state.credentials().currentKey()
+        var states = try state.typeStates()
+        var backfillLeft = false
+        for type in try await types().sorted(by: { $0.identifier < $1.identifier }) {
+            if states[type] == nil {
+                try await start(type)
+                states = try state.typeStates()
+            }
+            guard let typeState = states[type] else { continue }
+            try await readFeed(type, from: typeState.proposed, enrolment: enrolment, key: key)
+            if let (cursor, floor) = typeState.backfill {
+                backfillLeft =
+                    try await readWindow(
+                        type, cursor: cursor, floor: floor, itemsSoFar: typeState.backfillItems, enrolment: enrolment, key: key)
+                    || backfillLeft
+            }
+            if stopRequested() { break }
+        }
+        return backfillLeft
+    }
+
+    /// Starts following `type` from the store's latest anchor, its history to backfill.
+    private func start(_ type: SampleType) async throws {
+        let head = try await source.latestAnchor()
+        let now = environment.now()
+        let floor: Date? =
+            switch configuration.backfill {
+            case .days(let days): now.addingTimeInterval(-Double(days) * 86400)
+            case .all: nil
+            }
+        let backfills = if case .days(let days) = configuration.backfill { days > 0 } else { true }
+        try state.startType(type, head: head, backfillFrom: backfills ? now : nil, floor: floor)
+    }
+
+    /// Reads `type`'s changes after `anchor`, a batch per page, each queued with the anchor
+    /// it advances to.
+    private func readFeed(_ type: SampleType, from anchor: QueryAnchor, enrolment: Enrolment, key: SyncKey) async throws {
+        var anchor = anchor
+        while true {
+            let page = try await source.changes(of: type, since: anchor, limit: configuration.batchSize)
+            let items = page.changes.map(SyncItem.init)
+            if items.isEmpty && page.nextAnchor == anchor { return }
+            try queue(
+                items.isEmpty ? [] : [items], anchor: page.nextAnchor,
+                advance: TypeAdvance(type: type, proposed: page.nextAnchor), enrolment: enrolment, key: key)
+            anchor = page.nextAnchor
+            if !page.hasMore || page.changes.isEmpty { return }
+        }
+    }
+
+    /// Reads the samples of `type` starting in the window below `cursor`; returns whether
+    /// history is left below it.
+    private func readWindow(
+        _ type: SampleType, cursor: Date, floor: Date?, itemsSoFar: Int, enrolment: Enrolment, key: SyncKey
+    ) async throws -> Bool {
+        let window = BackfillWindow(cursor: cursor, floor: floor, days: configuration.backfillWindowDays)
+        var samples: [Sample] = []
+        var earlier = false
+        if let interval = window.interval {
+            let overlapping = try await source.samples(of: type, overlapping: interval)
+            samples = overlapping.filter { $0.start >= interval.start && $0.start < cursor }
+            earlier = overlapping.contains { $0.start < interval.start }
+        }
+        var next = window.lower
+        var done = window.reachesFloor
+        if !done && !earlier {
+            // Nothing reaches into this window from before: jump over the empty stretch to
+            // the latest sample that ends before it, or stop when there is none.
+            if let latest = try await source.latestSample(of: type, endingBy: window.lower) {
+                next = min(window.lower, latest.end.addingTimeInterval(0.001))
+            } else {
+                done = true
+            }
+        }
+        let batches = stride(from: 0, to: samples.count, by: configuration.batchSize).map {
+            samples[$0..<min($0 + configuration.batchSize, samples.count)].map { SyncItem.add(SampleWire($0)) }
+        }
+        try queue(
+            batches, anchor: nil,
+            advance: TypeAdvance(type: type, backfillCursor: next, backfillDone: done, backfillItems: samples.count),
+            enrolment: enrolment, key: key)
+        onEvent(.backfill(type: type, cursor: next, floor: floor, items: itemsSoFar + samples.count))
+        return !done
+    }
+
+    /// Seals `batches` and queues them with `advance`, in one transaction; the last batch
+    /// carries `anchor`.
+    private func queue(
+        _ batches: [[SyncItem]], anchor: QueryAnchor?, advance: TypeAdvance, enrolment: Enrolment, key: SyncKey
+    ) throws {
+        let encoder = SampleWire.encoder()
+        let level = configuration.compressionLevel
+        let createdAt = environment.now()
+        try state.enqueue(
+            batches.enumerated().map { index, items in
+                (
+                    items: items.map { item in
+                        if case .delete = item { SyncItemCount(isDeletion: true) } else { SyncItemCount(isDeletion: false) }
+                    },
+                    anchor: index == batches.count - 1 ? anchor : nil,
+                    seal: { sequence, batchID in
+                        let plaintext = try encoder.encode(SyncBatchContent(items: items))
+                        return try SyncEnvelope.seal(
+                            plaintext, userID: enrolment.userID, deviceID: enrolment.deviceID, key: key, batchID: batchID,
+                            sequence: sequence, createdAt: createdAt, compressionLevel: level
+                        ).encoded()
+                    }
+                )
+            }, advance: advance, at: createdAt)
+        report.itemsRead += batches.reduce(0) { $0 + $1.count }
+        report.batchesQueued += batches.count
+    }
+}
+
+/// The backfill window below a cursor: `days` long, not below the floor.
+struct BackfillWindow {
+    var lower: Date
+    var interval: DateInterval?
+    /// The window reaches the floor: the backfill ends with it.
+    var reachesFloor: Bool
+
+    init(cursor: Date, floor: Date?, days: Int) {
+        var lower = cursor.addingTimeInterval(-Double(max(days, 1)) * 86400)
+        if let floor { lower = max(lower, floor) }
+        self.lower = lower
+        interval = lower < cursor ? DateInterval(start: lower, end: cursor) : nil
+        reachesFloor = floor.map { lower <= $0 } ?? false
+    }
+}
