@@ -170,10 +170,10 @@ S["SyncEnvelope"] = {"type": "object", "required": ["v", "device_id", "key_id", 
     "description": "A sealed batch (docs/sync.md): the JSON {\"items\": [...]} deflated, then AES-256-GCM under the device key with a fresh 96-bit nonce; every field in clear and the user id are the associated data.",
     "properties": {"v": {"const": 1}, "device_id": {"type": "string", "maxLength": 100}, "key_id": {"type": "string", "maxLength": 100},
         "batch_id": {"type": "string", "format": "uuid", "description": "Also the Idempotency-Key."},
-        "sequence": {"type": "integer", "minimum": 1, "description": "Larger than every earlier batch of the device."},
+        "sequence": {"type": "integer", "minimum": 1, "maximum": 9007199254740991, "description": "Larger than every earlier batch of the device."},
         "created_at": {"type": "string", "format": "date-time"}, "compression": {"const": "deflate"},
-        "nonce": {"type": "string", "contentEncoding": "base64", "description": "12 bytes."},
-        "ciphertext": {"type": "string", "contentEncoding": "base64", "description": "Ciphertext then the 16-byte tag."},
+        "nonce": {"type": "string", "contentEncoding": "base64", "pattern": "^[A-Za-z0-9+/]{16}$", "description": "12 bytes."},
+        "ciphertext": {"type": "string", "contentEncoding": "base64", "minLength": 24, "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$", "description": "Ciphertext then the 16-byte tag."},
         "checksum": {"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "Hex SHA-256 of the plaintext JSON."}}}
 S["SyncBatchAnswer"] = {"type": "object", "required": ["batch_id", "sequence", "added", "duplicates", "deleted", "unknown", "days_recomputed"], "properties": {
     "batch_id": {"type": "string", "format": "uuid"}, "sequence": {"type": "integer"},

@@ -11,7 +11,8 @@ extension HealthRoutes {
         let body = try JSONDecoder().decode(
             DeviceEnrolment.self, from: try await collectJSON(request, limit: configuration.maxBodyBytes))
         let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(name.count) else {
+        // Code points, as JSON Schema's maxLength counts them (not grapheme clusters).
+        guard !name.isEmpty, body.name.unicodeScalars.count <= 100 else {
             throw Problem.unprocessable("name the device in 1–100 characters", pointer: "/name")
         }
         let device = SyncDevice(id: UUID().uuidString.lowercased(), userID: user.id, name: name, createdAt: configuration.clock())

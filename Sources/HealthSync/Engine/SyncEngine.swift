@@ -59,8 +59,8 @@ public actor SyncEngine {
 
     // MARK: reading
 
-    /// Reads every type's feed to its end and one backfill window of each type whose
-    /// history is not read yet into the outbox. Returns whether history is left to read.
+    /// Reads every type's feed to its end and, of each type whose history is not read yet,
+    /// up to a batch of it, into the outbox. Returns whether history is left to read.
     @discardableResult
     public func read() async throws -> Bool {
         let enrolment = try state.requireEnrolment()
@@ -76,7 +76,7 @@ public actor SyncEngine {
             try await readFeed(type, from: typeState.proposed, enrolment: enrolment, key: key)
             if let (cursor, floor) = typeState.backfill {
                 backfillLeft =
-                    try await readWindow(
+                    try await readBackfill(
                         type, cursor: cursor, floor: floor, itemsSoFar: typeState.backfillItems, enrolment: enrolment, key: key)
                     || backfillLeft
             }
@@ -114,28 +114,33 @@ public actor SyncEngine {
         }
     }
 
-    /// Reads the samples of `type` starting in the window below `cursor`; returns whether
-    /// history is left below it.
-    private func readWindow(
-        _ type: SampleType, cursor: Date, floor: Date?, itemsSoFar: Int, enrolment: Enrolment, key: SyncKey
+    /// Reads the samples of `type` starting below `cursor`, window after window, newest
+    /// first, until they fill a batch or the history ends; queues them with the new cursor
+    /// in one transaction. Returns whether history is left below it.
+    private func readBackfill(
+        _ type: SampleType, cursor start: Date, floor: Date?, itemsSoFar: Int, enrolment: Enrolment, key: SyncKey
     ) async throws -> Bool {
-        let window = BackfillWindow(cursor: cursor, floor: floor, days: configuration.backfillWindowDays)
         var samples: [Sample] = []
-        var earlier = false
-        if let interval = window.interval {
-            let overlapping = try await source.samples(of: type, overlapping: interval)
-            samples = overlapping.filter { $0.start >= interval.start && $0.start < cursor }
-            earlier = overlapping.contains { $0.start < interval.start }
-        }
-        var next = window.lower
-        var done = window.reachesFloor
-        if !done && !earlier {
-            // Nothing reaches into this window from before: jump over the empty stretch to
-            // the latest sample that ends before it, or stop when there is none.
-            if let latest = try await source.latestSample(of: type, endingBy: window.lower) {
-                next = min(window.lower, latest.end.addingTimeInterval(0.001))
-            } else {
-                done = true
+        var cursor = start
+        var done = false
+        while !done && samples.count < configuration.batchSize && !stopRequested() {
+            let window = BackfillWindow(cursor: cursor, floor: floor, days: configuration.backfillWindowDays)
+            var earlier = false
+            if let interval = window.interval {
+                let overlapping = try await source.samples(of: type, overlapping: interval)
+                samples += overlapping.filter { $0.start >= interval.start && $0.start < cursor }
+                earlier = overlapping.contains { $0.start < interval.start }
+            }
+            cursor = window.lower
+            done = window.reachesFloor
+            if !done && !earlier {
+                // Nothing reaches into this window from before: jump over the empty stretch to
+                // the latest sample that ends before it, or stop when there is none.
+                if let latest = try await source.latestSample(of: type, endingBy: window.lower) {
+                    cursor = min(window.lower, latest.end.addingTimeInterval(0.001))
+                } else {
+                    done = true
+                }
             }
         }
         let batches = stride(from: 0, to: samples.count, by: configuration.batchSize).map {
@@ -143,9 +148,9 @@ public actor SyncEngine {
         }
         try queue(
             batches, anchor: nil,
-            advance: TypeAdvance(type: type, backfillCursor: next, backfillDone: done, backfillItems: samples.count),
+            advance: TypeAdvance(type: type, backfillCursor: cursor, backfillDone: done, backfillItems: samples.count),
             enrolment: enrolment, key: key)
-        onEvent(.backfill(type: type, cursor: next, floor: floor, items: itemsSoFar + samples.count))
+        onEvent(.backfill(type: type, cursor: cursor, floor: floor, items: itemsSoFar + samples.count))
         return !done
     }
 

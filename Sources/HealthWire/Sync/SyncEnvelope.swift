@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HealthMetrics
 
 /// A sealed sync batch, the body of `POST /v1/sync/batches` (docs/sync.md §Envelope).
 ///
@@ -131,7 +132,7 @@ public struct SyncEnvelope: Codable, Sendable, Hashable {
         batchID = try container.decode(UUID.self, forKey: .batchID)
         sequence = try container.decode(Int64.self, forKey: .sequence)
         let created = try container.decode(String.self, forKey: .createdAt)
-        guard let date = ISO8601DateFormatter().date(from: created) else {
+        guard let date = RFC3339.parse(created) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .createdAt, in: container,
                 debugDescription: "created_at must be an RFC 3339 instant such as 2026-11-23T08:00:00Z")

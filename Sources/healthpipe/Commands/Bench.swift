@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import HealthSynth
 
-struct Bench: ParsableCommand {
+struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Benchmarks and accuracy checks.", subcommands: [BenchImport.self, BenchExport.self, BenchAccuracy.self])
+        abstract: "Benchmarks and accuracy checks.", subcommands: [BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self])
 }
 
 struct BenchImport: ParsableCommand {

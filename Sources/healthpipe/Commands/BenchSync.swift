@@ -1,0 +1,174 @@
+import ArgumentParser
+import Foundation
+import HealthCore
+import HealthImport
+import HealthServer
+import HealthStore
+import HealthSync
+import HealthSynth
+import HealthWire
+import Logging
+
+struct BenchSync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync a store to a loopback server; the same items posted as plain JSON to POST /v1/samples.",
+        discussion: """
+            Without --db it generates a year (synthetic export, 365 days) and imports it first \
+            (not timed). A server runs in this process on loopback with a fresh data folder; \
+            the sync (sealed, compressed batches, backfill of everything) and the plain post \
+            (the change feed's samples as JSON, the same batch size, one Idempotency-Key each) \
+            go to two users of it. Printed: items, seconds, items/s, bytes on the wire per item.
+            """)
+
+    @Option(help: "The store to sync (default: a generated year).")
+    var db: String?
+
+    @Option(help: "Items per batch, for both.")
+    var batchSize = 500
+
+    @Option(help: "Folder for the generated year, the server and the sync state.")
+    var dir: String = NSTemporaryDirectory() + "healthpipe-bench-sync"
+
+    func run() async throws {
+        let folder = URL(fileURLWithPath: dir)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = try await source(in: folder)
+        let types = try store.sampleCountsByType().keys.sorted().map(SampleType.init)
+        let serverFolder = folder.appendingPathComponent("server-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: serverFolder) }
+        let server = try await LoopbackServer.start(folder: serverFolder)
+        defer { server.stop() }
+
+        // The sync: enrol, then everything in sealed batches.
+        let state = try SyncState(folder: serverFolder.appendingPathComponent("sync").path)
+        let syncToken = try await server.token("sync")
+        let syncTransport = HTTPSyncTransport(baseURL: server.url, token: syncToken, timeout: 120)
+        _ = try await DeviceEnrolment.enrol(
+            server: server.url, token: syncToken, name: "bench", state: state, transport: syncTransport)
+        var configuration = SyncConfiguration()
+        configuration.batchSize = batchSize
+        configuration.backfill = .all
+        configuration.dayZone = TimeZone(identifier: "UTC")!
+        let engine = SyncEngine(
+            source: store.store, state: state, transport: syncTransport, configuration: configuration, types: { types })
+        let syncStart = Date()
+        let report = try await engine.runOnce()
+        let syncSeconds = Date().timeIntervalSince(syncStart)
+
+        // The plain post: the same samples, from the same feed, as JSON.
+        let plainToken = try await server.token("plain")
+        let plainTransport = HTTPSyncTransport(baseURL: server.url, token: plainToken, timeout: 120)
+        let plainStart = Date()
+        var (plainItems, plainBytes) = (0, 0)
+        let encoder = SampleWire.encoder()
+        for type in types {
+            var anchor = QueryAnchor.initial
+            while true {
+                let page = try await store.store.changes(of: type, since: anchor, limit: batchSize)
+                if !page.samples.isEmpty {
+                    let body = try encoder.encode(SampleBatch(samples: page.samples.map(SampleWire.init)))
+                    let response = try await plainTransport.send(
+                        SyncRequest(
+                            method: "POST", path: "/v1/samples?tz=UTC",
+                            headers: ["Content-Type": "application/json", "Idempotency-Key": UUID().uuidString], body: body))
+                    guard response.status == 200 else {
+                        throw ValidationError("the plain post got HTTP \(response.status): \(response.problemDetail ?? "")")
+                    }
+                    plainItems += page.samples.count
+                    plainBytes += body.count
+                }
+                anchor = page.nextAnchor
+                if !page.hasMore { break }
+            }
+        }
+        let plainSeconds = Date().timeIntervalSince(plainStart)
+
+        print("Store: \(store.path), \(types.count) types; batches of \(batchSize)")
+        for (name, items, bytes, seconds) in [
+            ("sync (sealed)", report.itemsSent, report.bytesSent, syncSeconds),
+            ("plain POST /v1/samples", plainItems, plainBytes, plainSeconds),
+        ] {
+            print(
+                "  " + name.padding(toLength: 24, withPad: " ", startingAt: 0)
+                    + String(
+                        format: "%8d items  %7.1f s  %8.0f items/s  %6.1f bytes/item  (%@ on the wire)", items, seconds,
+                        Double(items) / seconds, Double(bytes) / Double(max(items, 1)), ImportReport.bytes(Int64(bytes))))
+        }
+        print(
+            String(
+                format: "Sync/plain: %.2f× the items/s, %.2f× the bytes per item; %d retries, %d dead letters",
+                (Double(report.itemsSent) / syncSeconds) / (Double(plainItems) / plainSeconds),
+                (Double(report.bytesSent) / Double(max(report.itemsSent, 1))) / (Double(plainBytes) / Double(max(plainItems, 1))),
+                report.retries, report.deadLetters))
+    }
+
+    /// The store given, or a generated year imported once into `folder`.
+    private func source(in folder: URL) async throws -> HealthDatabase {
+        if let db { return try HealthDatabase(path: db) }
+        let path = folder.appendingPathComponent("year.sqlite").path
+        if !FileManager.default.fileExists(atPath: path) {
+            let export = folder.appendingPathComponent("year.xml")
+            print("Generating and importing a year into \(path)…")
+            try await SyntheticExport(configuration: .init(days: 365, seed: 2026)).write(to: export)
+            let database = try HealthDatabase(path: path)
+            _ = try await HealthImporter(database: database).run(path: export.path)
+            try? FileManager.default.removeItem(at: export)
+            return database
+        }
+        return try HealthDatabase(path: path)
+    }
+}
+
+/// `healthpipe serve` in this process, on a free loopback port, over a fresh folder.
+struct LoopbackServer {
+    let url: URL
+    let store: SQLiteServerStore
+    let task: Task<Void, any Error>
+
+    static func start(folder: URL) async throws -> LoopbackServer {
+        let store = try SQLiteServerStore(path: folder.appendingPathComponent("server.sqlite").path)
+        var configuration = ServerConfiguration()
+        configuration.port = try freePort()
+        configuration.requestsPerMinute = 1_000_000
+        var logger = Logger(label: "healthpipe.bench")
+        logger.logLevel = .critical  // the shutdown at the end is not news
+        let app = try buildApplication(
+            configuration: configuration, repositories: ServerRepositories(store: store, dataFolder: folder.path),
+            logger: logger)
+        let task = Task { try await app.runService() }
+        let url = URL(string: "http://127.0.0.1:\(configuration.port)")!
+        let probe = HTTPSyncTransport(baseURL: url, token: "", timeout: 1)
+        for _ in 0..<100 {
+            if (try? await probe.send(SyncRequest(method: "GET", path: "/healthz")))?.status == 200 {
+                return LoopbackServer(url: url, store: store, task: task)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        task.cancel()
+        throw ValidationError("the loopback server did not start")
+    }
+
+    func token(_ name: String) async throws -> String {
+        try await store.addUser(name: name, scopes: [.read, .write]).1.text
+    }
+
+    func stop() { task.cancel() }
+
+    /// A port nothing listens on now (the kernel's choice for port 0).
+    static func freePort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(socket, raw, length) == 0 && getsockname(socket, raw, &length) == 0
+            }
+        }
+        guard bound else { throw ValidationError("no free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
