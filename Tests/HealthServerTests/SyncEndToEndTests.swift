@@ -42,7 +42,8 @@ import Testing
         return all
     }
 
-    @Test(arguments: ServerBackend.enabled) func theServerEndsWithExactlyTheDevicesSamples(_ backend: ServerBackend) async throws {
+    @Test(arguments: ServerBackend.enabled) func theServerEndsWithExactlyTheDevicesSamples(_ backend: ServerBackend) async throws
+    {
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         let device = try HealthDatabase(path: harness.folder.appendingPathComponent("device.sqlite").path)
@@ -73,8 +74,10 @@ import Testing
                 .heartRate, overlapping: DateInterval(start: Self.end.addingTimeInterval(-10 * 86400), duration: 86400),
                 source: "Jane’s Apple Watch")
             try await device.store.add(Self.history(500, seed: 2))
-            let resent = try await server.store.samples(of: .stepCount, overlapping: DateInterval(start: .distantPast, end: .distantFuture))
-                .filter { gone.deleted.contains($0.uuid) }.prefix(10)
+            let resent = try await server.store.samples(
+                of: .stepCount, overlapping: DateInterval(start: .distantPast, end: .distantFuture)
+            )
+            .filter { gone.deleted.contains($0.uuid) }.prefix(10)
             try await device.store.add(Array(resent))
             let second = try await engine.runOnce()
             #expect(try await Self.contents(server.store) == (try await Self.contents(device.store)))

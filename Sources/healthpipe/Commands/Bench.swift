@@ -4,7 +4,8 @@ import HealthSynth
 
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Benchmarks and accuracy checks.", subcommands: [BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self])
+        abstract: "Benchmarks and accuracy checks.",
+        subcommands: [BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self])
 }
 
 struct BenchImport: ParsableCommand {
