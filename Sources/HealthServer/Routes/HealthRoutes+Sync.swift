@@ -20,15 +20,16 @@ extension HealthRoutes {
                 throw Problem.unprocessable(
                     "the Idempotency-Key must be the envelope's batch_id", pointer: "header/Idempotency-Key")
             }
-            let device = try await syncDevice(envelope, user: user)
-            // One batch of a device at a time: the sequence check and the write go together.
-            let slot = "device\u{0}" + device.id
+            // One batch of a device at a time: the device (its last sequence) is read, checked
+            // and advanced under the slot.
+            let slot = "device\u{0}" + user.id + "\u{0}" + envelope.deviceID
             guard inFlight.begin(slot) else {
                 throw Problem(
                     .conflict, "Batch in progress",
                     detail: "another batch of this device is being processed; send this one when it has been answered")
             }
             defer { inFlight.end(slot) }
+            let device = try await syncDevice(envelope, user: user)
             return try await apply(envelope, from: device, user: user, zone: zone)
         }
     }

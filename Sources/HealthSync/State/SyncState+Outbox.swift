@@ -144,6 +144,16 @@ extension SyncState {
                 try db.execute(
                     sql: "UPDATE type_state SET proposed = max(proposed, ?) WHERE type = ?",
                     arguments: [proposed.rawValue, advance.type.identifier])
+                // Nothing to send up to it (the anchor moved past changes of other types) and
+                // nothing of the type waiting: the server has everything up to it already.
+                if batches.isEmpty {
+                    try db.execute(
+                        sql: """
+                            UPDATE type_state SET saved = max(saved, ?)
+                            WHERE type = ? AND NOT EXISTS (SELECT 1 FROM outbox WHERE type = ?)
+                            """,
+                        arguments: [proposed.rawValue, advance.type.identifier, advance.type.identifier])
+                }
             }
             if let cursor = advance.backfillCursor {
                 try db.execute(
