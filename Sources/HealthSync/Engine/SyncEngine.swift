@@ -163,11 +163,11 @@ public actor SyncEngine {
         let level = configuration.compressionLevel
         let createdAt = environment.now()
         try state.enqueue(
-            batches.enumerated().map { index, items in
-                (
-                    items: items.map { item in
-                        if case .delete = item { SyncItemCount(isDeletion: true) } else { SyncItemCount(isDeletion: false) }
-                    },
+            batches.enumerated().map {
+                index, items -> (additions: Int, deletions: Int, anchor: QueryAnchor?, seal: (Int64, UUID) throws -> Data) in
+                let deletions = items.count(where: { if case .delete = $0 { true } else { false } })
+                return (
+                    additions: items.count - deletions, deletions: deletions,
                     anchor: index == batches.count - 1 ? anchor : nil,
                     seal: { sequence, batchID in
                         let plaintext = try encoder.encode(SyncBatchContent(items: items))

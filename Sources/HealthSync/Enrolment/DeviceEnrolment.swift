@@ -33,12 +33,8 @@ public enum DeviceEnrolment {
     public static func enrol(
         server: URL, token: String, name: String, state: SyncState, transport: any SyncTransport, now: Date = Date()
     ) async throws -> Enrolment {
-        if let existing = try state.enrolment() {
-            throw SyncError(
-                .state(
-                    "\(state.folder) is enrolled already as device \(existing.deviceID) on \(existing.server); "
-                        + "use another --state folder, or remove this one to start over"))
-        }
+        // Before asking the server, so that no device is enrolled for a folder that cannot keep it.
+        try state.refuseIfEnrolled()
         let body = try JSONSerialization.data(withJSONObject: ["name": name])
         let answer = try await call(
             transport, SyncRequest(method: "POST", path: "/v1/devices", headers: ["Content-Type": "application/json"], body: body)

@@ -21,14 +21,6 @@ public struct TypeSyncState: Sendable, Hashable {
     var backfillDone: Bool
     /// Samples the backfill has read so far.
     public var backfillItems: Int
-
-    public static func == (lhs: TypeSyncState, rhs: TypeSyncState) -> Bool {
-        lhs.type == rhs.type && lhs.proposed == rhs.proposed && lhs.saved == rhs.saved && lhs.lastSuccessAt == rhs.lastSuccessAt
-            && lhs.backfillCursor == rhs.backfillCursor && lhs.backfillFloor == rhs.backfillFloor
-            && lhs.backfillDone == rhs.backfillDone && lhs.backfillItems == rhs.backfillItems
-    }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(type) }
 }
 
 /// A sealed batch waiting in the outbox, as it will be sent.
@@ -117,7 +109,8 @@ extension SyncState {
     /// leaves either all of it or none. `seal` makes a batch's envelope from its items, the
     /// sequence number and the batch id allotted here.
     func enqueue(
-        _ batches: [(items: [SyncItemCount], anchor: QueryAnchor?, seal: (Int64, UUID) throws -> Data)], advance: TypeAdvance,
+        _ batches: [(additions: Int, deletions: Int, anchor: QueryAnchor?, seal: (Int64, UUID) throws -> Data)],
+        advance: TypeAdvance,
         at now: Date
     ) throws {
         try queue.write { db in
@@ -133,8 +126,8 @@ extension SyncState {
                         VALUES (?,?,?,?,?,?,?,?,?)
                         """,
                     arguments: [
-                        sequence, batchID.uuidString.lowercased(), envelope, batch.items.count,
-                        batch.items.filter { !$0.isDeletion }.count, batch.items.filter(\.isDeletion).count,
+                        sequence, batchID.uuidString.lowercased(), envelope, batch.additions + batch.deletions,
+                        batch.additions, batch.deletions,
                         advance.type.identifier, batch.anchor?.rawValue, now.timeIntervalSince1970,
                     ])
                 sequence += 1
@@ -171,28 +164,21 @@ extension SyncState {
     /// The oldest queued batch, or `nil` when the outbox is empty.
     public func nextBatch() throws -> OutboxBatch? {
         try queue.read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT sequence, batch_id, envelope, items, additions, deletions, type, anchor, created_at, attempts, last_error
-                    FROM outbox ORDER BY sequence LIMIT 1
-                    """
-            ).map(Self.batch)
+            try Row.fetchOne(db, sql: "\(Self.outboxQuery) LIMIT 1").map(Self.batch)
         }
     }
 
     /// The queued batches, oldest first.
     public func outbox() throws -> [OutboxBatch] {
         try queue.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT sequence, batch_id, envelope, items, additions, deletions, type, anchor, created_at, attempts, last_error
-                    FROM outbox ORDER BY sequence
-                    """
-            ).map(Self.batch)
+            try Row.fetchAll(db, sql: Self.outboxQuery).map(Self.batch)
         }
     }
+
+    private static let outboxQuery = """
+        SELECT sequence, batch_id, envelope, items, additions, deletions, type, anchor, created_at, attempts, last_error
+        FROM outbox ORDER BY sequence
+        """
 
     private static func batch(_ row: Row) throws -> OutboxBatch {
         OutboxBatch(
@@ -258,9 +244,4 @@ extension SyncState {
             }
         }
     }
-}
-
-/// What the outbox counts of an item.
-struct SyncItemCount: Sendable {
-    var isDeletion: Bool
 }

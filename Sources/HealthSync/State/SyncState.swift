@@ -131,12 +131,7 @@ extension SyncState {
     /// Records a new enrolment and its credentials. A folder that holds one already is
     /// refused: its queue belongs to that device.
     public func enrol(_ enrolment: Enrolment, credentials: Credentials) throws {
-        if let existing = try self.enrolment() {
-            throw SyncError(
-                .state(
-                    "\(folder) is enrolled already as device \(existing.deviceID) on \(existing.server); "
-                        + "use another --state folder, or remove this one to start over"))
-        }
+        try refuseIfEnrolled()
         try credentials.write(folder: folder)
         try queue.write { db in
             try db.execute(
@@ -147,6 +142,15 @@ extension SyncState {
                     enrolment.enrolledAt.timeIntervalSince1970,
                 ])
         }
+    }
+
+    /// Throws when the folder holds an enrolment already: its queue belongs to that device.
+    public func refuseIfEnrolled() throws {
+        guard let existing = try enrolment() else { return }
+        throw SyncError(
+            .state(
+                "\(folder) is enrolled already as device \(existing.deviceID) on \(existing.server); "
+                    + "use another --state folder, or remove this one to start over"))
     }
 
     /// The credentials (token, keys) of the enrolment.

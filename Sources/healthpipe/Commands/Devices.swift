@@ -55,8 +55,7 @@ struct DevicesRotateKey: AsyncParsableCommand {
         let (state, enrolment) = try stateOptions.openEnrolled()
         let id = try await DeviceEnrolment.rotateKey(
             state: state,
-            transport: HTTPSyncTransport(
-                baseURL: URL(string: enrolment.server)!, token: try state.credentials().token, timeout: 30))
+            transport: try stateOptions.transport(state, enrolment))
         print("device \(enrolment.deviceID) now seals new batches with key \(id)")
     }
 }
@@ -69,8 +68,7 @@ struct DevicesList: AsyncParsableCommand {
 
     func run() async throws {
         let (state, enrolment) = try stateOptions.openEnrolled()
-        let transport = HTTPSyncTransport(
-            baseURL: URL(string: enrolment.server)!, token: try state.credentials().token, timeout: 30)
+        let transport = try stateOptions.transport(state, enrolment)
         let response = try await transport.send(SyncRequest(method: "GET", path: "/v1/devices"))
         guard response.status == 200,
             let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any],

@@ -20,6 +20,11 @@ struct SyncStateOptions: ParsableArguments {
         let state = try SyncState(folder: folder)
         return (state, try state.requireEnrolment())
     }
+
+    /// The transport to the enrolled server with the enrolment's token.
+    func transport(_ state: SyncState, _ enrolment: Enrolment, timeout: Double = 30) throws -> HTTPSyncTransport {
+        HTTPSyncTransport(baseURL: URL(string: enrolment.server)!, token: try state.credentials().token, timeout: timeout)
+    }
 }
 
 struct Sync: AsyncParsableCommand {
