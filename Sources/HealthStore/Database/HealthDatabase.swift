@@ -22,6 +22,8 @@ public final class HealthDatabase: Sendable {
         /// seconds (docs/store.md §Observation). Commits through this database are
         /// notified at once.
         public var commitPollInterval: TimeInterval = 0.05
+        /// How long a statement waits for another process's transaction, in seconds.
+        public var busyTimeout: TimeInterval = 10
 
         public init() {}
     }
@@ -37,6 +39,9 @@ public final class HealthDatabase: Sendable {
         self.path = path
         var config = GRDB.Configuration()
         config.readonly = configuration.readOnly
+        // Other processes write the same file (an import, `healthpipe log`, a sync reading
+        // it): wait for their transaction instead of failing with "database is locked".
+        config.busyMode = .timeout(configuration.busyTimeout)
         let cacheSize = configuration.cacheSizeKiB
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA page_size = 8192")
