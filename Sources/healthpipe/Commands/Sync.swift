@@ -52,6 +52,9 @@ struct SyncRun: AsyncParsableCommand {
     @Option(help: "conservative | default | aggressive (batch size, interval, upload conditions).")
     var config = "default"
 
+    @Option(help: "Items per batch (default: the configuration's: 100, 500 or 2000).")
+    var batchSize: Int?
+
     @Option(help: "Type identifiers to sync, comma-separated (default: every type in the store).")
     var types: String?
 
@@ -81,6 +84,10 @@ struct SyncRun: AsyncParsableCommand {
             throw ValidationError("--backfill-days must be a number of days or all, not '\(backfillDays)'")
         }
         if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz must be an IANA zone, not '\(tz)'") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let batchSize, !(1...20_000).contains(batchSize) {
+            throw ValidationError("--batch-size must be 1–20000 (the server's limit per batch)")
+        }
         if once && watch { throw ValidationError("give --once or --watch, not both") }
         if let server, URL(string: server)?.scheme == nil {
             throw ValidationError("--server must be a URL such as https://host:8443")
@@ -94,6 +101,7 @@ struct SyncRun: AsyncParsableCommand {
         configuration.backfill = backfillDays == "all" ? .all : .days(Int(backfillDays)!)
         if let tz { configuration.dayZone = TimeZone(identifier: tz)! }
         if let timeout { configuration.requestTimeout = timeout }
+        if let batchSize { configuration.batchSize = batchSize }
         let chosen = types?.split(separator: ",").map { SampleType(String($0).trimmingCharacters(in: .whitespaces)) }
         configuration.types = chosen
         let transport = HTTPSyncTransport(
