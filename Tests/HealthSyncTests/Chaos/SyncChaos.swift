@@ -1,0 +1,292 @@
+import Foundation
+import HealthCore
+import HealthStore
+import HealthSync
+import HealthWire
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One run of the sync under faults (`scripts/sync-chaos` runs it at full size): a real
+/// `healthpipe serve` behind a ``FaultProxy``, `healthpipe sync --once` processes killed
+/// with SIGKILL at random points and started again, the server killed and restarted, and
+/// this process adding and deleting samples in the device's store all along. Then the
+/// faults stop, the device drains, and the two stores are read back for comparison.
+struct SyncChaos {
+    struct Settings {
+        /// Samples in the device's store before the sync starts.
+        var samples = 2000
+        /// How long the faults last, in seconds.
+        var seconds = 20.0
+        /// Items per batch.
+        var batchSize = 100
+        /// The share of connections the proxy breaks.
+        var faultRate = 0.5
+        /// Seconds a request may take while faults are on (the stalls outlast it).
+        var timeout = 2.0
+
+        /// The defaults, or `HEALTHPIPE_CHAOS_SAMPLES`, `_SECONDS`, `_BATCH` when set.
+        static func fromEnvironment() -> Settings {
+            let environment = ProcessInfo.processInfo.environment
+            var settings = Settings()
+            if let value = environment["HEALTHPIPE_CHAOS_SAMPLES"].flatMap(Int.init) { settings.samples = value }
+            if let value = environment["HEALTHPIPE_CHAOS_SECONDS"].flatMap(Double.init) { settings.seconds = value }
+            if let value = environment["HEALTHPIPE_CHAOS_BATCH"].flatMap(Int.init) { settings.batchSize = value }
+            return settings
+        }
+    }
+
+    /// What happened, and what each side holds at the end.
+    struct Outcome {
+        var device: [UUID: SampleWire] = [:]
+        var server: [UUID: SampleWire] = [:]
+        var faults: [FaultProxy.Fault: Int] = [:]
+        var clientRuns = 0
+        var clientKills = 0
+        var serverKills = 0
+        var writerAdded = 0
+        var writerDeleted = 0
+        var drainRuns = 0
+        var pendingBatches = 0
+        var deadLetters = 0
+        var chaosSeconds = 0.0
+        var drainSeconds = 0.0
+
+        var summary: String {
+            let faultList = FaultProxy.Fault.allCases.map { "\($0.rawValue) \(faults[$0, default: 0])" }
+                .joined(separator: ", ")
+            return """
+                sync chaos: \(device.count) samples on the device, \(server.count) on the server; \
+                writer added \(writerAdded), deleted \(writerDeleted); \(clientRuns) client runs, \
+                \(clientKills) SIGKILLed; server SIGKILLed \(serverKills) times; requests: \(faultList); \
+                faults for \(String(format: "%.0f", chaosSeconds)) s, drained in \(drainRuns) run(s), \
+                \(String(format: "%.1f", drainSeconds)) s; \(pendingBatches) pending, \(deadLetters) dead letters
+                """
+        }
+    }
+
+    static let types: [SampleType] = [.stepCount, .heartRate, .activeEnergyBurned, .sleepAnalysis]
+    static let end = Date(timeIntervalSince1970: 1_735_000_000)
+
+    let settings: Settings
+    let folder: URL
+
+    init(settings: Settings) throws {
+        self.settings = settings
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-chaos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// Removes the folder, unless `HEALTHPIPE_CHAOS_KEEP` is set (its logs and stores then stay).
+    func cleanUp() {
+        if ProcessInfo.processInfo.environment["HEALTHPIPE_CHAOS_KEEP"] != nil {
+            print("sync chaos: kept \(folder.path)")
+        } else {
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    private var deviceDB: String { folder.appendingPathComponent("device.sqlite").path }
+    private var serverDB: String { folder.appendingPathComponent("server/server.sqlite").path }
+    private var stateFolder: String { folder.appendingPathComponent("state").path }
+    private func log(_ name: String) -> URL { folder.appendingPathComponent("\(name).log") }
+
+    /// The last lines the child processes wrote, for a failure's message.
+    func logTail(lines: Int = 30) -> String {
+        ["server", "sync", "drain"].map { name in
+            let text = (try? String(contentsOf: log(name), encoding: .utf8)) ?? ""
+            return "--- \(name).log\n" + text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    func run() async throws -> Outcome {
+        var outcome = Outcome()
+        let device = try HealthDatabase(path: deviceDB)
+        _ = try await device.store.add((0..<settings.samples).map { _ in Self.randomSample() })
+
+        try FileManager.default.createDirectory(
+            atPath: (serverDB as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let token = try ChildProcess.output(["users", "add", "chaos", "--db", serverDB])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let serverPort = try FaultProxy.freePort()
+        let server = ServerProcess(
+            arguments: [
+                "serve", "--db", serverDB, "--port", "\(serverPort)", "--rate-limit", "1000000",
+            ], port: serverPort, log: log("server"))
+        try await server.start()
+        let proxy = try FaultProxy(upstreamPort: serverPort)
+        defer {
+            proxy.stop()
+            server.kill()
+        }
+        let proxyURL = "http://127.0.0.1:\(proxy.port)"
+        _ = try ChildProcess.output([
+            "devices", "enrol", "--server", proxyURL, "--token", token, "--name", "chaos", "--state", stateFolder,
+        ])
+
+        // Faults: the proxy breaks connections, the server and the client are killed, the
+        // store changes under the client.
+        let chaosStart = Date()
+        let deadline = chaosStart.addingTimeInterval(settings.seconds)
+        proxy.setFaultRate(settings.faultRate)
+        async let writer = Self.write(to: device, until: deadline)
+        async let serverKills = server.killAndRestart(until: deadline)
+        var sequenceOfRuns = 0
+        while Date() < deadline {
+            let client = try ChildProcess(syncArguments(timeout: settings.timeout), log: log("sync"))
+            sequenceOfRuns += 1
+            let status = await client.wait(seconds: Double.random(in: 0.3...4))
+            if status == nil {
+                client.kill()
+                await client.wait(seconds: 10)
+                outcome.clientKills += 1
+            } else if status == 0 {
+                try await Task.sleep(for: .milliseconds(200))  // drained: let the writer add more
+            }
+        }
+        (outcome.writerAdded, outcome.writerDeleted) = try await writer
+        outcome.serverKills = try await serverKills
+        outcome.clientRuns = sequenceOfRuns
+        outcome.chaosSeconds = Date().timeIntervalSince(chaosStart)
+        outcome.faults = proxy.faultCounts
+
+        // No more faults: the device drains.
+        proxy.setFaultRate(0)
+        try await server.ensureRunning()
+        let drainStart = Date()
+        while outcome.drainRuns < 10 {
+            outcome.drainRuns += 1
+            let client = try ChildProcess(syncArguments(timeout: 120), log: log("drain"))
+            if await client.wait(seconds: 1800) == 0 { break }
+        }
+        outcome.drainSeconds = Date().timeIntervalSince(drainStart)
+        server.terminate()
+        await server.waitForExit()
+
+        let state = try SyncState(folder: stateFolder)
+        outcome.pendingBatches = try state.outbox().count
+        outcome.deadLetters = try state.deadLetters().count
+        outcome.device = try await Self.contents(device.store)
+        let users = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("server/users").path
+        ).filter { $0.hasSuffix(".sqlite") }
+        guard users.count == 1 else { throw ProxyError("expected one user's store on the server, found \(users)") }
+        let serverStore = try HealthDatabase(path: folder.appendingPathComponent("server/users/\(users[0])").path)
+        outcome.server = try await Self.contents(serverStore.store)
+        return outcome
+    }
+
+    private func syncArguments(timeout: Double) -> [String] {
+        [
+            "sync", "--once", "--quiet", "--db", deviceDB, "--state", stateFolder, "--backfill-days", "all",
+            "--batch-size", "\(settings.batchSize)", "--timeout", "\(timeout)", "--tz", "UTC",
+        ]
+    }
+
+    /// Adds a few samples and deletes a few (by UUID, sometimes an hour of one type) every
+    /// 20–150 ms until `deadline`; the samples added and the samples deleted.
+    static func write(to device: HealthDatabase, until deadline: Date) async throws -> (Int, Int) {
+        var known = try await Array(contents(device.store).keys)
+        var (added, deleted) = (0, 0)
+        while Date() < deadline {
+            let new = (0..<Int.random(in: 1...10)).map { _ in randomSample() }
+            added += try await device.store.add(new)
+            known += new.map(\.uuid)
+            let victims = (0..<Int.random(in: 0...5)).compactMap { _ in known.randomElement() }
+            deleted += try await device.store.delete(uuids: victims).deleted.count
+            if Int.random(in: 0..<20) == 0 {
+                let hour = DateInterval(
+                    start: end.addingTimeInterval(-Double(Int.random(in: 1...(120 * 24))) * 3600), duration: 3600)
+                deleted += try await device.store.delete(.heartRate, overlapping: hour, source: nil).deleted.count
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 20...150)))
+        }
+        return (added, deleted)
+    }
+
+    /// A sample of one of ``types`` in the 120 days before ``end``, of one of two sources;
+    /// one in three with a writer-given UUID.
+    static func randomSample() -> Sample {
+        let type = types.randomElement()!
+        let start = end.addingTimeInterval(-Double.random(in: 0..<(120 * 86400)).rounded())
+        let watch = Bool.random()
+        let value: SampleValue =
+            switch type {
+            case .heartRate: .quantity(Double(Int.random(in: 40...190)), unit: "count/min")
+            case .stepCount: .quantity(Double(Int.random(in: 1...3000)), unit: "count")
+            case .activeEnergyBurned: .quantity(Double(Int.random(in: 1...5000)) / 100, unit: "kcal")
+            default:
+                .category(["HKCategoryValueSleepAnalysisAsleepCore", "HKCategoryValueSleepAnalysisAsleepREM"].randomElement()!)
+            }
+        return Sample(
+            type: type, start: start, end: type == .heartRate ? start : start + Double(Int.random(in: 60...1800)),
+            value: value,
+            source: Source(name: watch ? "Jane’s Apple Watch" : "Jane’s iPhone", version: "11.2"),
+            device: watch ? Device(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch") : nil,
+            metadata: Bool.random() ? [MetadataEntry(key: "HKTimeZone", value: "Europe/Paris")] : [],
+            uuid: Int.random(in: 0..<3) == 0 ? UUID() : nil)
+    }
+
+    /// A store's samples of ``types``: UUID → the wire form (what must match).
+    static func contents(_ store: any HealthQuerying) async throws -> [UUID: SampleWire] {
+        var all: [UUID: SampleWire] = [:]
+        let everything = DateInterval(start: .distantPast, end: .distantFuture)
+        for type in types {
+            for sample in try await store.samples(of: type, overlapping: everything) { all[sample.uuid] = SampleWire(sample) }
+        }
+        return all
+    }
+
+}
+
+/// `healthpipe serve`, started again after each kill on the same port.
+final class ServerProcess: @unchecked Sendable {
+    let arguments: [String]
+    let port: Int
+    let log: URL
+    private let lock = NSLock()
+    private var process: ChildProcess?
+
+    init(arguments: [String], port: Int, log: URL) {
+        self.arguments = arguments
+        self.port = port
+        self.log = log
+    }
+
+    /// Starts the server and waits until `/healthz` answers.
+    func start() async throws {
+        let child = try ChildProcess(arguments, log: log)
+        lock.withLock { process = child }
+        let probe = HTTPSyncTransport(baseURL: URL(string: "http://127.0.0.1:\(port)")!, token: "", timeout: 1)
+        for _ in 0..<600 {
+            if (try? await probe.send(SyncRequest(method: "GET", path: "/healthz")))?.status == 200 { return }
+            guard child.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ProxyError("healthpipe serve did not start; see \(log.path)")
+    }
+
+    func ensureRunning() async throws {
+        if lock.withLock({ process?.isRunning }) != true { try await start() }
+    }
+
+    /// SIGKILLs the server every 2–6 s and starts it again 0.1–1 s later, until
+    /// `deadline`; how many times it was killed.
+    func killAndRestart(until deadline: Date) async throws -> Int {
+        var kills = 0
+        while true {
+            try await Task.sleep(for: .milliseconds(Int.random(in: 2000...6000)))
+            guard Date() < deadline else { return kills }
+            kill()
+            kills += 1
+            await lock.withLock { process }?.wait(seconds: 10)
+            try await Task.sleep(for: .milliseconds(Int.random(in: 100...1000)))
+            try await start()
+        }
+    }
+
+    func kill() { lock.withLock { process }?.kill() }
+    func terminate() { lock.withLock { process }?.terminate() }
+    func waitForExit() async { await lock.withLock { process }?.wait(seconds: 30) }
+}
