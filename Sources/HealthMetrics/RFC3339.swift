@@ -53,6 +53,44 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
+    /// `2024-06-01T08:00:00Z`, or `2024-06-01T08:00:00.250Z` when the instant, rounded to
+    /// the millisecond (what content keys keep of it), has a fraction. Years 0000–9999.
+    /// Written by hand: a Foundation formatter costs microseconds to make and format with,
+    /// and the sync and the change feed write two instants per sample.
+    public static func format(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, fraction) = (milliseconds.floorDivided(by: 1000), milliseconds.floorModulo(1000))
+        let (days, secondOfDay) = (Int(seconds.floorDivided(by: 86_400)), Int(seconds.floorModulo(86_400)))
+        let (year, month, day) = CivilDays.date(days)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(24)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(min(max(year, 0), 9999), 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2)
+        if fraction != 0 {
+            bytes.append(UInt8(ascii: "."))
+            digits(Int(fraction), 3)
+        }
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
@@ -60,4 +98,13 @@ public enum RFC3339 {
         default: 31
         }
     }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+
+    fileprivate func floorModulo(_ divisor: Int64) -> Int64 { self - floorDivided(by: divisor) * divisor }
 }

@@ -30,4 +30,36 @@ import Testing
     func refusesWhatRFC3339Forbids(_ text: String) {
         #expect(RFC3339.parse(text) == nil, "\(text)")
     }
+
+    @Test(arguments: [
+        (0.0, "1970-01-01T00:00:00Z"),
+        (1_717_228_800.25, "2024-06-01T08:00:00.250Z"),
+        (-0.5, "1969-12-31T23:59:59.500Z"),
+        (-62_135_596_800, "0001-01-01T00:00:00Z"),
+        (253_402_300_799.999, "9999-12-31T23:59:59.999Z"),
+        (1_717_228_799.9996, "2024-06-01T08:00:00Z"),  // rounds to the millisecond, carrying into the next second
+        (1_717_228_800.0004, "2024-06-01T08:00:00Z"),
+        (1_709_208_000.3, "2024-02-29T12:00:00.300Z"),
+    ])
+    func writesInstantsToTheMillisecond(_ seconds: Double, _ text: String) {
+        #expect(RFC3339.format(Date(timeIntervalSince1970: seconds)) == text)
+    }
+
+    /// Whole seconds as Foundation writes them (from 1600: before the Gregorian reform
+    /// Foundation writes Julian dates, RFC 3339 and ``RFC3339/parse(_:)`` proleptic
+    /// Gregorian ones); any instant read back to its millisecond.
+    @Test func formatAgreesWithFoundationAndReadsBack() throws {
+        let foundation = ISO8601DateFormatter()
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let seconds = Double(Int64.random(in: -62_135_596_800...253_402_300_799, using: &generator))
+            let date = Date(timeIntervalSince1970: seconds)
+            if seconds >= -11_676_096_000 { #expect(RFC3339.format(date) == foundation.string(from: date)) }
+            let instant = Date(timeIntervalSince1970: seconds + Double.random(in: 0..<1, using: &generator))
+            let back = try #require(RFC3339.parse(RFC3339.format(instant)))
+            #expect(
+                (back.timeIntervalSince1970 * 1000).rounded() == (instant.timeIntervalSince1970 * 1000).rounded(),
+                "\(instant.timeIntervalSince1970)")
+        }
+    }
 }

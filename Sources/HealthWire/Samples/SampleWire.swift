@@ -93,7 +93,7 @@ public struct SampleWire: Codable, Sendable, Hashable {
     }
 
     /// The encoder of samples and change feeds: sorted keys, RFC 3339 instants with
-    /// milliseconds when they have a fraction (what content keys keep of an instant).
+    /// milliseconds when they have a fraction (``RFC3339/format(_:)``).
     public static func encoder(pretty: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting =
@@ -121,10 +121,5 @@ public struct SampleWire: Codable, Sendable, Hashable {
     }
 
     /// `2024-06-01T08:00:00Z`, or `2024-06-01T08:00:00.250Z` for an instant with a fraction.
-    public static func instant(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        let formatter = ISO8601DateFormatter()
-        if seconds != seconds.rounded(.down) { formatter.formatOptions.insert(.withFractionalSeconds) }
-        return formatter.string(from: date)
-    }
+    public static func instant(_ date: Date) -> String { RFC3339.format(date) }
 }
