@@ -11,16 +11,40 @@ public struct SQLiteHealthStore: HealthQuerying {
 
     public init(database: HealthDatabase) { self.database = database }
 
-    private static let columns = """
-        s.anchor, s.content_key, s.uuid, s.start, s.end, s.utc_offset, s.value, s.value_text, s.unit, s.creation_date,
-        t.identifier AS type, src.name AS source_name, src.version AS source_version,
-        d.id AS device_id, d.name AS d_name, d.manufacturer AS d_manufacturer, d.model AS d_model,
-        d.hardware AS d_hardware, d.software AS d_software, d.firmware AS d_firmware,
-        d.local_identifier AS d_local_identifier, d.udi_device_identifier AS d_udi_device_identifier,
-        d.creation_date AS d_creation_date
-        FROM sample s JOIN sample_type t ON t.id = s.type_id JOIN source src ON src.id = s.source_id
-        LEFT JOIN device d ON d.id = s.device_id
-        """
+    /// The columns a sample is read from, in `SELECT` order: rows are read by position (a
+    /// lookup by name compares every column name, case-insensitively, for each value).
+    private enum Column: Int, CaseIterable {
+        case anchor, contentKey, uuid, start, end, utcOffset, value, valueText, unit, creationDate, type
+        case sourceName, sourceVersion, deviceID
+        /// The device's nine fields follow, in ``DeviceRow/device(from:at:)``'s order.
+        case device
+
+        var sql: String {
+            switch self {
+            case .anchor: "s.anchor"
+            case .contentKey: "s.content_key"
+            case .uuid: "s.uuid"
+            case .start: "s.start"
+            case .end: "s.end"
+            case .utcOffset: "s.utc_offset"
+            case .value: "s.value"
+            case .valueText: "s.value_text"
+            case .unit: "s.unit"
+            case .creationDate: "s.creation_date"
+            case .type: "t.identifier"
+            case .sourceName: "src.name"
+            case .sourceVersion: "src.version"
+            case .deviceID: "d.id"
+            case .device: DeviceRow.fields.map { "d.\($0)" }.joined(separator: ", ")
+            }
+        }
+    }
+
+    private static let columns =
+        Column.allCases.map(\.sql).joined(separator: ", ") + """
+             FROM sample s JOIN sample_type t ON t.id = s.type_id JOIN source src ON src.id = s.source_id
+            LEFT JOIN device d ON d.id = s.device_id
+            """
 
     public func samples(of type: SampleType, overlapping interval: DateInterval) async throws -> [Sample] {
         try await database.pool.read { db in
@@ -113,9 +137,9 @@ public struct SQLiteHealthStore: HealthQuerying {
     ) throws
         -> [(anchor: Int64, sample: Sample)]
     {
-        let rows = try Row.fetchAll(db, sql: "SELECT \(columns) WHERE \(clause)", arguments: arguments)
+        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) WHERE \(clause)"), arguments: arguments)
         guard !rows.isEmpty else { return [] }
-        let anchors = rows.map { $0["anchor"] as Int64 }
+        let anchors = rows.map { $0[Column.anchor.rawValue] as Int64 }
         var metadata: [Int64: [MetadataEntry]] = [:]
         var beats: [Int64: [HeartbeatInstant]] = [:]
         for chunk in stride(from: 0, to: anchors.count, by: 500).map({ anchors[$0..<min($0 + 500, anchors.count)] }) {
@@ -134,25 +158,26 @@ public struct SQLiteHealthStore: HealthQuerying {
             }
         }
         return try rows.map { row in
-            let anchor: Int64 = row["anchor"]
-            let unit: String? = row["unit"]
+            func column<Value: DatabaseValueConvertible>(_ column: Column) -> Value { row[column.rawValue] }
+            let anchor: Int64 = column(.anchor)
+            let unit: String? = column(.unit)
             let value: SampleValue
-            if let unit, let number = row["value"] as Double? {
+            if let unit, let number = column(.value) as Double? {
                 value = .quantity(number, unit: unit)
-            } else if let text = row["value_text"] as String? {
+            } else if let text = column(.valueText) as String? {
                 value = .category(text)
             } else {
                 value = .none
             }
-            let version: String = row["source_version"]
+            let version: String = column(.sourceVersion)
             let sample = Sample(
-                type: SampleType(row["type"]), start: Date(timeIntervalSince1970: row["start"]),
-                end: Date(timeIntervalSince1970: row["end"]), value: value,
-                source: Source(name: row["source_name"], version: version.isEmpty ? nil : version),
-                device: (row["device_id"] as Int64?) == nil ? nil : DeviceRow.device(from: row, prefix: "d_"),
-                creationDate: (row["creation_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                metadata: metadata[anchor] ?? [], utcOffsetSeconds: row["utc_offset"], beats: beats[anchor],
-                uuid: try UUID.ofSampleRow(given: row["uuid"], key: row["content_key"]))
+                type: SampleType(column(.type)), start: Date(timeIntervalSince1970: column(.start)),
+                end: Date(timeIntervalSince1970: column(.end)), value: value,
+                source: Source(name: column(.sourceName), version: version.isEmpty ? nil : version),
+                device: (column(.deviceID) as Int64?) == nil ? nil : DeviceRow.device(from: row, at: Column.device.rawValue),
+                creationDate: (column(.creationDate) as Double?).map(Date.init(timeIntervalSince1970:)),
+                metadata: metadata[anchor] ?? [], utcOffsetSeconds: column(.utcOffset), beats: beats[anchor],
+                uuid: try UUID.ofSampleRow(given: column(.uuid), key: column(.contentKey)))
             return (anchor, sample)
         }
     }

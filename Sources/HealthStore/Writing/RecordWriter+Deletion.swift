@@ -41,12 +41,15 @@ extension RecordWriter {
     /// one, or one its content key derives (a search of the 64 keys that derive it).
     func storedSample(uuid: UUID) throws -> (anchor: Int64, typeID: Int64)? {
         let bytes = Data(uuid.bytes)
-        if let row = try Row.fetchOne(db, sql: "SELECT anchor, type_id FROM sample WHERE uuid = ?", arguments: [bytes]) {
+        if let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT anchor, type_id FROM sample WHERE uuid = ?"), arguments: [bytes])
+        {
             return (row[0], row[1])
         }
         guard let range = ContentKey.keyRange(of: uuid) else { return nil }
         return try Row.fetchOne(
-            db, sql: "SELECT anchor, type_id FROM sample WHERE content_key BETWEEN ? AND ? AND uuid IS NULL LIMIT 1",
+            db.cachedStatement(
+                sql: "SELECT anchor, type_id FROM sample WHERE content_key BETWEEN ? AND ? AND uuid IS NULL LIMIT 1"),
             arguments: [Data(range.lowerBound.bytes), Data(range.upperBound.bytes)]
         ).map { ($0[0], $0[1]) }
     }
