@@ -176,6 +176,37 @@ import Testing
         #expect(last == [.add(SampleWire(later[0])), .delete(uuid: history[0].uuid, type: SampleType.stepCount.identifier)])
     }
 
+    /// While the first batch is on the wire, the next ones are read and sealed: the first
+    /// answer waits (up to 10 s) for the outbox to hold four batches, which a run that reads
+    /// only between uploads never gets to. Batches still leave in order, each once.
+    @Test func readingGoesOnWhileABatchIsOnTheWire() async throws {
+        let store = InMemoryHealthStore()
+        try await store.add(steps(800, endingAt: Self.now, spacing: 6 * 3600))
+        let state = try enrolledState()
+        let queuedDuringFirstSend = Flag()
+        let transport = ScriptedTransport { index in
+            guard index == 0 else { return }
+            for _ in 0..<1000 {
+                if (try? state.outbox().count).map({ $0 >= 4 }) == true { return queuedDuringFirstSend.set() }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        let engine = Self.engine(
+            store, state, transport, clock: TestClock(Self.now),
+            configure: {
+                $0.batchSize = 50
+                $0.backfill = .all
+            })
+        let report = try await engine.runOnce()
+        #expect(queuedDuringFirstSend.value)
+        let sequences = try transport.requests.map {
+            try JSONDecoder().decode(SyncEnvelope.self, from: $0.body ?? Data()).sequence
+        }
+        #expect(sequences == Array(1...Int64(sequences.count)))
+        #expect(report.itemsSent == 800 && report.batchesSent == sequences.count)
+        #expect(try state.outbox().isEmpty)
+    }
+
     /// `--backfill-days all`: empty stretches are jumped over, not walked week by week.
     @Test func backfillOfEverythingJumpsOverGaps() async throws {
         let store = InMemoryHealthStore()
@@ -208,4 +239,12 @@ final class EventLog: @unchecked Sendable {
     var backfillCursors: [Date] {
         lock.withLock { events.compactMap { if case .backfill(_, let cursor, _, _) = $0 { cursor } else { nil } } }
     }
+}
+
+/// A flag set from any task.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+    var value: Bool { lock.withLock { isSet } }
+    func set() { lock.withLock { isSet = true } }
 }

@@ -28,15 +28,22 @@ final class ScriptedTransport: SyncTransport, @unchecked Sendable {
     /// The items of every acknowledged batch, in order.
     private(set) var acknowledged: [[SyncItem]] = []
 
-    init(_ script: [Step] = []) { self.script = script }
+    /// Awaited before each answer, with the request's index (0 for the first).
+    let beforeAnswer: @Sendable (Int) async -> Void
+
+    init(_ script: [Step] = [], beforeAnswer: @escaping @Sendable (Int) async -> Void = { _ in }) {
+        self.script = script
+        self.beforeAnswer = beforeAnswer
+    }
 
     func append(_ steps: [Step]) { lock.withLock { script += steps } }
 
     func send(_ request: SyncRequest) async throws -> SyncResponse {
-        let step = lock.withLock { () -> Step? in
+        let (index, step) = lock.withLock { () -> (Int, Step?) in
             requests.append(request)
-            return script.isEmpty ? nil : script.removeFirst()
+            return (requests.count - 1, script.isEmpty ? nil : script.removeFirst())
         }
+        await beforeAnswer(index)
         switch step {
         case .answer(let response): return response
         case .fail(let error): throw error

@@ -48,13 +48,26 @@ public actor SyncEngine {
     /// Reads and uploads until the feed is read to its end, the backfill is done and the
     /// outbox is empty. Throws the ``SyncError`` that stopped it (the outbox keeps what
     /// was not sent); dead letters do not stop it (see ``report``).
+    ///
+    /// Reading and uploading overlap: while a batch is on the wire (and the server works on
+    /// it), the next ones are read and sealed into the outbox. Batches still leave in the
+    /// outbox's order, one at a time.
     @discardableResult
     public func runOnce() async throws -> SyncReport {
-        while true {
-            let backfillLeft = try await read()
-            try await upload()
-            if !backfillLeft || stopRequested() { return report }
+        let (rounds, roundRead) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { roundRead.finish() }
+                while true {
+                    let backfillLeft = try await self.read()
+                    roundRead.yield()
+                    if !backfillLeft || self.stopRequested() { return }
+                }
+            }
+            for await _ in rounds { try await upload() }
+            try await group.waitForAll()
         }
+        return report
     }
 
     // MARK: reading

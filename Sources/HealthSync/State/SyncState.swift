@@ -19,7 +19,7 @@ public final class SyncState: Sendable {
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let path = (folder as NSString).appendingPathComponent("sync.sqlite")
             if !FileManager.default.fileExists(atPath: path) {
-                FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+                _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
             }
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
