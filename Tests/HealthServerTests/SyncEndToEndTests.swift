@@ -32,8 +32,8 @@ import Testing
         }
     }
 
-    /// A store's samples of the synced types, as what must match: UUID → the wire form.
-    static func contents(_ store: any HealthQuerying) async throws -> [UUID: SampleWire] {
+    /// A store's samples of `types`, as what must match: UUID → the wire form.
+    static func contents(_ store: any HealthQuerying, types: [SampleType] = Self.types) async throws -> [UUID: SampleWire] {
         var all: [UUID: SampleWire] = [:]
         let everything = DateInterval(start: .distantPast, end: .distantFuture)
         for type in types {

@@ -128,12 +128,18 @@ struct SyncChaos {
         // Faults: the proxy breaks connections, the server and the client are killed, the
         // store changes under the client.
         let chaosStart = Date()
+        // The faults last `seconds`, longer (up to four times) until every kind of fault
+        // and a client kill have happened: a loaded machine starts processes slowly.
         let deadline = chaosStart.addingTimeInterval(settings.seconds)
+        let latest = chaosStart.addingTimeInterval(4 * settings.seconds)
+        let stop = StopFlag()
         proxy.setFaultRate(settings.faultRate)
-        async let writer = Self.write(to: device, until: deadline)
-        async let serverKills = server.killAndRestart(until: deadline)
+        async let writer = Self.write(to: device, until: stop)
+        async let serverKills = server.killAndRestart(until: stop)
         var sequenceOfRuns = 0
-        while Date() < deadline {
+        while Date() < deadline
+            || (Date() < latest && (outcome.clientKills == 0 || proxy.faultCounts.count < FaultProxy.Fault.allCases.count))
+        {
             let client = try ChildProcess(syncArguments(timeout: settings.timeout), log: log("sync"))
             sequenceOfRuns += 1
             let status = await client.wait(seconds: Double.random(in: 0.3...4))
@@ -145,6 +151,7 @@ struct SyncChaos {
                 try await Task.sleep(for: .milliseconds(200))  // drained: let the writer add more
             }
         }
+        stop.set()
         (outcome.writerAdded, outcome.writerDeleted) = try await writer
         outcome.serverKills = try await serverKills
         outcome.clientRuns = sequenceOfRuns
@@ -167,13 +174,13 @@ struct SyncChaos {
         let state = try SyncState(folder: stateFolder)
         outcome.pendingBatches = try state.outbox().count
         outcome.deadLetters = try state.deadLetters().count
-        outcome.device = try await Self.contents(device.store)
+        outcome.device = try await SyncEndToEndTests.contents(device.store, types: Self.types)
         let users = try FileManager.default.contentsOfDirectory(
             atPath: folder.appendingPathComponent("server/users").path
         ).filter { $0.hasSuffix(".sqlite") }
         guard users.count == 1 else { throw ProxyError("expected one user's store on the server, found \(users)") }
         let serverStore = try HealthDatabase(path: folder.appendingPathComponent("server/users/\(users[0])").path)
-        outcome.server = try await Self.contents(serverStore.store)
+        outcome.server = try await SyncEndToEndTests.contents(serverStore.store, types: Self.types)
         return outcome
     }
 
@@ -185,11 +192,11 @@ struct SyncChaos {
     }
 
     /// Adds a few samples and deletes a few (by UUID, sometimes an hour of one type) every
-    /// 20–150 ms until `deadline`; the samples added and the samples deleted.
-    static func write(to device: HealthDatabase, until deadline: Date) async throws -> (Int, Int) {
-        var known = try await Array(contents(device.store).keys)
+    /// 20–150 ms until `stop` is set; the samples added and the samples deleted.
+    static func write(to device: HealthDatabase, until stop: StopFlag) async throws -> (Int, Int) {
+        var known = try await Array(SyncEndToEndTests.contents(device.store, types: types).keys)
         var (added, deleted) = (0, 0)
-        while Date() < deadline {
+        while !stop.value {
             let new = (0..<Int.random(in: 1...10)).map { _ in randomSample() }
             added += try await device.store.add(new)
             known += new.map(\.uuid)
@@ -228,16 +235,6 @@ struct SyncChaos {
             uuid: Int.random(in: 0..<3) == 0 ? UUID() : nil)
     }
 
-    /// A store's samples of ``types``: UUID → the wire form (what must match).
-    static func contents(_ store: any HealthQuerying) async throws -> [UUID: SampleWire] {
-        var all: [UUID: SampleWire] = [:]
-        let everything = DateInterval(start: .distantPast, end: .distantFuture)
-        for type in types {
-            for sample in try await store.samples(of: type, overlapping: everything) { all[sample.uuid] = SampleWire(sample) }
-        }
-        return all
-    }
-
 }
 
 /// `healthpipe serve`, started again after each kill on the same port.
@@ -272,12 +269,12 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// SIGKILLs the server every 2–6 s and starts it again 0.1–1 s later, until
-    /// `deadline`; how many times it was killed.
-    func killAndRestart(until deadline: Date) async throws -> Int {
+    /// `stop` is set; how many times it was killed.
+    func killAndRestart(until stop: StopFlag) async throws -> Int {
         var kills = 0
         while true {
             try await Task.sleep(for: .milliseconds(Int.random(in: 2000...6000)))
-            guard Date() < deadline else { return kills }
+            guard !stop.value else { return kills }
             kill()
             kills += 1
             await lock.withLock { process }?.wait(seconds: 10)
@@ -289,4 +286,12 @@ final class ServerProcess: @unchecked Sendable {
     func kill() { lock.withLock { process }?.kill() }
     func terminate() { lock.withLock { process }?.terminate() }
     func waitForExit() async { await lock.withLock { process }?.wait(seconds: 30) }
+}
+
+/// Set once, read from any task.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+    var value: Bool { lock.withLock { isSet } }
+    func set() { lock.withLock { isSet = true } }
 }
