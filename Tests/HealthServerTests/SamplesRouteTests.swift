@@ -70,6 +70,38 @@ import Testing
         }
     }
 
+    /// Samples two months apart recompute the days around each — the day and the day after —
+    /// not the two months between; both days have their figures.
+    @Test(arguments: ServerBackend.enabled) func onlyTheDaysTouchedAreRecomputed(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let batch = """
+            {"samples": [
+              {"type": "HKQuantityTypeIdentifierStepCount", "start": "2024-01-10T08:00:00Z", "end": "2024-01-10T08:10:00Z",
+               "value": 800, "unit": "count", "source": "Jane’s Apple Watch"},
+              {"type": "HKQuantityTypeIdentifierStepCount", "start": "2024-03-10T12:00:00Z", "end": "2024-03-10T12:10:00Z",
+               "value": 700, "unit": "count", "source": "Jane’s Apple Watch"}
+            ]}
+            """
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "far-apart"),
+                body: ByteBuffer(string: batch)
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(ServerHarness.json(response.body)["days_recomputed"] as? Int == 4)
+            }
+            try await client.execute(
+                uri: "/v1/daily-metrics?from=2024-01-01&to=2024-03-31", method: .get, headers: harness.headers("alice")
+            ) { response in
+                let days = try NormalizedDailyMetrics.backendDecoder().decode(
+                    [NormalizedDailyMetrics].self, from: Data(response.body.readableBytesView))
+                #expect(days.map(\.localDate) == ["2024-01-10", "2024-01-11", "2024-03-10", "2024-03-11"])
+                #expect(days.map(\.stepsNormalized) == [800, nil, 700, nil])
+            }
+        }
+    }
+
     /// Two identical requests under one key at the same time: one runs, the other is
     /// answered 409 while it runs (or replayed after it): the batch is never applied twice.
     @Test(arguments: ServerBackend.enabled) func aKeyInFlightIsRunOnce(_ backend: ServerBackend) async throws {

@@ -43,11 +43,19 @@ public struct DeletionReport: Hashable, Sendable, Codable {
     /// From the earliest start to the latest end of the samples deleted (the days whose
     /// figures change); `nil` when nothing was deleted.
     public var span: DateInterval?
+    /// Each deleted sample's start to end, in ``deleted``'s order: the days that change,
+    /// without the gaps between them that ``span`` covers. Not encoded.
+    public var intervals: [DateInterval] = []
+
+    enum CodingKeys: String, CodingKey {
+        case deleted, unknown, deletedByType, span
+    }
 
     /// Records one deleted sample.
     public mutating func add(_ uuid: UUID, type: SampleType, start: Date, end: Date) {
         deleted.append(uuid)
         deletedByType[type.identifier, default: 0] += 1
+        intervals.append(DateInterval(start: start, end: max(start, end)))
         let lower = min(span?.start ?? start, start)
         span = DateInterval(start: lower, end: max(span?.end ?? end, end, lower))
     }

@@ -51,8 +51,8 @@ extension HealthRoutes {
             let report = try await database.store.delete(uuids: uuids)
             var days = 0
             var daily = UpsertCounts()
-            if let span = report.span {
-                (days, daily) = try await recompute(span, user: user, zone: zone, database: database)
+            if !report.intervals.isEmpty {
+                (days, daily) = try await recompute(touching: report.intervals, user: user, zone: zone, database: database)
             }
             return DeletionAnswer(
                 deleted: report.deleted, unknown: report.unknown, deletedByType: report.deletedByType,

@@ -98,24 +98,49 @@ extension HealthRoutes {
             default: nil
             }
         }
-        guard let earliest = starts.min(), let latest = starts.max() else { return (0, UpsertCounts()) }
-        return try await recompute(DateInterval(start: earliest, end: latest), user: user, zone: zone, database: database)
+        return try await recompute(
+            touching: starts.map { DateInterval(start: $0, duration: 0) }, user: user, zone: zone, database: database)
     }
 
-    /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) from the start of
-    /// `span` through the day after its end — at most 3660 days, the latest ones — and
-    /// upserts them as `norm_v1`.
+    /// ``recompute(touching:user:zone:database:)`` of one interval.
     func recompute(
         _ span: DateInterval, user: User, zone: TimeZone, database: HealthDatabase
     ) async throws -> (Int, UpsertCounts) {
-        let (earliest, latest) = (span.start, span.end)
-        let last = LocalDate(latest, in: zone).adding(days: 1)
-        let first = max(LocalDate(earliest, in: zone), last.adding(days: -3659))
+        try await recompute(touching: [span], user: user, zone: zone, database: database)
+    }
+
+    /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) of each interval,
+    /// from its start's through the day after its end's — only those: samples a month
+    /// apart recompute the days around each, not the month between — at most 3660 days,
+    /// the latest ones, and upserts them as `norm_v1`.
+    func recompute(
+        touching intervals: [DateInterval], user: User, zone: TimeZone, database: HealthDatabase
+    ) async throws -> (Int, UpsertCounts) {
+        let limit = 3660
+        var touched = Set<LocalDate>()
+        for interval in intervals {
+            let last = LocalDate(interval.end, in: zone).adding(days: 1)
+            var day = max(LocalDate(interval.start, in: zone), last.adding(days: 1 - limit))
+            while day <= last {
+                touched.insert(day)
+                day = day.adding(days: 1)
+            }
+        }
+        // Runs of consecutive days, each normalised at once.
+        var runs: [ClosedRange<LocalDate>] = []
+        for day in touched.sorted().suffix(limit) {
+            if let run = runs.last, run.upperBound.adding(days: 1) == day {
+                runs[runs.count - 1] = run.lowerBound...day
+            } else {
+                runs.append(day...day)
+            }
+        }
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = zone
         settings.userID = user.id
-        let days = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
-            .metrics(from: first, through: last)
+        let normalizer = DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
+        var days: [NormalizedDailyMetrics] = []
+        for run in runs { days += try await normalizer.metrics(from: run.lowerBound, through: run.upperBound) }
         return (days.count, try await repositories.dailyMetrics.upsert(days, userID: user.id))
     }
 

@@ -89,20 +89,20 @@ extension HealthRoutes {
             return try Self.records(content.items)
         }
         let database = try await repositories.healthStores.store(for: user.id)
-        var (answer, span) = try await database.writeAsync { writer in
+        var (answer, touched) = try await database.writeAsync { writer in
             var answer = SyncBatchAnswer(batchID: envelope.batchID, sequence: envelope.sequence)
-            var span: DateInterval?
+            var touched: [DateInterval] = []
             do {
                 for item in items {
                     switch item {
                     case .add(let samples):
                         try writer.write(samples.map(HealthRecord.sample))
-                        for sample in samples { span = span.including(sample.start, sample.end) }
+                        touched += samples.map { DateInterval(start: $0.start, end: max($0.start, $0.end)) }
                     case .delete(let uuids):
                         let report = try writer.delete(uuids: uuids)
                         answer.deleted += report.deleted.count
                         answer.unknown += report.unknown.count
-                        if let deleted = report.span { span = span.including(deleted.start, deleted.end) }
+                        touched += report.intervals
                     }
                 }
             } catch let error as SampleIdentityError {
@@ -110,12 +110,12 @@ extension HealthRoutes {
             }
             answer.added = writer.added.values.reduce(0, +)
             answer.duplicates = writer.duplicates.values.reduce(0, +)
-            return (answer, span)
+            return (answer, touched)
         }
         _ = try await repositories.devices.advanceSequence(
             deviceID: device.id, to: envelope.sequence, batchID: envelope.batchID, at: configuration.clock())
-        if let span {
-            (answer.daysRecomputed, _) = try await recompute(span, user: user, zone: zone, database: database)
+        if !touched.isEmpty {
+            (answer.daysRecomputed, _) = try await recompute(touching: touched, user: user, zone: zone, database: database)
         }
         return answer
     }
@@ -186,14 +186,6 @@ extension HealthRoutes {
 private enum SyncWrite: Sendable {
     case add([Sample])
     case delete([UUID])
-}
-
-extension DateInterval? {
-    /// The smallest interval holding this one (if any) and `[start, end]`.
-    fileprivate func including(_ start: Date, _ end: Date) -> DateInterval {
-        let lower = Swift.min(self?.start ?? start, start)
-        return DateInterval(start: lower, end: Swift.max(self?.end ?? end, end, lower))
-    }
 }
 
 /// The answer of `POST /v1/sync/batches`.
