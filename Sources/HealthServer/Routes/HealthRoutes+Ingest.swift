@@ -110,9 +110,10 @@ extension HealthRoutes {
     }
 
     /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) of each interval,
-    /// from its start's through the day after its end's — only those: samples a month
-    /// apart recompute the days around each, not the month between — at most 3660 days,
-    /// the latest ones, and upserts them as `norm_v1`.
+    /// from its start's through the day after its end's, and the days between two of them
+    /// when they are at most 30 days apart — samples two months apart recompute the days
+    /// around each, not the months between — at most 3660 days, the latest ones, and
+    /// upserts them as `norm_v1`.
     func recompute(
         touching intervals: [DateInterval], user: User, zone: TimeZone, database: HealthDatabase
     ) async throws -> (Int, UpsertCounts) {
@@ -126,10 +127,12 @@ extension HealthRoutes {
                 day = day.adding(days: 1)
             }
         }
-        // Runs of consecutive days, each normalised at once.
+        // Runs of days, each normalised at once. A run first reads the 30 days before it
+        // (the suspicious-day rule's history), so days up to 30 apart share a run: the
+        // days between cost no more than a second run's history would.
         var runs: [ClosedRange<LocalDate>] = []
         for day in touched.sorted().suffix(limit) {
-            if let run = runs.last, run.upperBound.adding(days: 1) == day {
+            if let run = runs.last, run.upperBound.adding(days: 31) >= day {
                 runs[runs.count - 1] = run.lowerBound...day
             } else {
                 runs.append(day...day)
