@@ -59,6 +59,8 @@ public actor SyncEngine {
             group.addTask {
                 defer { roundRead.finish() }
                 while true {
+                    // The uploader stopped (an error): stop reading too, between rounds.
+                    try Task.checkCancellation()
                     let backfillLeft = try await self.read()
                     roundRead.yield()
                     if !backfillLeft || self.stopRequested() { return }
