@@ -24,7 +24,7 @@ final class ChildProcess: @unchecked Sendable {
         }
         let binary = folder.appendingPathComponent("healthpipe")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw ProxyError("no healthpipe binary beside \(runner): run `swift build` first, or set HEALTHPIPE_BIN")
+            throw ChaosError("no healthpipe binary beside \(runner): run `swift build` first, or set HEALTHPIPE_BIN")
         }
         return binary
     }
@@ -43,6 +43,7 @@ final class ChildProcess: @unchecked Sendable {
         process.environment = environment
         process.standardOutput = handle
         process.standardError = handle
+        defer { try? handle.close() }  // the child has its own copy; ours would leak one per run
         try process.run()
     }
 
@@ -61,7 +62,7 @@ final class ChildProcess: @unchecked Sendable {
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ProxyError(
+            throw ChaosError(
                 "healthpipe \(arguments.first ?? "") exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))"
             )
         }

@@ -56,7 +56,7 @@ final class FaultProxy: @unchecked Sendable {
         }
         guard bound == 0, listen(listener, 64) == 0 else {
             close(listener)
-            throw ProxyError("cannot listen on loopback: errno \(errno)")
+            throw ChaosError("cannot listen on loopback: errno \(errno)")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
@@ -270,7 +270,8 @@ final class FaultProxy: @unchecked Sendable {
     }
 }
 
-struct ProxyError: Error, CustomStringConvertible {
+/// A set-up step of the chaos run that failed (a socket, a child process, the server).
+struct ChaosError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

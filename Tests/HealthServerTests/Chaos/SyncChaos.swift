@@ -178,7 +178,7 @@ struct SyncChaos {
         let users = try FileManager.default.contentsOfDirectory(
             atPath: folder.appendingPathComponent("server/users").path
         ).filter { $0.hasSuffix(".sqlite") }
-        guard users.count == 1 else { throw ProxyError("expected one user's store on the server, found \(users)") }
+        guard users.count == 1 else { throw ChaosError("expected one user's store on the server, found \(users)") }
         let serverStore = try HealthDatabase(path: folder.appendingPathComponent("server/users/\(users[0])").path)
         outcome.server = try await SyncEndToEndTests.contents(serverStore.store, types: Self.types)
         return outcome
@@ -261,7 +261,7 @@ final class ServerProcess: @unchecked Sendable {
             guard child.isRunning else { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw ProxyError("healthpipe serve did not start; see \(log.path)")
+        throw ChaosError("healthpipe serve did not start; see \(log.path)")
     }
 
     func ensureRunning() async throws {
