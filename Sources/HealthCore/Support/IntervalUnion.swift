@@ -1,13 +1,14 @@
 import Foundation
 
-/// Sorted, disjoint time intervals (a union), for coverage and sleep.
-struct IntervalUnion {
-    private(set) var intervals: [(start: Date, end: Date)] = []
+/// Sorted, disjoint time intervals (a union), for coverage and sleep (daily rules, and
+/// HealthKit's merge of sources in statistics).
+public struct IntervalUnion: Sendable {
+    public private(set) var intervals: [(start: Date, end: Date)] = []
 
-    init() {}
+    public init() {}
 
     /// The union of `pieces` (zero-length ones ignored).
-    init(_ pieces: [(start: Date, end: Date)]) {
+    public init(_ pieces: [(start: Date, end: Date)]) {
         for piece in pieces.sorted(by: { $0.start < $1.start }) where piece.end > piece.start {
             if let last = intervals.last, piece.start <= last.end {
                 intervals[intervals.count - 1].end = max(last.end, piece.end)
@@ -17,23 +18,23 @@ struct IntervalUnion {
         }
     }
 
-    var totalSeconds: Double { intervals.reduce(0) { $0 + $1.end.timeIntervalSince($1.start) } }
+    public var totalSeconds: Double { intervals.reduce(0) { $0 + $1.end.timeIntervalSince($1.start) } }
 
     /// `true` when `[start, end)` shares any time with the union (for a zero-length piece:
     /// when the instant lies inside an interval).
-    func overlaps(_ start: Date, _ end: Date) -> Bool {
+    public func overlaps(_ start: Date, _ end: Date) -> Bool {
         intervals.contains { interval in
             end > start ? start < interval.end && end > interval.start : interval.start <= start && start < interval.end
         }
     }
 
     /// Seconds of `[start, end)` inside the union.
-    func coveredSeconds(_ start: Date, _ end: Date) -> Double {
+    public func coveredSeconds(_ start: Date, _ end: Date) -> Double {
         intervals.reduce(0) { total, interval in
             total + max(0, min(end, interval.end).timeIntervalSince(max(start, interval.start)))
         }
     }
 
     /// The union with more pieces added.
-    func adding(_ pieces: [(start: Date, end: Date)]) -> IntervalUnion { IntervalUnion(intervals + pieces) }
+    public func adding(_ pieces: [(start: Date, end: Date)]) -> IntervalUnion { IntervalUnion(intervals + pieces) }
 }
