@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "HealthWeather", targets: ["HealthWeather"]),
         .library(name: "HealthWire", targets: ["HealthWire"]),
         .library(name: "HealthSync", targets: ["HealthSync"]),
+        .library(name: "HealthKitCompat", targets: ["HealthKitCompat"]),
         .executable(name: "healthpipe", targets: ["healthpipe"]),
     ],
     dependencies: [
@@ -113,6 +114,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // HealthKit's API: HealthKit itself on Apple platforms; elsewhere the same API over our
+        // store (docs/healthkit-compat.md).
+        .target(name: "HealthKitCompat", dependencies: ["HealthCore", "HealthStore"]),
         // Deterministic synthetic export generator with ground truth.
         .target(
             name: "HealthSynth",

@@ -132,7 +132,7 @@ public struct SQLiteHealthStore: HealthQuerying {
     }
 
     /// Samples with their metadata and HRV beats, in the order of `clause`.
-    private static func fetchWithAnchors(
+    static func fetchWithAnchors(
         _ db: Database, where clause: String, arguments: StatementArguments
     ) throws
         -> [(anchor: Int64, sample: Sample)]
