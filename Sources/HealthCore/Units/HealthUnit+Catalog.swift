@@ -67,7 +67,7 @@ extension HealthUnit {
         add(.temperature, "degF", 5, 9, offset: -32)
         add(.temperature, "K", 1, offset: -273.15)
         add(.pressure, "mmHg", 1)
-        add(.pressure, "cmAq", 73_555_912, 1e8)
+        add(.pressure, "cmAq", 98_066_500_000, 133_322_387_415)  // 98.0665 Pa exactly, in mmHg
         add(.pressure, "inHg", 254, 10)
         add(.glucose, "mg/dL", 1)
         add(.glucose, "mmol/L", 180_156, 1e4)  // 18.0156 mg/dL
