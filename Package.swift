@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "HealthWire", targets: ["HealthWire"]),
         .library(name: "HealthSync", targets: ["HealthSync"]),
         .library(name: "HealthKitCompat", targets: ["HealthKitCompat"]),
+        .library(name: "HealthKitQuerying", targets: ["HealthKitQuerying"]),
         .executable(name: "healthpipe", targets: ["healthpipe"]),
     ],
     dependencies: [
@@ -117,6 +118,8 @@ let package = Package(
         // HealthKit's API: HealthKit itself on Apple platforms; elsewhere the same API over our
         // store (docs/healthkit-compat.md).
         .target(name: "HealthKitCompat", dependencies: ["HealthCore", "HealthStore"]),
+        // Our query protocols written against HealthKit's API: the pipeline on real HealthKit.
+        .target(name: "HealthKitQuerying", dependencies: ["HealthCore", "HealthKitCompat"]),
         // Deterministic synthetic export generator with ground truth.
         .target(
             name: "HealthSynth",
@@ -181,6 +184,13 @@ let package = Package(
                 "HealthSync", "HealthWire", "HealthCore", "HealthStore", "HealthServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "HealthKitCompatTests",
+            dependencies: [
+                "HealthKitCompat", "HealthKitQuerying", "HealthCore", "HealthStore", "HealthImport", "HealthSynth",
+                "HealthDaily",
             ]
         ),
         .testTarget(

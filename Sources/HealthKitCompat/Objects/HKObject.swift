@@ -193,5 +193,9 @@
         public override var hash: Int { value.hashValue }
 
         public override var description: String { "HKQueryAnchor(\(value))" }
+
+        /// The integer the anchor stands for (only here: HealthKit's anchors are opaque; see
+        /// HealthKitQuerying for the way back on Apple platforms).
+        public var integerValue: Int { Int(value) }
     }
 #endif

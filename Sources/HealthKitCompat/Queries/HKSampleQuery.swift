@@ -19,13 +19,35 @@
 
         override func run(on store: HKHealthStore) async {
             do {
-                let samples = try await store.fetchSamples(objectType as! HKSampleType, predicate: predicate)
+                let samples = try await fetch(on: store)
                 let sorted = HKSampleQuery.sort(samples, by: sortDescriptors ?? [])
                 guard !isStopped else { return }
                 resultsHandler(self, limit > 0 ? Array(sorted.prefix(limit)) : sorted, nil)
             } catch {
                 if !isStopped { resultsHandler(self, nil, error) }
             }
+        }
+
+        /// The samples to sort. "The latest few" (a limit, latest first) reads growing
+        /// windows back from the predicate's end until the limit is reached, not the whole
+        /// history: a sample outside a window has both dates before the window's start.
+        private func fetch(on store: HKHealthStore) async throws -> [HKSample] {
+            let type = objectType as! HKSampleType
+            guard limit > 0, let first = sortDescriptors?.first, !first.ascending else {
+                return try await store.fetchSamples(type, predicate: predicate)
+            }
+            let byEnd = first.keyPath == \HKSample.endDate as AnyKeyPath
+            let latest = HKObjectPredicate.dateBounds(of: predicate).end ?? Date()
+            var span: TimeInterval = 86400
+            while span < 200 * 365 * 86400 {
+                let lower = latest.addingTimeInterval(-span)
+                let window = HKObjectPredicate(.dates(start: lower, end: nil, options: []))
+                let narrowed = predicate.map { NSCompoundPredicate(andPredicateWithSubpredicates: [$0, window]) } ?? window
+                let found = try await store.fetchSamples(type, predicate: narrowed)
+                if found.filter({ (byEnd ? $0.endDate : $0.startDate) >= lower }).count >= limit { return found }
+                span *= 8
+            }
+            return try await store.fetchSamples(type, predicate: predicate)
         }
 
         /// Sorts by HealthKit's date keys; ties keep the store's order, and a descending key

@@ -25,7 +25,7 @@
                     device: device)
             case .category:
                 guard let text = sample.value.text,
-                    let value = HKCategoryValueNames.values[text] ?? Int(text)
+                    let value = HealthKitCategoryValues.values[text] ?? Int(text)
                 else { return nil }
                 return HKCategorySample(
                     type: HKCategoryType(identifier: sample.type.identifier), value: value, start: sample.start,
@@ -60,7 +60,7 @@
                 value = .quantity(quantity.quantity.value, unit: quantity.quantity.unit.unitString)
             case let category as HKCategorySample:
                 value = .category(
-                    HKCategoryValueNames.name(of: category.value, for: category.sampleType.identifier)
+                    HealthKitCategoryValues.name(of: category.value, for: category.sampleType.identifier)
                         ?? String(category.value))
             case let workout as HKWorkout:
                 value = .category(workout.workoutActivityType.exportName)

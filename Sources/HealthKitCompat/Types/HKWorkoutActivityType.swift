@@ -1,4 +1,6 @@
 #if !canImport(HealthKit)
+    import HealthCore
+
     /// HealthKit's workout activity types, with HealthKit's raw values. Exports spell them
     /// `HKWorkoutActivityType` + the case name, capitalised (`HKWorkoutActivityTypeRunning`).
     public enum HKWorkoutActivityType: UInt, Sendable, CaseIterable {
@@ -89,16 +91,11 @@
 
         /// The activity named as exports write it.
         init?(exportName: String) {
-            guard let type = Self.byExportName[exportName] else { return nil }
-            self = type
+            guard let raw = HealthKitWorkoutActivities.rawValues[exportName] else { return nil }
+            self.init(rawValue: raw)
         }
 
         /// The name exports write (`HKWorkoutActivityTypeRunning`).
-        var exportName: String {
-            let name = String(describing: self)
-            return "HKWorkoutActivityType" + name.prefix(1).uppercased() + name.dropFirst()
-        }
-
-        private static let byExportName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.exportName, $0) })
+        var exportName: String { HealthKitWorkoutActivities.names[rawValue] ?? "HKWorkoutActivityTypeOther" }
     }
 #endif

@@ -11,7 +11,8 @@
             var numerator: Double
             var denominator: Double
             var prefixable: Bool
-            /// Added (in the unit) before scaling to kelvin: temperatures only.
+            /// Added (in the unit) before scaling, for a lone temperature unit: offsets are taken
+            /// from degrees Celsius, so that 212 degF reads exactly 100 degC.
             var offset: Double = 0
         }
 
@@ -46,10 +47,10 @@
             add("L", volume, 1, 1e3, prefixable: true)
             add("fl_oz_us", volume, 295_735_295_625, 1e16)
             add("fl_oz_imp", volume, 284_130_625, 1e13)
-            add("cup_us", volume, 2_365_882_365, 1e16)
+            add("cup_us", volume, 2_365_882_365, 1e13)
             add("cup_imp", volume, 284_130_625, 1e12)
-            add("pt_us", volume, 473_176_473, 1e15)
-            add("pt_imp", volume, 56_826_125, 1e14)
+            add("pt_us", volume, 473_176_473, 1e12)
+            add("pt_imp", volume, 56_826_125, 1e11)
             add("s", time, 1, prefixable: true)
             add("min", time, 60)
             add("hr", time, 3600)
@@ -64,9 +65,9 @@
             add("cmAq", pressure, 980_665, 1e4)
             add("atm", pressure, 101_325)
             add("inHg", pressure, 33_863_886_403_410, 1e10)  // 25.4 mmHg
-            add("K", temperature, 1, prefixable: true)
-            add("degC", temperature, 1, offset: 273.15)
-            add("degF", temperature, 5, 9, offset: 459.67)
+            add("K", temperature, 1, prefixable: true, offset: -273.15)
+            add("degC", temperature, 1)
+            add("degF", temperature, 5, 9, offset: -32)
             add("count", [:], 1)
             add("%", ["fraction": 1], 1)
             add("dBASPL", ["soundPressureLevel": 1], 1)
