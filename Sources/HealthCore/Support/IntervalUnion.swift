@@ -37,4 +37,11 @@ public struct IntervalUnion: Sendable {
 
     /// The union with more pieces added.
     public func adding(_ pieces: [(start: Date, end: Date)]) -> IntervalUnion { IntervalUnion(intervals + pieces) }
+
+    /// The part of `[start, end)` the union does not cover, 0–1 (for a zero-length piece:
+    /// 1 outside the union, 0 inside) — how much of a lower-priority source's piece counts.
+    public func uncoveredShare(_ start: Date, _ end: Date) -> Double {
+        let length = end.timeIntervalSince(start)
+        return length > 0 ? 1 - coveredSeconds(start, end) / length : (overlaps(start, end) ? 0 : 1)
+    }
 }

@@ -68,14 +68,7 @@ public enum CumulativeRule {
             for category in present {
                 let own = pieces.filter { $0.category == category }
                 var counted = 0.0
-                for piece in own {
-                    let length = piece.end.timeIntervalSince(piece.start)
-                    let share =
-                        length > 0
-                        ? 1 - covered.coveredSeconds(piece.start, piece.end) / length
-                        : (covered.overlaps(piece.start, piece.end) ? 0 : 1)
-                    counted += piece.value * share
-                }
+                for piece in own { counted += piece.value * covered.uncoveredShare(piece.start, piece.end) }
                 value += counted
                 if category != primary {
                     if counted > 0 {

@@ -154,14 +154,7 @@
             var covered = IntervalUnion()
             var total = 0.0
             for (_, own) in ordered {
-                for piece in own {
-                    let length = piece.end.timeIntervalSince(piece.start)
-                    let uncovered =
-                        length > 0
-                        ? 1 - covered.coveredSeconds(piece.start, piece.end) / length
-                        : (covered.overlaps(piece.start, piece.end) ? 0 : 1)
-                    total += piece.value * piece.share * uncovered
-                }
+                for piece in own { total += piece.value * piece.share * covered.uncoveredShare(piece.start, piece.end) }
                 covered = covered.adding(own.map { ($0.start, $0.end) })
             }
             return total
