@@ -147,13 +147,13 @@
         /// Sources in priority order (Apple Watch, iPhone, others; then by name), each piece
         /// counting only for the part of its time no higher-priority source covers.
         static func mergedSum(_ pieces: [Piece]) -> Double {
-            let groups = Dictionary(grouping: pieces) { $0.sample.sourceRevision.source.name }
-            let ordered = groups.sorted { left, right in
-                (rank(left.value), left.key) < (rank(right.value), right.key)
-            }
+            // Each source ranked once, not at every comparison of the sort.
+            let ordered = Dictionary(grouping: pieces) { $0.sample.sourceRevision.source.name }
+                .map { (rank: rank($0.value), name: $0.key, pieces: $0.value) }
+                .sorted { ($0.rank, $0.name) < ($1.rank, $1.name) }
             var covered = IntervalUnion()
             var total = 0.0
-            for (_, own) in ordered {
+            for (_, _, own) in ordered {
                 for piece in own { total += piece.value * piece.share * covered.uncoveredShare(piece.start, piece.end) }
                 covered = covered.adding(own.map { ($0.start, $0.end) })
             }

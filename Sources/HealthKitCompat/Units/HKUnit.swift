@@ -40,6 +40,8 @@
             }
             self.factors = merged.filter { $0.exponent != 0 }
             self.unitString = HKUnit.spell(self.factors)
+            self.dimension = HKUnit.dimension(of: self.factors)
+            self.scale = HKUnit.scale(of: self.factors)
             super.init()
         }
 
@@ -73,8 +75,14 @@
 
         // MARK: Meaning
 
-        /// The dimension: the exponents of base quantities, zero ones dropped.
-        var dimension: [String: Int] {
+        /// The dimension: the exponents of base quantities, zero ones dropped. Worked out
+        /// once: every conversion asks for it.
+        let dimension: [String: Int]
+
+        /// The size in SI base units, as an exact ratio.
+        let scale: (numerator: Double, denominator: Double)
+
+        private static func dimension(of factors: [Factor]) -> [String: Int] {
             var result: [String: Int] = [:]
             for factor in factors {
                 for (quantity, power) in factor.base.dimension {
@@ -84,8 +92,7 @@
             return result.filter { $0.value != 0 }
         }
 
-        /// The size in SI base units, as an exact ratio.
-        var scale: (numerator: Double, denominator: Double) {
+        private static func scale(of factors: [Factor]) -> (numerator: Double, denominator: Double) {
             var numerator = 1.0
             var denominator = 1.0
             for factor in factors {
