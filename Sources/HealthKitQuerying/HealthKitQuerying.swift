@@ -34,6 +34,10 @@ public final class HealthKitQuerying: HealthQuerying, SampleScanning, @unchecked
         .distanceWalkingRunning, .appleExerciseTime, .bodyMass, .bodyFatPercentage, .sleepAnalysis, .workout,
     ]
 
+    /// The HealthKit types to ask read access for (`requestAuthorization(toShare:read:)`)
+    /// before using this object: one per type in ``types`` that HealthKit has.
+    public var readTypes: Set<HKObjectType> { Set(types.compactMap { Self.sampleType($0) }) }
+
     /// The unit values of `type` are read in: the unit HealthKit keeps the type in.
     public static func unit(for type: SampleType) -> String? {
         switch type.identifier.dropFirst("HKQuantityTypeIdentifier".count) {
