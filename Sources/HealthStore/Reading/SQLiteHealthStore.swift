@@ -15,7 +15,7 @@ public struct SQLiteHealthStore: HealthQuerying {
     /// lookup by name compares every column name, case-insensitively, for each value).
     private enum Column: Int, CaseIterable {
         case anchor, contentKey, uuid, start, end, utcOffset, value, valueText, unit, creationDate, type
-        case sourceName, sourceVersion, deviceID
+        case sourceName, sourceVersion, deviceID, hasMetadata, hasBeats
         /// The device's nine fields follow, in ``DeviceRow/device(from:at:)``'s order.
         case device
 
@@ -35,6 +35,9 @@ public struct SQLiteHealthStore: HealthQuerying {
             case .sourceName: "src.name"
             case .sourceVersion: "src.version"
             case .deviceID: "d.id"
+            // Most samples have neither: asking here spares a lookup per sample afterwards.
+            case .hasMetadata: "EXISTS (SELECT 1 FROM metadata m WHERE m.owner_kind = 0 AND m.owner = s.anchor)"
+            case .hasBeats: "EXISTS (SELECT 1 FROM hrv_beat b WHERE b.sample = s.anchor)"
             case .device: DeviceRow.fields.map { "d.\($0)" }.joined(separator: ", ")
             }
         }
@@ -131,54 +134,86 @@ public struct SQLiteHealthStore: HealthQuerying {
         try fetchWithAnchors(db, where: clause, arguments: arguments).map(\.sample)
     }
 
+    /// `[1,2,3]`: a list of row ids bound as one argument, read back with `json_each`.
+    private static func jsonArray(_ ids: [Int64]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
     /// Samples with their metadata and HRV beats, in the order of `clause`.
     static func fetchWithAnchors(
         _ db: Database, where clause: String, arguments: StatementArguments
     ) throws
         -> [(anchor: Int64, sample: Sample)]
     {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(columns) WHERE \(clause)"), arguments: arguments)
-        guard !rows.isEmpty else { return [] }
-        let anchors = rows.map { $0[Column.anchor.rawValue] as Int64 }
-        var metadata: [Int64: [MetadataEntry]] = [:]
-        var beats: [Int64: [HeartbeatInstant]] = [:]
-        for chunk in stride(from: 0, to: anchors.count, by: 500).map({ anchors[$0..<min($0 + 500, anchors.count)] }) {
-            let list = chunk.map(String.init).joined(separator: ",")
-            for row in try Row.fetchAll(
-                db,
-                sql: "SELECT owner, key, value FROM metadata WHERE owner_kind = 0 AND owner IN (\(list)) ORDER BY owner, position"
-            ) {
-                metadata[row["owner"], default: []].append(MetadataEntry(key: row["key"], value: row["value"]))
-            }
-            for row in try Row.fetchAll(
-                db, sql: "SELECT sample, time, bpm FROM hrv_beat WHERE sample IN (\(list)) ORDER BY sample, position")
-            {
-                beats[row["sample"], default: []].append(
-                    HeartbeatInstant(time: Date(timeIntervalSince1970: row["time"]), beatsPerMinute: row["bpm"]))
-            }
-        }
-        return try rows.map { row in
-            func column<Value: DatabaseValueConvertible>(_ column: Column) -> Value { row[column.rawValue] }
-            let anchor: Int64 = column(.anchor)
-            let unit: String? = column(.unit)
+        let statement = try db.cachedStatement(sql: "SELECT \(columns) WHERE \(clause)")
+        let cursor = try Row.fetchCursor(statement, arguments: arguments)
+        var read = StatementColumns(statement)
+        // A store has a handful of devices: each is decoded once, not once per sample.
+        var devices: [Int64: Device] = [:]
+        var found: [(anchor: Int64, sample: Sample)] = []
+        var withMetadata: [Int64] = []
+        var withBeats: [Int64] = []
+        while let row = try cursor.next() {
+            let anchor = read.int64(Column.anchor.rawValue)
+            if read.int64(Column.hasMetadata.rawValue) != 0 { withMetadata.append(anchor) }
+            if read.int64(Column.hasBeats.rawValue) != 0 { withBeats.append(anchor) }
             let value: SampleValue
-            if let unit, let number = column(.value) as Double? {
+            if let unit = read.repeatedText(Column.unit.rawValue), let number = read.optionalDouble(Column.value.rawValue) {
                 value = .quantity(number, unit: unit)
-            } else if let text = column(.valueText) as String? {
+            } else if let text = read.text(Column.valueText.rawValue) {
                 value = .category(text)
             } else {
                 value = .none
             }
-            let version: String = column(.sourceVersion)
+            var device: Device?
+            if let id = read.optionalInt64(Column.deviceID.rawValue) {
+                device = devices[id] ?? DeviceRow.device(from: row, at: Column.device.rawValue)
+                devices[id] = device
+            }
+            let version = read.repeatedText(Column.sourceVersion.rawValue) ?? ""
+            let given = read.withBlob(Column.uuid.rawValue) { UUID(bytes: $0) } ?? nil
+            guard let uuid = given ?? read.withBlob(Column.contentKey.rawValue, { ContentKey(bytes: $0)?.uuid }) ?? nil else {
+                throw DatabaseError(message: "a sample row's content key is not 16 bytes")
+            }
             let sample = Sample(
-                type: SampleType(column(.type)), start: Date(timeIntervalSince1970: column(.start)),
-                end: Date(timeIntervalSince1970: column(.end)), value: value,
-                source: Source(name: column(.sourceName), version: version.isEmpty ? nil : version),
-                device: (column(.deviceID) as Int64?) == nil ? nil : DeviceRow.device(from: row, at: Column.device.rawValue),
-                creationDate: (column(.creationDate) as Double?).map(Date.init(timeIntervalSince1970:)),
-                metadata: metadata[anchor] ?? [], utcOffsetSeconds: column(.utcOffset), beats: beats[anchor],
-                uuid: try UUID.ofSampleRow(given: column(.uuid), key: column(.contentKey)))
-            return (anchor, sample)
+                type: SampleType(read.repeatedText(Column.type.rawValue) ?? ""),
+                start: Date(timeIntervalSince1970: read.double(Column.start.rawValue)),
+                end: Date(timeIntervalSince1970: read.double(Column.end.rawValue)), value: value,
+                source: Source(
+                    name: read.repeatedText(Column.sourceName.rawValue) ?? "", version: version.isEmpty ? nil : version),
+                device: device,
+                creationDate: read.optionalDouble(Column.creationDate.rawValue).map(Date.init(timeIntervalSince1970:)),
+                metadata: [], utcOffsetSeconds: read.optionalInt64(Column.utcOffset.rawValue).map { Int($0) },
+                beats: nil, uuid: uuid)
+            found.append((anchor, sample))
         }
+        guard !withMetadata.isEmpty || !withBeats.isEmpty else { return found }
+        // Metadata and beats of the samples that have some, one query each, attached by position.
+        var position: [Int64: Int] = [:]
+        position.reserveCapacity(found.count)
+        for (index, row) in found.enumerated() { position[row.anchor] = index }
+        let metadata = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT owner, key, value FROM metadata WHERE owner_kind = 0
+                    AND owner IN (SELECT value FROM json_each(?)) ORDER BY owner, position
+                    """), arguments: [Self.jsonArray(withMetadata)])
+        while let row = try metadata.next() {
+            guard let index = position[row[0]] else { continue }
+            found[index].sample.metadata.append(MetadataEntry(key: row[1], value: row[2]))
+        }
+        let beats = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT sample, time, bpm FROM hrv_beat
+                    WHERE sample IN (SELECT value FROM json_each(?)) ORDER BY sample, position
+                    """), arguments: [Self.jsonArray(withBeats)])
+        while let row = try beats.next() {
+            guard let index = position[row[0]] else { continue }
+            let beat = HeartbeatInstant(time: Date(timeIntervalSince1970: row[1]), beatsPerMinute: row[2])
+            if found[index].sample.beats == nil { found[index].sample.beats = [] }
+            found[index].sample.beats?.append(beat)
+        }
+        return found
     }
 }
