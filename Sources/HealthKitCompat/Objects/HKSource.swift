@@ -1,5 +1,6 @@
 #if !canImport(HealthKit)
     import Foundation
+    import HealthCore
 
     /// The app or device that wrote samples. Exports carry no bundle identifiers: a source
     /// read from one has an empty ``bundleIdentifier``.
@@ -58,6 +59,9 @@
         public let softwareVersion: String?
         public let localIdentifier: String?
         public let udiDeviceIdentifier: String?
+        /// Where the device's samples rank when sources are merged: Apple Watch 0, iPhone 1,
+        /// anything else 2 (``Device/deviceClass``), worked out once.
+        let priority: Int
 
         public init(
             name: String?, manufacturer: String?, model: String?, hardwareVersion: String?, firmwareVersion: String?,
@@ -71,6 +75,11 @@
             self.softwareVersion = softwareVersion
             self.localIdentifier = localIdentifier
             self.udiDeviceIdentifier = udiDeviceIdentifier
+            switch Device(name: name, manufacturer: manufacturer, model: model, hardware: hardwareVersion).deviceClass {
+            case .appleWatch: priority = 0
+            case .iPhone: priority = 1
+            case .other: priority = 2
+            }
             super.init()
         }
 

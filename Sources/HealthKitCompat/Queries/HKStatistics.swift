@@ -161,16 +161,7 @@
         }
 
         private static func rank(_ pieces: [Piece]) -> Int {
-            pieces.map { piece -> Int in
-                guard let device = piece.sample.device else { return 2 }
-                let model = Device(
-                    name: device.name, manufacturer: device.manufacturer, model: device.model, hardware: device.hardwareVersion)
-                switch model.deviceClass {
-                case .appleWatch: return 0
-                case .iPhone: return 1
-                case .other: return 2
-                }
-            }.min() ?? 2
+            pieces.lazy.map { $0.sample.device?.priority ?? 2 }.min() ?? 2
         }
     }
 #endif

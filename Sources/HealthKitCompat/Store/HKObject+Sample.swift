@@ -15,7 +15,7 @@
             let meta = metadata.isEmpty ? nil : metadata
             switch sample.type.kind {
             case .quantity:
-                guard case .quantity(let value, let symbol) = sample.value, let unit = try? HKUnit(validating: symbol) else {
+                guard case .quantity(let value, let symbol) = sample.value, let unit = HKUnit.stored(symbol) else {
                     return nil
                 }
                 return HKQuantitySample(
@@ -45,12 +45,21 @@
             }
         }
 
+        /// The HealthKit device of a stored one; a store has a handful, each made once and
+        /// shared by its samples (an `HKDevice` is immutable).
         static func device(_ device: Device) -> HKDevice {
-            HKDevice(
+            if let known = devices.withLock({ $0[device] }) { return known }
+            let made = HKDevice(
                 name: device.name, manufacturer: device.manufacturer, model: device.model,
                 hardwareVersion: device.hardware, firmwareVersion: device.firmware, softwareVersion: device.software,
                 localIdentifier: device.localIdentifier, udiDeviceIdentifier: device.udiDeviceIdentifier)
+            devices.withLock { devices in
+                if devices.count < 1024 { devices[device] = made }
+            }
+            return made
         }
+
+        private static let devices = Locked<[Device: HKDevice]>([:])
 
         /// The stored form of an object an app saves.
         static func sample(_ object: HKSample) -> Sample {

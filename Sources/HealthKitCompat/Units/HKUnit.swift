@@ -1,5 +1,6 @@
 #if !canImport(HealthKit)
     import Foundation
+    import HealthCore
 
     /// HealthKit's `HKUnit`: a unit parsed from HealthKit's unit strings or built with its
     /// factory methods, converted exactly between compatible units.
@@ -62,6 +63,19 @@
             var parser = HKUnitParser(string)
             self.init(factors: try parser.parse())
         }
+
+        /// The unit of a stored unit string, parsed once per process: a store holds a few
+        /// dozen unit strings and reads return thousands of samples. `nil` for a malformed one.
+        static func stored(_ symbol: String) -> HKUnit? {
+            if let known = storedUnits.withLock({ $0[symbol] }) { return known }
+            let unit = try? HKUnit(validating: symbol)
+            storedUnits.withLock { units in
+                if units.count < 1024 { units[symbol] = unit }
+            }
+            return unit
+        }
+
+        private static let storedUnits = Locked<[String: HKUnit?]>([:])
 
         private static func spell(_ factors: [Factor]) -> String {
             func term(_ factor: Factor, _ exponent: Int) -> String {
