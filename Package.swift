@@ -133,7 +133,7 @@ let package = Package(
                 "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth", "HealthDaily",
                 "HealthMetrics", "HealthReadiness",
                 "HealthExport", "HealthServer", "HealthContext", "HealthWeather", "HealthWire", "HealthSync",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "HealthKitCompat", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

@@ -5,7 +5,17 @@ import HealthSynth
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmarks and accuracy checks.",
-        subcommands: [BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self])
+        subcommands: benchmarks)
+
+    #if canImport(HealthKit)
+        static let benchmarks: [any ParsableCommand.Type] = [
+            BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self,
+        ]
+    #else
+        static let benchmarks: [any ParsableCommand.Type] = [
+            BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self, BenchHealthKit.self,
+        ]
+    #endif
 }
 
 struct BenchImport: ParsableCommand {
