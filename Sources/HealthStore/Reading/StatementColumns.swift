@@ -34,10 +34,19 @@ struct StatementColumns {
     mutating func repeatedText(_ index: Int) -> String? {
         guard let bytes = sqlite3_column_text(handle, Int32(index)) else { return nil }
         let buffer = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, Int32(index))))
-        if let last = previous[index], last.utf8.elementsEqual(buffer) { return last }
+        if let last = previous[index], Self.same(last, buffer) { return last }
         let text = String(decoding: buffer, as: UTF8.self)
         previous[index] = text
         return text
+    }
+
+    /// `true` when `text`'s UTF-8 is `bytes` (compared with `memcmp`: a generic comparison
+    /// cost as much as making the string).
+    private static func same(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.utf8.count == bytes.count else { return false }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+        return text.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+            ?? text.utf8.elementsEqual(bytes)
     }
 
     /// Reads the bytes of a column in place; `nil` for NULL.
