@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "HealthSync", targets: ["HealthSync"]),
         .library(name: "HealthKitCompat", targets: ["HealthKitCompat"]),
         .library(name: "HealthKitQuerying", targets: ["HealthKitQuerying"]),
+        .library(name: "HealthDashboard", targets: ["HealthDashboard"]),
         .executable(name: "healthpipe", targets: ["healthpipe"]),
     ],
     dependencies: [
@@ -65,6 +66,9 @@ let package = Package(
         .target(name: "HealthDaily", dependencies: ["HealthCore", "HealthMetrics"]),
         // Readiness from daily metrics only: it cannot see samples or storage, by construction.
         .target(name: "HealthReadiness", dependencies: ["HealthMetrics"]),
+        // The dashboard: its data from the query protocol, its HTML and SVG drawn in Swift.
+        // No storage, no HTTP (scripts/check-boundaries).
+        .target(name: "HealthDashboard", dependencies: ["HealthCore", "HealthMetrics", "HealthDaily", "HealthReadiness"]),
         // CSV export: metric registry, streaming writer, unit preferences — over `SampleScanning`.
         .target(name: "HealthExport", dependencies: ["HealthCore", "HealthMetrics"]),
         // Health Auto Export JSON → HealthRecords (pure).
@@ -133,7 +137,7 @@ let package = Package(
                 "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth", "HealthDaily",
                 "HealthMetrics", "HealthReadiness",
                 "HealthExport", "HealthServer", "HealthContext", "HealthWeather", "HealthWire", "HealthSync",
-                "HealthKitCompat", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "HealthKitCompat", "HealthDashboard", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
@@ -184,6 +188,13 @@ let package = Package(
                 "HealthSync", "HealthWire", "HealthCore", "HealthStore", "HealthServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "HealthDashboardTests",
+            dependencies: [
+                "HealthDashboard", "HealthCore", "HealthDaily", "HealthMetrics", "HealthReadiness", "HealthStore",
+                "HealthImport", "HealthSynth",
             ]
         ),
         .testTarget(

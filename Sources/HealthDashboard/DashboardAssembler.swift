@@ -1,0 +1,142 @@
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthMetrics
+import HealthReadiness
+
+/// Builds a ``DashboardData`` from a store with the same rules as `healthpipe days`,
+/// `sleep` and `readiness`: the page's numbers are theirs.
+public struct DashboardAssembler: Sendable {
+    /// What the page is drawn with.
+    public struct Settings: Sendable {
+        /// Zones and normalisation rules (as `healthpipe days`).
+        public var normalization = DailyNormalizer.Configuration()
+        /// Readiness settings (as `healthpipe readiness`).
+        public var readiness = ReadinessConfiguration()
+        /// Trend range in days: 7, 30, 90 or 365.
+        public var rangeDays = 30
+        /// Ring goals when the store has no Activity summary for the day.
+        public var moveGoalKcal = 500.0
+        public var exerciseGoalMinutes = 30.0
+        public var standGoalHours = 12.0
+        /// Workouts listed.
+        public var workoutCount = 8
+        /// Panels the viewer has not granted (drawn as the denied view, their data not read).
+        public var denied: Set<DashboardPanel> = []
+
+        public init() {}
+
+        /// The ranges the page offers.
+        public static let ranges = [7, 30, 90, 365]
+    }
+
+    public let store: any HealthQuerying
+    public let settings: Settings
+    private let now: @Sendable () -> Date
+
+    public init(store: any HealthQuerying, settings: Settings, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.settings = settings
+        self.now = now
+    }
+
+    /// The dashboard for `today` (default: today in the zone in effect).
+    public func assemble(today: LocalDate? = nil) async throws -> DashboardData {
+        let normalizer = DailyNormalizer(store: store, configuration: settings.normalization, now: now)
+        let last: LocalDate
+        if let today { last = today } else { last = try await normalizer.today() }
+        let range = max(1, settings.rangeDays)
+        let first = last.adding(days: -(range - 1))
+        // Readiness reads the 60 days before today: one pass covers both.
+        let history = try await normalizer.metrics(
+            from: min(first, last.adding(days: -ReadinessEngine.historyDays)), through: last)
+        let days = history.filter { $0.localDate >= first.description }
+        let todayMetrics = days.last
+        let denied = settings.denied
+
+        var readiness: ReadinessScore?
+        if !denied.contains(.readiness) {
+            readiness = try ReadinessEngine(configuration: settings.readiness).score(on: last.description, history: history)
+        }
+        var nights: [SleepNight] = []
+        if !denied.contains(.sleep) {
+            nights = try await SleepAnalyzer(store: store, configuration: settings.normalization)
+                .nights(from: max(first, last.adding(days: -89)), through: last)
+        }
+        let weights = denied.contains(.trends) ? [] : try await dailyWeights(days)
+        let workouts = denied.contains(.workouts) ? [] : try await recentWorkouts(before: todayMetrics?.utcDayEnd ?? now())
+        let rings =
+            denied.contains(.today)
+            ? ActivityRings(
+                moveKcal: nil, moveGoalKcal: settings.moveGoalKcal, exerciseMinutes: nil,
+                exerciseGoalMinutes: settings.exerciseGoalMinutes, standHours: nil, standGoalHours: settings.standGoalHours)
+            : try await rings(todayMetrics)
+        return DashboardData(
+            today: last.description, zone: todayMetrics?.timezoneIdentifier ?? settings.normalization.homeZone.identifier,
+            rangeDays: range, days: days, nights: nights, readiness: readiness, weights: weights, workouts: workouts,
+            rings: rings, denied: denied)
+    }
+
+    /// Each day's last weighing in kg, `nil` where there is none.
+    private func dailyWeights(_ days: [NormalizedDailyMetrics]) async throws -> [Double?] {
+        guard let start = days.first?.utcDayStart, let end = days.last?.utcDayEnd, start < end else { return [] }
+        let kilograms = try HealthUnit(parsing: "kg")
+        let samples = try await store.samples(of: .bodyMass, overlapping: DateInterval(start: start, end: end))
+        return days.map { day in
+            let weighing = samples.last { $0.start >= day.utcDayStart && $0.start < day.utcDayEnd }
+            guard let weighing, let value = weighing.value.number, let symbol = weighing.value.unit,
+                let unit = try? HealthUnit(parsing: symbol)
+            else { return nil }
+            return try? unit.convert(value, to: kilograms)
+        }
+    }
+
+    /// Today's rings: move from the day's active energy; exercise minutes and stand hours
+    /// from the day's samples.
+    private func rings(_ day: NormalizedDailyMetrics?) async throws -> ActivityRings {
+        var rings = ActivityRings(
+            moveKcal: day?.activeEnergyKcal, moveGoalKcal: settings.moveGoalKcal, exerciseMinutes: nil,
+            exerciseGoalMinutes: settings.exerciseGoalMinutes, standHours: nil, standGoalHours: settings.standGoalHours)
+        guard let day, day.utcDayStart < day.utcDayEnd else { return rings }
+        let interval = DateInterval(start: day.utcDayStart, end: day.utcDayEnd)
+        let exercise = try await store.statistics(of: .appleExerciseTime, over: interval, unit: HealthUnit(parsing: "min"))
+        rings.exerciseMinutes = exercise.count > 0 ? exercise.sum : nil
+        let stands = try await store.samples(of: .appleStandHour, overlapping: interval)
+        if !stands.isEmpty {
+            let stood = Set(
+                stands.filter { $0.value.text == "HKCategoryValueAppleStandHourStood" }
+                    .map { Int($0.start.timeIntervalSince1970 / 3600) })
+            rings.standHours = Double(stood.count)
+        }
+        return rings
+    }
+
+    /// The latest workouts ending before `end` (over the 90 days before), with what was
+    /// recorded during each: active energy, distance, mean heart rate.
+    private func recentWorkouts(before end: Date) async throws -> [WorkoutSummary] {
+        let window = DateInterval(start: end.addingTimeInterval(-90 * 86400), end: end)
+        let headers = try await store.samples(of: .workout, overlapping: window)
+            .sorted { $0.start > $1.start }.prefix(settings.workoutCount)
+        let kcal = try HealthUnit(parsing: "kcal")
+        let km = try HealthUnit(parsing: "km")
+        let bpm = try HealthUnit(parsing: "count/min")
+        var summaries: [WorkoutSummary] = []
+        for header in headers {
+            let span = DateInterval(start: header.start, end: max(header.end, header.start))
+            let energy = try await store.statistics(of: .activeEnergyBurned, over: span, unit: kcal)
+            var distance = try await store.statistics(of: .distanceWalkingRunning, over: span, unit: km)
+            if distance.count == 0 {
+                distance = try await store.statistics(
+                    of: SampleType("HKQuantityTypeIdentifierDistanceCycling"), over: span, unit: km)
+            }
+            let heart = try await store.statistics(of: .heartRate, over: span, unit: bpm)
+            let activity = (header.value.text ?? "Other").replacingOccurrences(of: "HKWorkoutActivityType", with: "")
+            summaries.append(
+                WorkoutSummary(
+                    activity: activity, start: header.start, end: header.end,
+                    energyKcal: energy.count > 0 ? energy.sum : nil, distanceKm: distance.count > 0 ? distance.sum : nil,
+                    averageHeartRate: heart.count > 0 ? heart.average : nil))
+        }
+        return summaries
+    }
+}

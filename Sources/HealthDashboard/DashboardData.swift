@@ -1,0 +1,130 @@
+import Foundation
+import HealthDaily
+import HealthMetrics
+import HealthReadiness
+
+/// The panels of the dashboard, each with the id it carries on the page.
+public enum DashboardPanel: String, Sendable, Hashable, CaseIterable {
+    case today, readiness, trends, sleep, workouts, quality
+
+    /// The `id` of the panel's `<section>`.
+    public var elementID: String { "panel-\(rawValue)" }
+
+    public var title: String {
+        switch self {
+        case .today: "Today"
+        case .readiness: "Readiness"
+        case .trends: "Trends"
+        case .sleep: "Sleep"
+        case .workouts: "Workouts"
+        case .quality: "Data quality"
+        }
+    }
+}
+
+/// Everything the page shows, as plain values: assembled once, rendered by ``DashboardPage``.
+public struct DashboardData: Sendable {
+    /// The local day the page is about, and its zone.
+    public var today: String
+    public var zone: String
+    /// The trend range, in days (7, 30, 90 or 365).
+    public var rangeDays: Int
+    /// The daily metrics of the range, oldest first, ending today.
+    public var days: [NormalizedDailyMetrics]
+    /// Sleep per wake day over the range (at most the last 90), oldest first.
+    public var nights: [SleepNight]
+    /// Today's readiness; `nil` with a reason when it cannot be scored.
+    public var readiness: ReadinessScore?
+    /// Body mass per day (the day's last weighing, kg) over the range, `nil` where none.
+    public var weights: [Double?]
+    /// The latest workouts, newest first.
+    public var workouts: [WorkoutSummary]
+    /// Today's rings.
+    public var rings: ActivityRings
+    /// Panels whose data the viewer has not granted: shown as the denied view.
+    public var denied: Set<DashboardPanel>
+
+    public init(
+        today: String, zone: String, rangeDays: Int, days: [NormalizedDailyMetrics], nights: [SleepNight],
+        readiness: ReadinessScore?, weights: [Double?], workouts: [WorkoutSummary], rings: ActivityRings,
+        denied: Set<DashboardPanel> = []
+    ) {
+        self.today = today
+        self.zone = zone
+        self.rangeDays = rangeDays
+        self.days = days
+        self.nights = nights
+        self.readiness = readiness
+        self.weights = weights
+        self.workouts = workouts
+        self.rings = rings
+        self.denied = denied
+    }
+
+    /// Today's daily metrics (the last day of the range).
+    public var todayMetrics: NormalizedDailyMetrics? { days.last { $0.localDate == today } }
+}
+
+/// Move, exercise and stand for one day, against their goals.
+public struct ActivityRings: Sendable, Hashable {
+    /// Active energy, kcal (the day's normalised figure).
+    public var moveKcal: Double?
+    public var moveGoalKcal: Double
+    /// Minutes of Apple exercise time.
+    public var exerciseMinutes: Double?
+    public var exerciseGoalMinutes: Double
+    /// Hours with a stand.
+    public var standHours: Double?
+    public var standGoalHours: Double
+
+    public init(
+        moveKcal: Double?, moveGoalKcal: Double, exerciseMinutes: Double?, exerciseGoalMinutes: Double, standHours: Double?,
+        standGoalHours: Double
+    ) {
+        self.moveKcal = moveKcal
+        self.moveGoalKcal = moveGoalKcal
+        self.exerciseMinutes = exerciseMinutes
+        self.exerciseGoalMinutes = exerciseGoalMinutes
+        self.standHours = standHours
+        self.standGoalHours = standGoalHours
+    }
+}
+
+/// One workout as the tile lists it.
+public struct WorkoutSummary: Sendable, Hashable {
+    /// `Running`, `Cycling`… (HealthKit's activity name without its prefix).
+    public var activity: String
+    public var start: Date
+    public var end: Date
+    /// Active energy recorded during the workout, kcal.
+    public var energyKcal: Double?
+    /// Walking/running or cycling distance recorded during the workout, km.
+    public var distanceKm: Double?
+    /// Mean heart rate during the workout, bpm.
+    public var averageHeartRate: Double?
+    /// The route's points, when one was recorded.
+    public var route: [RoutePoint]
+
+    public struct RoutePoint: Sendable, Hashable {
+        public var latitude: Double
+        public var longitude: Double
+
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+
+    public init(
+        activity: String, start: Date, end: Date, energyKcal: Double?, distanceKm: Double?, averageHeartRate: Double?,
+        route: [RoutePoint] = []
+    ) {
+        self.activity = activity
+        self.start = start
+        self.end = end
+        self.energyKcal = energyKcal
+        self.distanceKm = distanceKm
+        self.averageHeartRate = averageHeartRate
+        self.route = route
+    }
+}

@@ -1,0 +1,304 @@
+import Foundation
+import HealthDaily
+import HealthMetrics
+import HealthReadiness
+
+/// The dashboard as one HTML document: semantic sections, inline SVG charts each with a
+/// text alternative and a data table, styles inline (no script, no font, no fetch), a
+/// layout that folds to a phone's width and follows the system's dark mode.
+public struct DashboardPage: Sendable {
+    public var data: DashboardData
+    /// The path the range links point at (`/dashboard` on the server, `/` locally).
+    public var path: String
+    /// Where a denied panel's "review access" link goes; `nil` hides the link.
+    public var consentPath: String?
+    /// Extra markup for the header's right side (the server's sign-out form).
+    public var headerExtra: String
+
+    public init(data: DashboardData, path: String = "/", consentPath: String? = nil, headerExtra: String = "") {
+        self.data = data
+        self.path = path
+        self.consentPath = consentPath
+        self.headerExtra = headerExtra
+    }
+
+    /// The document.
+    public func html() -> String {
+        let panels: [(DashboardPanel, () -> String)] = [
+            (.today, todayPanel), (.readiness, readinessPanel), (.trends, trendsPanel), (.sleep, sleepPanel),
+            (.workouts, workoutsPanel), (.quality, qualityPanel),
+        ]
+        let sections = panels.map { panel, body in
+            let content = data.denied.contains(panel) ? deniedView(panel) : body()
+            return """
+                <section class="panel panel-\(panel.rawValue)" id="\(panel.elementID)" aria-labelledby="\(panel.elementID)-h">\
+                <h2 id="\(panel.elementID)-h">\(panel.title)</h2>\(content)</section>
+                """
+        }.joined(separator: "\n")
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
+            <title>Health — \(HTML.escape(data.today))</title>
+            <style>\(DashboardStyle.css)</style></head>
+            <body><header class="top"><div><h1>Health, \(HTML.escape(longDate(data.today)))</h1>\
+            <p class="meta">Days in \(HTML.escape(data.zone)) · Watch and iPhone never counted twice</p></div>\
+            \(rangeNavigation())\(headerExtra)</header>
+            <main class="grid">
+            \(sections)
+            </main>
+            <footer><p>Numbers from HealthPipeline: the same as <code>healthpipe days</code>, \
+            <code>sleep</code> and <code>readiness</code> for these days.</p></footer>
+            </body></html>
+            """
+    }
+
+    // MARK: Panels
+
+    private func todayPanel() -> String {
+        let rings = data.rings
+        let chart = Charts.rings(
+            id: "rings",
+            rings: [
+                ("Move", rings.moveKcal, rings.moveGoalKcal, "kcal"),
+                ("Exercise", rings.exerciseMinutes, rings.exerciseGoalMinutes, "min"),
+                ("Stand", rings.standHours, rings.standGoalHours, "h"),
+            ])
+        guard let day = data.todayMetrics else {
+            return chart.html + placeholder("Nothing recorded today yet.")
+        }
+        let sources = day.stepsSources.map { meta in
+            ([meta.primarySource].compactMap { $0 } + meta.secondarySourcesUsed).map(sourceName).joined(separator: " + ")
+        }
+        return chart.html + """
+            <dl class="figures">\
+            <div><dt>Steps</dt><dd>\(HTML.number(day.stepsNormalized))</dd></div>\
+            <div><dt>Active energy</dt><dd>\(HTML.number(day.activeEnergyKcal, 0)) kcal</dd></div>\
+            <div><dt>Exercise</dt><dd>\(HTML.number(rings.exerciseMinutes, 0)) min</dd></div>\
+            <div><dt>Stand</dt><dd>\(HTML.number(rings.standHours, 0)) h</dd></div>\
+            <div><dt>Resting HR</dt><dd>\(HTML.number(day.restingHRBpm, 0)) bpm</dd></div>\
+            <div><dt>HRV</dt><dd>\(HTML.number(day.hrvMs, 0)) ms</dd></div>\
+            </dl><p class="note">Steps from \(HTML.escape(sources.flatMap { $0.isEmpty ? nil : $0 } ?? "no source"))\
+            \(day.stepsSources?.suspiciousSteps == true ? " — <strong>suspicious</strong> (see Data quality)" : "").</p>
+            """
+    }
+
+    private func readinessPanel() -> String {
+        guard let score = data.readiness else { return placeholder("Readiness needs daily metrics.") }
+        guard let value = score.score, let band = score.band else {
+            return placeholder(score.reason.isEmpty ? "Not enough days to score readiness yet." : score.reason)
+        }
+        let rows = score.contributors.map { contributor -> String in
+            let baseline = contributor.baseline.map { HTML.number($0, 1) + " " + contributor.unit } ?? "—"
+            return """
+                <tr><th scope="row">\(HTML.escape(contributor.kind.title))</th>\
+                <td>\(HTML.number(contributor.subscore, 0))</td>\
+                <td>\(contributor.value.map { HTML.escape(HTML.number($0, 1) + " " + contributor.unit) } ?? "—")</td>\
+                <td>\(HTML.escape(baseline))</td><td>\(HTML.escape(contributor.note ?? ""))</td></tr>
+                """
+        }.joined()
+        return """
+            <p class="score band-\(band.rawValue)"><span class="big">\(value)</span> \
+            <span class="label">\(HTML.escape(band.label))\(score.calibrating ? " · calibrating" : "")</span></p>\
+            <p class="note">\(HTML.escape(score.reason))</p>\
+            <table class="contributors"><caption>What the score is made of</caption><thead><tr><th scope="col">Contributor</th>\
+            <th scope="col">Score</th><th scope="col">Value</th><th scope="col">Baseline</th><th scope="col">Why</th></tr>\
+            </thead><tbody>\(rows)</tbody></table>
+            """
+    }
+
+    private func trendsPanel() -> String {
+        guard data.days.contains(where: { $0.stepsNormalized != nil || $0.activeEnergyKcal != nil || $0.restingHRBpm != nil })
+        else { return placeholder("No daily metrics in these \(data.rangeDays) days.") }
+        let dates = data.days.map(\.localDate)
+        let band = { (kind: ReadinessContributor.Kind) -> ClosedRange<Double>? in
+            guard let band = data.readiness?.contributors.first(where: { $0.kind == kind })?.band,
+                let lower = band.lower, let upper = band.upper, lower <= upper
+            else { return nil }
+            return lower...upper
+        }
+        let weights = data.weights.count == dates.count ? data.weights : Array(repeating: nil, count: dates.count)
+        var charts = [
+            Charts.dailyBars(
+                id: "steps", title: "Steps", unit: "steps", dates: dates,
+                values: data.days.map { $0.stepsNormalized.map(Double.init) }),
+            Charts.dailyBars(
+                id: "energy", title: "Active energy", unit: "kcal", dates: dates, values: data.days.map(\.activeEnergyKcal),
+                goal: data.rings.moveGoalKcal),
+            Charts.dailyLine(
+                id: "resting-hr", title: "Resting heart rate", unit: "bpm", dates: dates, values: data.days.map(\.restingHRBpm),
+                band: band(.restingHeartRate), digits: 0),
+            Charts.dailyLine(
+                id: "hrv", title: "HRV (SDNN)", unit: "ms", dates: dates, values: data.days.map(\.hrvMs),
+                band: band(.hrvBalance), digits: 0),
+        ]
+        if weights.contains(where: { $0 != nil }) {
+            charts.append(
+                Charts.dailyLine(
+                    id: "weight", title: "Weight", unit: "kg", dates: dates, values: weights,
+                    smoothed: Smoothing.weightTrend(weights), digits: 1))
+        }
+        let missingWeight = weights.contains(where: { $0 != nil }) ? "" : placeholder("No weighings in these days.")
+        return "<div class=\"charts\">" + charts.map(\.html).joined() + "</div>" + missingWeight
+            + "<p class=\"note\">Shaded: your normal band from readiness's 60-day baseline. "
+            + "Weight trend: an exponential average, a tenth of each day's change.</p>"
+    }
+
+    private func sleepPanel() -> String {
+        let recorded = data.nights.filter { $0.main != nil }
+        guard !recorded.isEmpty else { return placeholder("No sleep recorded in these days.") }
+        let names = ["deep", "core", "rem", "unspecified", "awake"]
+        let stages: [SleepStage] = [.deep, .core, .rem, .unspecified, .awake]
+        let stacks = data.nights.map { night in
+            zip(names, stages).map { name, stage in (name: name, minutes: (night.main?.stageSeconds[stage] ?? 0) / 60) }
+        }
+        let dates = data.nights.map(\.localDate)
+        let stagesChart = Charts.stackedMinutes(
+            id: "sleep-stages", title: "Sleep stages per night", dates: dates, stacks: stacks, names: names)
+        let secondsOfDay = { (date: Date?, zone: String) -> Double? in
+            date.map { ClockTime.secondsOfDay($0, in: TimeZone(identifier: zone) ?? .gmt) }
+        }
+        let consistency = Charts.consistency(
+            id: "sleep-consistency", title: "Bedtime and wake time", dates: dates,
+            bed: data.nights.map { secondsOfDay($0.main?.bedtime, $0.timezoneIdentifier) },
+            wake: data.nights.map { secondsOfDay($0.main?.waketime, $0.timezoneIdentifier) })
+        let last = recorded.last!
+        let main = last.main!
+        let zone = TimeZone(identifier: last.timezoneIdentifier) ?? .gmt
+        let naps = data.nights.flatMap(\.naps)
+        let napText =
+            naps.isEmpty
+            ? "No naps."
+            : "\(naps.count) naps, \(HTML.duration(seconds: naps.reduce(0) { $0 + $1.asleepSeconds })) in all."
+        return """
+            <p class="lead">Last night (\(HTML.escape(last.localDate))): asleep \
+            \(HTML.duration(seconds: main.asleepSeconds)), in bed \(HTML.duration(seconds: main.inBedSeconds)), \
+            \(HTML.escape(ClockTime.format(main.bedtime, in: zone)))–\(HTML.escape(ClockTime.format(main.waketime, in: zone))), \
+            efficiency \(HTML.number(main.efficiency, 0)) %.</p>\
+            <div class="charts">\(stagesChart.html)\(consistency.html)</div>\
+            <p class="legend"><span class="key stage-deep"></span>deep <span class="key stage-core"></span>core \
+            <span class="key stage-rem"></span>REM <span class="key stage-unspecified"></span>asleep (no stage) \
+            <span class="key stage-awake"></span>awake · <span class="key bed"></span>bedtime \
+            <span class="key wake"></span>wake time</p><p class="note">\(HTML.escape(napText))</p>
+            """
+    }
+
+    private func workoutsPanel() -> String {
+        guard !data.workouts.isEmpty else { return placeholder("No workouts in the last 90 days.") }
+        let zone = TimeZone(identifier: data.zone) ?? .gmt
+        let items = data.workouts.enumerated().map { index, workout -> String in
+            let route = Charts.route(
+                id: "route-\(index)", title: "Route of the \(workout.activity) workout",
+                points: workout.route.map { ($0.latitude, $0.longitude) })
+            return """
+                <li class="workout"><div><h3>\(HTML.escape(spaced(workout.activity)))</h3>\
+                <p class="when">\(HTML.escape(localTime(workout.start, zone)))</p><dl class="figures small">\
+                <div><dt>Duration</dt><dd>\(HTML.duration(seconds: workout.end.timeIntervalSince(workout.start)))</dd></div>\
+                <div><dt>Energy</dt><dd>\(HTML.number(workout.energyKcal, 0)) kcal</dd></div>\
+                <div><dt>Distance</dt><dd>\(HTML.number(workout.distanceKm, 2)) km</dd></div>\
+                <div><dt>Heart rate</dt><dd>\(HTML.number(workout.averageHeartRate, 0)) bpm</dd></div></dl></div>\
+                \(route ?? "")</li>
+                """
+        }
+        return "<ul class=\"workouts\">" + items.joined() + "</ul>"
+    }
+
+    private func qualityPanel() -> String {
+        let withSteps = data.days.filter { $0.stepsNormalized != nil }
+        let noWatch = withSteps.filter { $0.stepsSources?.primarySource != SourceCategory.appleWatch.rawValue }
+        let suspicious = data.days.filter { $0.stepsSources?.suspiciousSteps == true }
+        let empty = data.days.filter { $0.stepsNormalized == nil && $0.activeEnergyKcal == nil && $0.sleepHours == nil }
+        var sources = Set<String>()
+        for day in data.days {
+            guard let meta = day.stepsSources else { continue }
+            sources.formUnion([meta.primarySource].compactMap { $0 } + meta.secondarySourcesUsed + meta.ignoredSources)
+        }
+        func list(_ days: [NormalizedDailyMetrics]) -> String {
+            days.isEmpty ? "none" : days.suffix(10).map(\.localDate).joined(separator: ", ") + (days.count > 10 ? " …" : "")
+        }
+        return """
+            <dl class="quality">\
+            <div><dt>Days without the Watch</dt><dd>\(noWatch.count) of \(withSteps.count) days with steps \
+            <span class="dates">(\(HTML.escape(list(noWatch))))</span></dd></div>\
+            <div><dt>Suspicious step days</dt><dd>\(suspicious.count) <span class="dates">(\(HTML.escape(list(suspicious))))</span>\
+            </dd></div>\
+            <div><dt>Days with no data</dt><dd>\(empty.count) of \(data.days.count)</dd></div>\
+            <div><dt>Step sources</dt><dd>\(HTML.escape(sources.isEmpty ? "none" : sources.sorted().map(sourceName).joined(separator: ", ")))</dd></div>\
+            </dl>
+            """
+    }
+
+    // MARK: Pieces
+
+    private func deniedView(_ panel: DashboardPanel) -> String {
+        let link = consentPath.map { "<a class=\"button\" href=\"\(HTML.escape($0))\">Review access</a>" } ?? ""
+        return """
+            <div class="placeholder denied" role="note"><p>You have not allowed this page to use the data for \
+            <strong>\(HTML.escape(panel.title.lowercased()))</strong>, so it is not shown.</p>\(link)</div>
+            """
+    }
+
+    private func placeholder(_ text: String) -> String {
+        "<div class=\"placeholder\" role=\"note\"><p>\(HTML.escape(text))</p></div>"
+    }
+
+    private func rangeNavigation() -> String {
+        let links = DashboardAssembler.Settings.ranges.map { days in
+            let current = days == data.rangeDays ? " aria-current=\"page\"" : ""
+            return "<a href=\"\(HTML.escape(path))?range=\(days)\"\(current)>\(days) days</a>"
+        }.joined()
+        return "<nav class=\"ranges\" aria-label=\"Trend range\">\(links)</nav>"
+    }
+
+    private func longDate(_ date: String) -> String {
+        let parser = DateFormatter()
+        parser.locale = Locale(identifier: "en_GB")
+        parser.timeZone = .gmt
+        parser.dateFormat = "yyyy-MM-dd"
+        guard let day = parser.date(from: date) else { return date }
+        parser.dateFormat = "EEEE d MMMM yyyy"
+        return parser.string(from: day)
+    }
+
+    private func localTime(_ instant: Date, _ zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.timeZone = zone
+        formatter.dateFormat = "EEE d MMM yyyy, HH:mm"
+        return formatter.string(from: instant)
+    }
+
+    /// `apple_watch` → `Apple Watch`.
+    private func sourceName(_ key: String) -> String {
+        switch SourceCategory(rawValue: key) {
+        case .appleWatch: "Apple Watch"
+        case .iPhone: "iPhone"
+        case .other: "other devices"
+        case nil: key
+        }
+    }
+
+    /// `TraditionalStrengthTraining` → `Traditional Strength Training`.
+    private func spaced(_ name: String) -> String {
+        var out = ""
+        for character in name {
+            if character.isUppercase, let last = out.last, last.isLowercase { out.append(" ") }
+            out.append(character)
+        }
+        return out
+    }
+}
+
+/// Smoothing for noisy daily series.
+public enum Smoothing {
+    /// An exponential moving average with a tenth of each day's change, carried over days
+    /// without a weighing (the trend line of "The Hacker's Diet"); `nil` before the first.
+    public static func weightTrend(_ values: [Double?], alpha: Double = 0.1) -> [Double?] {
+        var trend: Double?
+        return values.map { value in
+            if let value, value.isFinite { trend = trend.map { $0 + alpha * (value - $0) } ?? value }
+            return trend
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthImport
+import HealthMetrics
+import HealthReadiness
+import HealthStore
+import HealthSynth
+import Testing
+
+@testable import HealthDashboard
+
+/// A generated 120 days (Watch + iPhone, naps, a trip abroad, weighings, workouts) imported
+/// once per test process.
+enum GeneratedStore {
+    static let shared = Task { () throws -> HealthDatabase in
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dashboard-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var configuration = SyntheticExport.Configuration(days: 120, seed: 5)
+        configuration.startDate = "2024-01-01"
+        configuration.heartRatePerHour = 2
+        let export = folder.appendingPathComponent("export.zip")
+        _ = try await SyntheticExport(configuration: configuration).write(to: export)
+        let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
+        _ = try await HealthImporter(database: database).run(path: export.path)
+        return database
+    }
+
+    static let today = LocalDate("2024-04-28")!
+
+    static func settings(range: Int = 30) -> DashboardAssembler.Settings {
+        var settings = DashboardAssembler.Settings()
+        settings.normalization.homeZone = TimeZone(identifier: "America/Los_Angeles")!
+        settings.rangeDays = range
+        return settings
+    }
+}
+
+/// The cells of the data table of chart `id`: date → the cells after it.
+func tableRows(_ html: String, chart id: String) throws -> [String: [String]] {
+    let start = try #require(html.range(of: "id=\"chart-\(id)\""))
+    let end = try #require(html.range(of: "</figure>", range: start.upperBound..<html.endIndex))
+    let figure = html[start.upperBound..<end.lowerBound]
+    var rows: [String: [String]] = [:]
+    for row in figure.components(separatedBy: "<tr>").dropFirst() {
+        guard row.contains("<th scope=\"row\">") else { continue }
+        let cells = row.components(separatedBy: "</t").compactMap { part -> String? in
+            guard let open = part.range(of: ">", options: .backwards) else { return nil }
+            return String(part[open.upperBound...])
+        }.filter { !$0.isEmpty && $0 != "r>" }
+        let date = try #require(cells.first)
+        rows[date] = Array(cells.dropFirst())
+    }
+    return rows
+}
+
+/// A value as the CLI's tables print it without decimals (`%.0f`: halves to even).
+func printed(_ value: Double) -> Double { Double(String(format: "%.0f", value))! }
+
+/// `12 345` (thin space) or `—` as a number.
+func number(_ cell: String) -> Double? {
+    Double(cell.replacingOccurrences(of: "\u{2009}", with: "").replacingOccurrences(of: "−", with: "-"))
+}
+
+@Suite struct DashboardTests {
+    @Test func thePageShowsTheNumbersOfDaysSleepAndReadiness() async throws {
+        let database = try await GeneratedStore.shared.value
+        let settings = GeneratedStore.settings()
+        let today = GeneratedStore.today
+        let data = try await DashboardAssembler(store: database.store, settings: settings, now: { Date() })
+            .assemble(today: today)
+        let html = DashboardPage(data: data).html()
+
+        // `healthpipe days` for the same 30 days.
+        let normalizer = DailyNormalizer(store: database.store, configuration: settings.normalization, now: { Date() })
+        let days = try await normalizer.metrics(from: today.adding(days: -29), through: today)
+        func stripped(_ days: [NormalizedDailyMetrics]) -> [NormalizedDailyMetrics] {
+            days.map { day in
+                var day = day
+                day.createdAt = Date(timeIntervalSince1970: 0)
+                return day
+            }
+        }
+        #expect(stripped(data.days) == stripped(days))
+        let steps = try tableRows(html, chart: "steps")
+        let energy = try tableRows(html, chart: "energy")
+        let restingHR = try tableRows(html, chart: "resting-hr")
+        #expect(steps.count == 30 && energy.count == 30)
+        for day in days {
+            #expect(steps[day.localDate].flatMap { number($0[0]) } == day.stepsNormalized.map(Double.init))
+            #expect(energy[day.localDate].flatMap { number($0[0]) } == day.activeEnergyKcal.map(printed))
+            #expect(restingHR[day.localDate].flatMap { number($0[0]) } == day.restingHRBpm.map(printed))
+        }
+        #expect(days.filter { $0.stepsNormalized != nil }.count >= 28)
+
+        // `healthpipe sleep`: minutes per stage, night by night.
+        let nights = try await SleepAnalyzer(store: database.store, configuration: settings.normalization)
+            .nights(from: today.adding(days: -29), through: today)
+        let stages = try tableRows(html, chart: "sleep-stages")
+        #expect(nights.filter { $0.main != nil }.count >= 25)
+        for night in nights {
+            let expected = [SleepStage.deep, .core, .rem, .unspecified, .awake].map { stage in
+                printed((night.main?.stageSeconds[stage] ?? 0) / 60)
+            }
+            #expect(stages[night.localDate]?.map { number($0) ?? -1 } == expected)
+        }
+
+        // `healthpipe readiness`: today's score from the 60 days before.
+        let history = try await normalizer.metrics(from: today.adding(days: -ReadinessEngine.historyDays), through: today)
+        let score = try ReadinessEngine().score(on: today.description, history: history)
+        let value = try #require(score.score)
+        #expect(data.readiness?.score == value)
+        #expect(html.contains("<span class=\"big\">\(value)</span>"))
+    }
+
+    @Test func everyPanelAndChartIsThereAndNothingReadsNaN() async throws {
+        let database = try await GeneratedStore.shared.value
+        for range in DashboardAssembler.Settings.ranges {
+            let data = try await DashboardAssembler(
+                store: database.store, settings: GeneratedStore.settings(range: range), now: { Date() }
+            ).assemble(today: GeneratedStore.today)
+            let html = DashboardPage(data: data).html()
+            for panel in DashboardPanel.allCases { #expect(html.contains("id=\"\(panel.elementID)\"")) }
+            // Rings; steps, energy, resting HR, HRV, weight; sleep stages and consistency.
+            let hasWeight = data.weights.contains { $0 != nil }
+            #expect(html.components(separatedBy: "<figure class=\"chart\"").count - 1 == (hasWeight ? 8 : 7))
+            #expect(data.days.count == range)
+            Self.expectNoJunk(html)
+            #expect(!data.workouts.isEmpty)
+            #expect(html.components(separatedBy: "<li class=\"workout\">").count - 1 == data.workouts.count)
+        }
+    }
+
+    @Test func anEmptyStoreShowsPlaceholdersNotZeros() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dashboard-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
+        let data = try await DashboardAssembler(store: database.store, settings: GeneratedStore.settings(), now: { Date() })
+            .assemble(today: GeneratedStore.today)
+        let html = DashboardPage(data: data).html()
+        for panel in DashboardPanel.allCases { #expect(html.contains("id=\"\(panel.elementID)\"")) }
+        #expect(html.contains("No daily metrics in these 30 days."))
+        #expect(html.contains("No sleep recorded in these days."))
+        #expect(html.contains("No workouts in the last 90 days."))
+        #expect(html.components(separatedBy: "<figure class=\"chart\"").count - 1 == 1)  // the rings, empty
+        Self.expectNoJunk(html)
+    }
+
+    @Test func aDeniedPanelShowsTheDeniedViewAndNoneOfItsData() async throws {
+        let database = try await GeneratedStore.shared.value
+        var settings = GeneratedStore.settings()
+        settings.denied = [.sleep, .readiness]
+        let data = try await DashboardAssembler(store: database.store, settings: settings, now: { Date() })
+            .assemble(today: GeneratedStore.today)
+        #expect(data.nights.isEmpty && data.readiness == nil)
+        let html = DashboardPage(data: data, consentPath: "/consent").html()
+        #expect(html.components(separatedBy: "You have not allowed this page").count - 1 == 2)
+        #expect(html.contains("href=\"/consent\""))
+        #expect(!html.contains("chart-sleep-stages"))
+        #expect(html.contains("chart-steps"))
+    }
+
+    @Test func textFromTheStoreIsEscaped() {
+        let workout = WorkoutSummary(
+            activity: "<script>alert(1)</script>", start: Date(timeIntervalSince1970: 0),
+            end: Date(timeIntervalSince1970: 1800), energyKcal: 200, distanceKm: nil, averageHeartRate: .nan)
+        let data = DashboardData(
+            today: "2024-01-01", zone: "Europe/Paris\"><b>", rangeDays: 7, days: [], nights: [], readiness: nil, weights: [],
+            workouts: [workout],
+            rings: ActivityRings(
+                moveKcal: nil, moveGoalKcal: 500, exerciseMinutes: nil, exerciseGoalMinutes: 30, standHours: nil,
+                standGoalHours: 12))
+        let html = DashboardPage(data: data).html()
+        #expect(!html.contains("<script>") && !html.contains("\"><b>"))
+        #expect(html.contains("&lt;script&gt;"))
+        Self.expectNoJunk(html)
+    }
+
+    @Test func numbersAndDurationsFormatExactly() {
+        #expect(HTML.number(1_234_567.0, 0) == "1\u{2009}234\u{2009}567")
+        #expect(HTML.number(-1234.5, 1) == "−1\u{2009}234.5")
+        #expect(HTML.number(Double.nan, 1) == "—" && HTML.number(nil as Double?, 1) == "—")
+        #expect(HTML.duration(seconds: 7 * 3600 + 5 * 60) == "7 h 05 min")
+        #expect(HTML.duration(seconds: 45 * 60) == "45 min")
+        #expect(Smoothing.weightTrend([80, nil, 81, 79]) == [80, 80, 80.1, 79.99])
+    }
+
+    static func expectNoJunk(_ html: String) {
+        for junk in ["NaN", "nan,", "undefined", ">null<", "inf"] {
+            #expect(!html.contains(junk), "the page contains \(junk)")
+        }
+    }
+}
