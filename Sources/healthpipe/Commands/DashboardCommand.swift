@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import HealthBasics
+import HealthDashboard
+import HealthStore
+import Hummingbird
+
+struct Dashboard: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The dashboard of the local store, served on http://127.0.0.1:PORT (loopback only).",
+        discussion: """
+            Today's rings and figures, readiness, 7/30/90/365-day trends, sleep stages, workouts and \
+            data quality, with the numbers of `healthpipe days`, `sleep` and `readiness`. The page has \
+            no script and fetches nothing. --print writes the page to standard output instead. \
+            See docs/dashboard.md.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var zones: ZoneOptions
+
+    @Option(help: "Port on 127.0.0.1 (the dashboard never listens on another address).")
+    var port = 8087
+
+    @Option(help: "The daily metrics' rules: norm_v1 or norm_v2 (as for `days`).")
+    var version = NormalizationVersion.v1
+
+    @Option(help: "The day the page is about, YYYY-MM-DD (default: today).")
+    var today: String?
+
+    @Option(help: "Trend range for --print: 7, 30, 90 or 365 days.")
+    var range = 30
+
+    @Flag(help: "Write the page to standard output and exit.")
+    var print = false
+
+    func validate() throws {
+        guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535") }
+        if let today, LocalDate(today) == nil { throw ValidationError("--today must be a date YYYY-MM-DD, not '\(today)'") }
+        guard DashboardAssembler.Settings.ranges.contains(range) else {
+            throw ValidationError("--range must be one of 7, 30, 90, 365")
+        }
+    }
+
+    func run() async throws {
+        let store = try database.open()
+        let page = LocalDashboard(store: store, settings: settings(), today: today.flatMap(LocalDate.init))
+        if print {
+            Swift.print(try await page.html(range: range))
+            return
+        }
+        let router = Router()
+        router.get("/") { request, _ -> Response in
+            let asked = request.uri.queryParameters["range"].flatMap { Int(String($0)) } ?? 30
+            guard DashboardAssembler.Settings.ranges.contains(asked) else {
+                return Response(
+                    status: .badRequest, headers: LocalDashboard.headers(type: "text/plain; charset=utf-8"),
+                    body: .init(byteBuffer: ByteBuffer(string: "range must be one of 7, 30, 90, 365\n")))
+            }
+            return Response(
+                status: .ok, headers: LocalDashboard.headers(type: "text/html; charset=utf-8"),
+                body: .init(byteBuffer: ByteBuffer(string: try await page.html(range: asked))))
+        }
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "healthpipe"))
+        printError("healthpipe dashboard: http://127.0.0.1:\(port)/ (store \(database.path)); Ctrl-C stops it")
+        try await app.runService()
+    }
+
+    private func settings() -> DashboardAssembler.Settings {
+        var settings = DashboardAssembler.Settings()
+        settings.normalization = zones.configuration()
+        settings.normalization.version = version
+        return settings
+    }
+}
+
+/// The page over the local store: assembled at each request, so that it follows imports.
+struct LocalDashboard: Sendable {
+    let store: HealthDatabase
+    let settings: DashboardAssembler.Settings
+    let today: LocalDate?
+
+    func html(range: Int) async throws -> String {
+        var settings = settings
+        settings.rangeDays = range
+        let data = try await DashboardAssembler(store: store.store, settings: settings, now: { Date() }).assemble(today: today)
+        return DashboardPage(data: data, path: "/").html()
+    }
+
+    /// No script, no fetch, no framing, nothing cached: the page is private.
+    static func headers(type: String) -> HTTPFields {
+        [
+            .contentType: type, .cacheControl: "no-store",
+            HTTPFields.Element.Name("Content-Security-Policy")!:
+                "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+            HTTPFields.Element.Name("X-Content-Type-Options")!: "nosniff",
+            HTTPFields.Element.Name("Referrer-Policy")!: "no-referrer",
+        ]
+    }
+}
