@@ -33,11 +33,18 @@ public struct DashboardAssembler: Sendable {
     public let store: any HealthQuerying
     public let settings: Settings
     private let now: @Sendable () -> Date
+    private let daily: (any DailyMetricsSource)?
 
-    public init(store: any HealthQuerying, settings: Settings, now: @escaping @Sendable () -> Date) {
+    /// `daily`, when given, supplies the daily metrics (a ``DailyMetricsCache``, or the
+    /// server's stored days); they must be those of `settings.normalization`.
+    public init(
+        store: any HealthQuerying, settings: Settings, now: @escaping @Sendable () -> Date,
+        daily: (any DailyMetricsSource)? = nil
+    ) {
         self.store = store
         self.settings = settings
         self.now = now
+        self.daily = daily
     }
 
     /// The dashboard for `today` (default: today in the zone in effect).
@@ -48,8 +55,8 @@ public struct DashboardAssembler: Sendable {
         let range = max(1, settings.rangeDays)
         let first = last.adding(days: -(range - 1))
         // Readiness reads the 60 days before today: one pass covers both.
-        let history = try await normalizer.metrics(
-            from: min(first, last.adding(days: -ReadinessEngine.historyDays)), through: last)
+        let from = min(first, last.adding(days: -ReadinessEngine.historyDays))
+        let history = try await (daily ?? normalizer).metrics(from: from, through: last)
         let days = history.filter { $0.localDate >= first.description }
         let todayMetrics = days.last
         let denied = settings.denied

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthBasics
+import HealthDaily
 import HealthDashboard
 import HealthStore
 import Hummingbird
@@ -43,7 +44,10 @@ struct Dashboard: AsyncParsableCommand {
 
     func run() async throws {
         let store = try database.open()
-        let page = LocalDashboard(store: store, settings: settings(), today: today.flatMap(LocalDate.init))
+        let settings = settings()
+        let cache = DailyMetricsCache(
+            normalizer: DailyNormalizer(store: store.store, configuration: settings.normalization, now: { Date() }))
+        let page = LocalDashboard(store: store, settings: settings, today: today.flatMap(LocalDate.init), cache: cache)
         if print {
             Swift.print(try await page.html(range: range))
             return
@@ -59,6 +63,15 @@ struct Dashboard: AsyncParsableCommand {
             return Response(
                 status: .ok, headers: LocalDashboard.headers(type: "text/html; charset=utf-8"),
                 body: .init(byteBuffer: ByteBuffer(string: try await page.html(range: asked))))
+        }
+        // Days are computed once and kept until the store changes (an import, a sync).
+        let notices = store.observe(nil)
+        let invalidation = Task {
+            for await _ in notices { await cache.clear() }
+        }
+        defer {
+            invalidation.cancel()
+            notices.finish()
         }
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "healthpipe"))
@@ -79,11 +92,13 @@ struct LocalDashboard: Sendable {
     let store: HealthDatabase
     let settings: DashboardAssembler.Settings
     let today: LocalDate?
+    let cache: DailyMetricsCache
 
     func html(range: Int) async throws -> String {
         var settings = settings
         settings.rangeDays = range
-        let data = try await DashboardAssembler(store: store.store, settings: settings, now: { Date() }).assemble(today: today)
+        let data = try await DashboardAssembler(store: store.store, settings: settings, now: { Date() }, daily: cache)
+            .assemble(today: today)
         return DashboardPage(data: data, path: "/").html()
     }
 
