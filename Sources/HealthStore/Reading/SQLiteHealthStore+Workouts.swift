@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import HealthCore
+
+extension SQLiteHealthStore: WorkoutDetailsReading {
+    public func workoutRoutes(overlapping interval: DateInterval, maxPoints: Int) async throws -> [UUID: [RoutePoint]] {
+        try await database.pool.read { db in
+            guard let (typeID, maxDuration) = try Self.typeInfo(db, .workout) else { return [:] }
+            let (condition, arguments) = Self.overlapping(interval, typeID: typeID, maxDuration: maxDuration)
+            let workouts = try Self.fetchWithAnchors(db, where: condition, arguments: arguments)
+            var routes: [UUID: [RoutePoint]] = [:]
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT p.time, p.latitude, p.longitude, p.elevation, p.speed, p.course, p.horizontal_accuracy,
+                           p.vertical_accuracy
+                    FROM workout_route r JOIN route_point p ON p.route = r.id
+                    WHERE r.workout = ? ORDER BY r.position, p.position
+                    """)
+            for workout in workouts {
+                let points = try Row.fetchAll(statement, arguments: [workout.anchor]).map { row in
+                    RoutePoint(
+                        time: (row[0] as Double?).map(Date.init(timeIntervalSince1970:)), latitude: row[1], longitude: row[2],
+                        elevation: row[3], speed: row[4], course: row[5], horizontalAccuracy: row[6], verticalAccuracy: row[7])
+                }
+                if !points.isEmpty { routes[workout.sample.uuid] = points.thinned(to: maxPoints) }
+            }
+            return routes
+        }
+    }
+
+    public func activitySummary(on date: String) async throws -> ActivitySummary? {
+        try await database.pool.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT date, active_energy_burned, active_energy_burned_goal, active_energy_burned_unit,
+                               apple_move_time, apple_move_time_goal, apple_exercise_time, apple_exercise_time_goal,
+                               apple_stand_hours, apple_stand_hours_goal
+                        FROM activity_summary WHERE date = ?
+                        """, arguments: [date])
+            else { return nil }
+            var summary = ActivitySummary(dateComponents: row[0])
+            summary.activeEnergyBurned = row[1]
+            summary.activeEnergyBurnedGoal = row[2]
+            summary.activeEnergyBurnedUnit = row[3]
+            summary.appleMoveTime = row[4]
+            summary.appleMoveTimeGoal = row[5]
+            summary.appleExerciseTime = row[6]
+            summary.appleExerciseTimeGoal = row[7]
+            summary.appleStandHours = row[8]
+            summary.appleStandHoursGoal = row[9]
+            return summary
+        }
+    }
+}
