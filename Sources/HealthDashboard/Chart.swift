@@ -7,12 +7,15 @@ struct Chart {
     var title: String
     var svg: String
     var table: DataTable
+    /// The unit of the values axis, shown beside the title.
+    var unit: String?
 
     var html: String {
-        """
-        <figure class="chart" id="chart-\(id)"><figcaption>\(HTML.escape(title))</figcaption>\(svg)\
-        <details><summary>Data table</summary>\(table.html(caption: title))</details></figure>
-        """
+        let unitText = unit.map { " <span class=\"unit\">\(HTML.escape($0))</span>" } ?? ""
+        return """
+            <figure class="chart" id="chart-\(id)"><figcaption>\(HTML.escape(title))\(unitText)</figcaption>\(svg)\
+            <details><summary>Data table</summary>\(table.html(caption: title))</details></figure>
+            """
     }
 }
 
@@ -37,7 +40,7 @@ struct DataTable {
 struct Plot {
     static let width = 640.0
     static let height = 200.0
-    static let left = 48.0
+    static let left = 58.0
     static let right = 10.0
     static let top = 10.0
     static let bottom = 26.0
@@ -71,7 +74,7 @@ struct Plot {
     func y(_ value: Double) -> Double { Plot.top + (upper - value) / (upper - lower) * innerHeight }
 
     /// The frame: three value labels with grid lines, the first and last x label.
-    func axes(unit: String, first: String, last: String, digits: Int) -> String {
+    func axes(first: String, last: String, digits: Int) -> String {
         var parts: [String] = []
         for value in [lower, (lower + upper) / 2, upper] {
             let y = self.y(value)
@@ -84,8 +87,7 @@ struct Plot {
         parts.append(
             "<text class=\"tick\" x=\"\(f(Plot.left))\" y=\"\(f(baseline))\">\(HTML.escape(first))</text>"
                 + "<text class=\"tick\" x=\"\(f(Plot.width - Plot.right))\" y=\"\(f(baseline))\" text-anchor=\"end\">"
-                + "\(HTML.escape(last))</text>"
-                + "<text class=\"unit\" x=\"4\" y=\"\(f(Plot.top + 8))\">\(HTML.escape(unit))</text>")
+                + "\(HTML.escape(last))</text>")
         return parts.joined()
     }
 

@@ -8,7 +8,7 @@ enum Charts {
     ) -> Chart {
         let present = values.compactMap { $0 }.filter(\.isFinite)
         let plot = Plot(values: present + (goal.map { [$0] } ?? []), count: dates.count, fromZero: true)
-        var body = plot.axes(unit: unit, first: dates.first ?? "", last: dates.last ?? "", digits: digits)
+        var body = plot.axes(first: dates.first ?? "", last: dates.last ?? "", digits: digits)
         let width = max(plot.slot * 0.72, 0.6)
         for (index, value) in values.enumerated() {
             guard let value, value.isFinite else { continue }
@@ -26,7 +26,7 @@ enum Charts {
         let rows = zip(dates, values).map { [$0, HTML.number($1, digits)] }
         return Chart(
             id: id, title: title, svg: Plot.svg(id: "svg-\(id)", title: summary, body: body),
-            table: DataTable(header: ["Date", "\(title) (\(unit))"], rows: rows))
+            table: DataTable(header: ["Date", "\(title) (\(unit))"], rows: rows), unit: unit)
     }
 
     /// One value per day as a line with dots (days without a value leave a gap), a shaded
@@ -38,7 +38,7 @@ enum Charts {
         let present = values.compactMap { $0 }.filter(\.isFinite)
         let extra = (band.map { [$0.lowerBound, $0.upperBound] } ?? []) + (smoothed?.compactMap { $0 } ?? [])
         let plot = Plot(values: present + extra, count: dates.count, fromZero: false)
-        var body = plot.axes(unit: unit, first: dates.first ?? "", last: dates.last ?? "", digits: digits)
+        var body = plot.axes(first: dates.first ?? "", last: dates.last ?? "", digits: digits)
         if let band {
             let top = plot.y(band.upperBound)
             body +=
@@ -65,7 +65,7 @@ enum Charts {
         }
         return Chart(
             id: id, title: title, svg: Plot.svg(id: "svg-\(id)", title: summary, body: body),
-            table: DataTable(header: header, rows: rows))
+            table: DataTable(header: header, rows: rows), unit: unit)
     }
 
     /// Runs of consecutive present values as polylines.
@@ -93,7 +93,7 @@ enum Charts {
     ) -> Chart {
         let totals = stacks.map { $0.reduce(0) { $0 + $1.minutes } / 60 }
         let plot = Plot(values: totals, count: dates.count, fromZero: true)
-        var body = plot.axes(unit: "h", first: dates.first ?? "", last: dates.last ?? "", digits: 1)
+        var body = plot.axes(first: dates.first ?? "", last: dates.last ?? "", digits: 1)
         let width = max(plot.slot * 0.72, 0.6)
         for (index, stack) in stacks.enumerated() {
             var level = 0.0
@@ -119,7 +119,7 @@ enum Charts {
         }
         return Chart(
             id: id, title: title, svg: Plot.svg(id: "svg-\(id)", title: summary, body: body),
-            table: DataTable(header: ["Night"] + names.map { "\($0) (min)" }, rows: rows))
+            table: DataTable(header: ["Night"] + names.map { "\($0) (min)" }, rows: rows), unit: "hours")
     }
 
     /// Bedtimes and wake times as dots on a clock axis (18:00 → 18:00), one column per night.

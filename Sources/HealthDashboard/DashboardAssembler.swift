@@ -105,6 +105,17 @@ public struct DashboardAssembler: Sendable {
             moveKcal: day?.activeEnergyKcal, moveGoalKcal: settings.moveGoalKcal, exerciseMinutes: nil,
             exerciseGoalMinutes: settings.exerciseGoalMinutes, standHours: nil, standGoalHours: settings.standGoalHours)
         guard let day, day.utcDayStart < day.utcDayEnd else { return rings }
+        // The goals the person set, from the day's Activity summary when the export has one.
+        if let summary = try await (store as? any WorkoutDetailsReading)?.activitySummary(on: day.localDate) {
+            if let goal = summary.activeEnergyBurnedGoal, goal > 0,
+                let unit = try? HealthUnit(parsing: summary.activeEnergyBurnedUnit ?? "kcal"),
+                let kcal = try? unit.convert(goal, to: HealthUnit(parsing: "kcal"))
+            {
+                rings.moveGoalKcal = kcal
+            }
+            if let goal = summary.appleExerciseTimeGoal, goal > 0 { rings.exerciseGoalMinutes = goal }
+            if let goal = summary.appleStandHoursGoal, goal > 0 { rings.standGoalHours = goal }
+        }
         let interval = DateInterval(start: day.utcDayStart, end: day.utcDayEnd)
         let exercise = try await store.statistics(of: .appleExerciseTime, over: interval, unit: HealthUnit(parsing: "min"))
         rings.exerciseMinutes = exercise.count > 0 ? exercise.sum : nil
@@ -127,6 +138,7 @@ public struct DashboardAssembler: Sendable {
         let kcal = try HealthUnit(parsing: "kcal")
         let km = try HealthUnit(parsing: "km")
         let bpm = try HealthUnit(parsing: "count/min")
+        let routes = try await (store as? any WorkoutDetailsReading)?.workoutRoutes(overlapping: window, maxPoints: 400) ?? [:]
         var summaries: [WorkoutSummary] = []
         for header in headers {
             let span = DateInterval(start: header.start, end: max(header.end, header.start))
@@ -142,7 +154,8 @@ public struct DashboardAssembler: Sendable {
                 WorkoutSummary(
                     activity: activity, start: header.start, end: header.end,
                     energyKcal: energy.count > 0 ? energy.sum : nil, distanceKm: distance.count > 0 ? distance.sum : nil,
-                    averageHeartRate: heart.count > 0 ? heart.average : nil))
+                    averageHeartRate: heart.count > 0 ? heart.average : nil,
+                    route: (routes[header.uuid] ?? []).map { .init(latitude: $0.latitude, longitude: $0.longitude) }))
         }
         return summaries
     }

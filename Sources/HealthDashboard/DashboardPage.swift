@@ -65,7 +65,9 @@ public struct DashboardPage: Sendable {
                 ("Exercise", rings.exerciseMinutes, rings.exerciseGoalMinutes, "min"),
                 ("Stand", rings.standHours, rings.standGoalHours, "h"),
             ])
-        guard let day = data.todayMetrics else {
+        guard let day = data.todayMetrics,
+            day.stepsNormalized != nil || day.activeEnergyKcal != nil || day.restingHRBpm != nil || day.hrvMs != nil
+        else {
             return chart.html + placeholder("Nothing recorded today yet.")
         }
         let sources = day.stepsSources.map { meta in
@@ -74,11 +76,11 @@ public struct DashboardPage: Sendable {
         return chart.html + """
             <dl class="figures">\
             <div><dt>Steps</dt><dd>\(HTML.number(day.stepsNormalized))</dd></div>\
-            <div><dt>Active energy</dt><dd>\(HTML.number(day.activeEnergyKcal, 0)) kcal</dd></div>\
-            <div><dt>Exercise</dt><dd>\(HTML.number(rings.exerciseMinutes, 0)) min</dd></div>\
-            <div><dt>Stand</dt><dd>\(HTML.number(rings.standHours, 0)) h</dd></div>\
-            <div><dt>Resting HR</dt><dd>\(HTML.number(day.restingHRBpm, 0)) bpm</dd></div>\
-            <div><dt>HRV</dt><dd>\(HTML.number(day.hrvMs, 0)) ms</dd></div>\
+            <div><dt>Active energy</dt><dd>\(figure(day.activeEnergyKcal, "kcal"))</dd></div>\
+            <div><dt>Exercise</dt><dd>\(figure(rings.exerciseMinutes, "min"))</dd></div>\
+            <div><dt>Stand</dt><dd>\(figure(rings.standHours, "h"))</dd></div>\
+            <div><dt>Resting HR</dt><dd>\(figure(day.restingHRBpm, "bpm"))</dd></div>\
+            <div><dt>HRV</dt><dd>\(figure(day.hrvMs, "ms"))</dd></div>\
             </dl><p class="note">Steps from \(HTML.escape(sources.flatMap { $0.isEmpty ? nil : $0 } ?? "no source"))\
             \(day.stepsSources?.suspiciousSteps == true ? " — <strong>suspicious</strong> (see Data quality)" : "").</p>
             """
@@ -89,13 +91,14 @@ public struct DashboardPage: Sendable {
         guard let value = score.score, let band = score.band else {
             return placeholder(score.reason.isEmpty ? "Not enough days to score readiness yet." : score.reason)
         }
+        let notes = score.contributors.contains { !($0.note ?? "").isEmpty }
         let rows = score.contributors.map { contributor -> String in
             let baseline = contributor.baseline.map { HTML.number($0, 1) + " " + contributor.unit } ?? "—"
             return """
                 <tr><th scope="row">\(HTML.escape(contributor.kind.title))</th>\
                 <td>\(HTML.number(contributor.subscore, 0))</td>\
                 <td>\(contributor.value.map { HTML.escape(HTML.number($0, 1) + " " + contributor.unit) } ?? "—")</td>\
-                <td>\(HTML.escape(baseline))</td><td>\(HTML.escape(contributor.note ?? ""))</td></tr>
+                <td>\(HTML.escape(baseline))</td>\(notes ? "<td>\(HTML.escape(contributor.note ?? ""))</td>" : "")</tr>
                 """
         }.joined()
         return """
@@ -103,7 +106,7 @@ public struct DashboardPage: Sendable {
             <span class="label">\(HTML.escape(band.label))\(score.calibrating ? " · calibrating" : "")</span></p>\
             <p class="note">\(HTML.escape(score.reason))</p>\
             <table class="contributors"><caption>What the score is made of</caption><thead><tr><th scope="col">Contributor</th>\
-            <th scope="col">Score</th><th scope="col">Value</th><th scope="col">Baseline</th><th scope="col">Why</th></tr>\
+            <th scope="col">Score</th><th scope="col">Value</th><th scope="col">Baseline</th>\(notes ? "<th scope=\"col\">Why</th>" : "")</tr>\
             </thead><tbody>\(rows)</tbody></table>
             """
     }
@@ -170,7 +173,8 @@ public struct DashboardPage: Sendable {
         let napText =
             naps.isEmpty
             ? "No naps."
-            : "\(naps.count) naps, \(HTML.duration(seconds: naps.reduce(0) { $0 + $1.asleepSeconds })) in all."
+            : "\(naps.count) \(naps.count == 1 ? "nap" : "naps"), "
+                + "\(HTML.duration(seconds: naps.reduce(0) { $0 + $1.asleepSeconds })) in all."
         return """
             <p class="lead">Last night (\(HTML.escape(last.localDate))): asleep \
             \(HTML.duration(seconds: main.asleepSeconds)), in bed \(HTML.duration(seconds: main.inBedSeconds)), \
@@ -195,9 +199,9 @@ public struct DashboardPage: Sendable {
                 <li class="workout"><div><h3>\(HTML.escape(spaced(workout.activity)))</h3>\
                 <p class="when">\(HTML.escape(localTime(workout.start, zone)))</p><dl class="figures small">\
                 <div><dt>Duration</dt><dd>\(HTML.duration(seconds: workout.end.timeIntervalSince(workout.start)))</dd></div>\
-                <div><dt>Energy</dt><dd>\(HTML.number(workout.energyKcal, 0)) kcal</dd></div>\
-                <div><dt>Distance</dt><dd>\(HTML.number(workout.distanceKm, 2)) km</dd></div>\
-                <div><dt>Heart rate</dt><dd>\(HTML.number(workout.averageHeartRate, 0)) bpm</dd></div></dl></div>\
+                <div><dt>Energy</dt><dd>\(figure(workout.energyKcal, "kcal"))</dd></div>\
+                <div><dt>Distance</dt><dd>\(figure(workout.distanceKm, "km", 2))</dd></div>\
+                <div><dt>Heart rate</dt><dd>\(figure(workout.averageHeartRate, "bpm"))</dd></div></dl></div>\
                 \(route ?? "")</li>
                 """
         }
@@ -237,6 +241,12 @@ public struct DashboardPage: Sendable {
             <div class="placeholder denied" role="note"><p>You have not allowed this page to use the data for \
             <strong>\(HTML.escape(panel.title.lowercased()))</strong>, so it is not shown.</p>\(link)</div>
             """
+    }
+
+    /// `1 348 kcal`, or `—` alone when there is no value.
+    private func figure(_ value: Double?, _ unit: String, _ digits: Int = 0) -> String {
+        let text = HTML.number(value, digits)
+        return text == "—" ? text : text + " " + HTML.escape(unit)
     }
 
     private func placeholder(_ text: String) -> String {

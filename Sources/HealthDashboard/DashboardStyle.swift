@@ -23,10 +23,11 @@ enum DashboardStyle {
         .panel{background:var(--panel);border:1px solid var(--line);border-radius:12px;padding:1rem;min-width:0}
         .panel-trends,.panel-sleep{grid-column:1/-1}
         .charts{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,24rem),1fr))}
-        figure.chart{margin:0}figcaption{font-weight:600;font-size:.95rem;margin-bottom:.2rem}
+        figure.chart{margin:0}figcaption{font-weight:600;font-size:.95rem;margin-bottom:.2rem}\
+        figcaption .unit{font-weight:400;color:var(--muted);font-size:.85rem}
         svg{width:100%;height:auto;display:block}svg.rings{max-width:11rem;float:left;margin-right:1rem}
         svg.route{max-width:9rem}
-        .grid line{stroke:var(--line);stroke-width:1}.tick,.unit{fill:var(--muted);font-size:11px}
+        .grid line{stroke:var(--line);stroke-width:1}.tick{fill:var(--muted);font-size:15px}
         .bar{fill:var(--bar)}.goal{stroke:var(--goal);stroke-dasharray:5 4;stroke-width:1.5}
         .band{fill:var(--band)}.line{fill:none;stroke:var(--line-a);stroke-width:2}\
         .smooth{fill:none;stroke:var(--smooth);stroke-width:2.5}.dot{fill:var(--line-a)}

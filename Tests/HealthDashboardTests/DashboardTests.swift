@@ -127,8 +127,53 @@ func number(_ cell: String) -> Double? {
             #expect(data.days.count == range)
             Self.expectNoJunk(html)
             #expect(!data.workouts.isEmpty)
+            // Each generated workout has a route: drawn, thinned to at most 400 points.
+            #expect(data.workouts.allSatisfy { (2...400).contains($0.route.count) })
+            #expect(html.components(separatedBy: "<svg class=\"route\"").count - 1 == data.workouts.count)
             #expect(html.components(separatedBy: "<li class=\"workout\">").count - 1 == data.workouts.count)
         }
+    }
+
+    @Test func theRingsGoalsComeFromTheDaysActivitySummary() async throws {
+        let database = try await GeneratedStore.shared.value
+        let summary = try #require(try await database.store.activitySummary(on: GeneratedStore.today.description))
+        let data = try await DashboardAssembler(store: database.store, settings: GeneratedStore.settings(), now: { Date() })
+            .assemble(today: GeneratedStore.today)
+        // The generator writes goals of 500 Cal (kcal), 30 min and 12 h.
+        #expect(summary.activeEnergyBurnedGoal == 500 && summary.activeEnergyBurnedUnit == "Cal")
+        #expect(data.rings.moveGoalKcal == 500)
+        #expect(data.rings.exerciseGoalMinutes == summary.appleExerciseTimeGoal)
+        #expect(data.rings.standGoalHours == summary.appleStandHoursGoal)
+        #expect(data.rings.moveKcal == data.todayMetrics?.activeEnergyKcal)
+        #expect(try await database.store.activitySummary(on: "1999-01-01") == nil)
+    }
+
+    @Test func theCacheAnswersAsTheNormalizerAndForgetsOnClear() async throws {
+        let store = InMemoryHealthStore()
+        let day = DateInterval(start: ISO8601DateFormatter().date(from: "2024-03-02T12:00:00Z")!, duration: 600)
+        func steps(_ count: Double, minute: Double) -> Sample {
+            Sample(
+                type: .stepCount, start: day.start.addingTimeInterval(minute * 60),
+                end: day.start.addingTimeInterval(minute * 60 + 300), value: .quantity(count, unit: "count"),
+                source: Source(name: "Watch"),
+                device: Device(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardware: "Watch6,1"))
+        }
+        try await store.add([steps(100, minute: 0)])
+        var configuration = DailyNormalizer.Configuration()
+        configuration.homeZone = TimeZone(identifier: "UTC")!
+        let normalizer = DailyNormalizer(store: store, configuration: configuration, now: { Date() })
+        let cache = DailyMetricsCache(normalizer: normalizer)
+        let first = LocalDate("2024-03-01")!
+        let last = LocalDate("2024-03-03")!
+        #expect(try await cache.metrics(from: first, through: last).map(\.stepsNormalized) == [nil, 100, nil])
+        // A wider range around the cached days computes only the new ones, and agrees.
+        let wide = try await cache.metrics(from: first.adding(days: -2), through: last.adding(days: 2))
+        let direct = try await normalizer.metrics(from: first.adding(days: -2), through: last.adding(days: 2))
+        #expect(wide.map(\.stepsNormalized) == direct.map(\.stepsNormalized) && wide.count == 7)
+        try await store.add([steps(50, minute: 10)])
+        #expect(try await cache.metrics(from: first, through: last).map(\.stepsNormalized) == [nil, 100, nil])
+        await cache.clear()
+        #expect(try await cache.metrics(from: first, through: last).map(\.stepsNormalized) == [nil, 150, nil])
     }
 
     @Test func anEmptyStoreShowsPlaceholdersNotZeros() async throws {
@@ -139,6 +184,7 @@ func number(_ cell: String) -> Double? {
             .assemble(today: GeneratedStore.today)
         let html = DashboardPage(data: data).html()
         for panel in DashboardPanel.allCases { #expect(html.contains("id=\"\(panel.elementID)\"")) }
+        #expect(html.contains("Nothing recorded today yet."))
         #expect(html.contains("No daily metrics in these 30 days."))
         #expect(html.contains("No sleep recorded in these days."))
         #expect(html.contains("No workouts in the last 90 days."))
