@@ -171,10 +171,9 @@ public struct SQLiteHealthStore: HealthQuerying {
                 devices[id] = device
             }
             let version = read.repeatedText(Column.sourceVersion.rawValue) ?? ""
-            let given = read.withBlob(Column.uuid.rawValue) { UUID(bytes: $0) } ?? nil
-            guard let uuid = given ?? read.withBlob(Column.contentKey.rawValue, { ContentKey(bytes: $0)?.uuid }) ?? nil else {
-                throw DatabaseError(message: "a sample row's content key is not 16 bytes")
-            }
+            let uuid = try UUID.ofSampleRow(
+                given: read.bytes(Column.uuid.rawValue),
+                key: read.bytes(Column.contentKey.rawValue) ?? .init(start: nil, count: 0))
             let sample = Sample(
                 type: SampleType(read.repeatedText(Column.type.rawValue) ?? ""),
                 start: Date(timeIntervalSince1970: read.double(Column.start.rawValue)),

@@ -49,16 +49,10 @@ struct StatementColumns {
             ?? text.utf8.elementsEqual(bytes)
     }
 
-    /// Reads the bytes of a column in place; `nil` for NULL.
-    func withBlob<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
+    /// The bytes of a column, in place: valid until the statement steps. `nil` for NULL
+    /// (and for an empty blob, which SQLite cannot tell from NULL here).
+    func bytes(_ index: Int) -> UnsafeRawBufferPointer? {
         guard let bytes = sqlite3_column_blob(handle, Int32(index)) else { return nil }
-        return try body(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, Int32(index)))))
-    }
-
-    /// The bytes of a column; `nil` for NULL (and for an empty blob, which SQLite cannot
-    /// tell from NULL here).
-    func blob(_ index: Int) -> Data? {
-        guard let bytes = sqlite3_column_blob(handle, Int32(index)) else { return nil }
-        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, Int32(index))))
+        return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, Int32(index))))
     }
 }

@@ -73,7 +73,7 @@ extension RecordWriter {
                     """, arguments: [anchor])
         else { return }
         let typeID: Int64 = row["type_id"]
-        let uuid = try UUID.ofSampleRow(given: row["uuid"], key: row["content_key"])
+        let uuid = try UUID.ofSampleRow(given: row["uuid"] as Data?, key: row["content_key"] as Data)
         let members = try Int64.fetchAll(
             db,
             sql: """
