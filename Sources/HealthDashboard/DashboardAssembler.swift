@@ -21,8 +21,9 @@ public struct DashboardAssembler: Sendable {
         public var standGoalHours = 12.0
         /// Workouts listed.
         public var workoutCount = 8
-        /// Panels the viewer has not granted (drawn as the denied view, their data not read).
-        public var denied: Set<DashboardPanel> = []
+        /// The data the viewer has not granted: never read, or cleared from the days before
+        /// they reach the page; the panels that need it show the denied view.
+        public var withheld: Set<HealthDataCategory> = []
 
         public init() {}
 
@@ -57,9 +58,10 @@ public struct DashboardAssembler: Sendable {
         // Readiness reads the 60 days before today: one pass covers both.
         let from = min(first, last.adding(days: -ReadinessEngine.historyDays))
         let history = try await (daily ?? normalizer).metrics(from: from, through: last)
-        let days = history.filter { $0.localDate >= first.description }
+        let withheld = settings.withheld
+        let days = history.filter { $0.localDate >= first.description }.map { $0.withholding(withheld) }
         let todayMetrics = days.last
-        let denied = settings.denied
+        let denied = DashboardPanel.denied(by: withheld)
 
         var readiness: ReadinessScore?
         if !denied.contains(.readiness) {
@@ -70,7 +72,7 @@ public struct DashboardAssembler: Sendable {
             nights = try await SleepAnalyzer(store: store, configuration: settings.normalization)
                 .nights(from: max(first, last.adding(days: -89)), through: last)
         }
-        let weights = denied.contains(.trends) ? [] : try await dailyWeights(days)
+        let weights = withheld.contains(.body) ? [] : try await dailyWeights(days)
         let workouts = denied.contains(.workouts) ? [] : try await recentWorkouts(before: todayMetrics?.utcDayEnd ?? now())
         let rings =
             denied.contains(.today)
@@ -81,7 +83,7 @@ public struct DashboardAssembler: Sendable {
         return DashboardData(
             today: last.description, zone: todayMetrics?.timezoneIdentifier ?? settings.normalization.homeZone.identifier,
             rangeDays: range, days: days, nights: nights, readiness: readiness, weights: weights, workouts: workouts,
-            rings: rings, denied: denied)
+            rings: rings, withheld: withheld)
     }
 
     /// Each day's last weighing in kg, `nil` where there is none.

@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 import HealthDaily
 import HealthMetrics
 import HealthReadiness
@@ -19,6 +20,27 @@ public enum DashboardPanel: String, Sendable, Hashable, CaseIterable {
         case .workouts: "Workouts"
         case .quality: "Data quality"
         }
+    }
+
+    /// The data the panel draws. Trends draws each of its charts when that chart's data is
+    /// granted; every other panel needs all of its categories.
+    public var categories: Set<HealthDataCategory> {
+        switch self {
+        case .today: [.steps, .energy, .activity]
+        case .readiness: [.steps, .energy, .heart, .sleep]
+        case .trends: [.steps, .energy, .heart, .body]
+        case .sleep: [.sleep]
+        case .workouts: [.workouts]
+        case .quality: [.steps]
+        }
+    }
+
+    /// The panels drawn as the denied view when `withheld` is not granted.
+    public static func denied(by withheld: Set<HealthDataCategory>) -> Set<DashboardPanel> {
+        Set(
+            allCases.filter { panel in
+                panel == .trends ? panel.categories.isSubset(of: withheld) : !panel.categories.isDisjoint(with: withheld)
+            })
     }
 }
 
@@ -41,13 +63,15 @@ public struct DashboardData: Sendable {
     public var workouts: [WorkoutSummary]
     /// Today's rings.
     public var rings: ActivityRings
-    /// Panels whose data the viewer has not granted: shown as the denied view.
-    public var denied: Set<DashboardPanel>
+    /// The data the viewer has not granted: its panels (and trend charts) show the denied view.
+    public var withheld: Set<HealthDataCategory>
+    /// The panels drawn as the denied view.
+    public var denied: Set<DashboardPanel> { DashboardPanel.denied(by: withheld) }
 
     public init(
         today: String, zone: String, rangeDays: Int, days: [NormalizedDailyMetrics], nights: [SleepNight],
         readiness: ReadinessScore?, weights: [Double?], workouts: [WorkoutSummary], rings: ActivityRings,
-        denied: Set<DashboardPanel> = []
+        withheld: Set<HealthDataCategory> = []
     ) {
         self.today = today
         self.zone = zone
@@ -58,7 +82,7 @@ public struct DashboardData: Sendable {
         self.weights = weights
         self.workouts = workouts
         self.rings = rings
-        self.denied = denied
+        self.withheld = withheld
     }
 
     /// Today's daily metrics (the last day of the range).

@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 import HealthDaily
 import HealthMetrics
 import HealthReadiness
@@ -14,13 +15,30 @@ public struct DashboardPage: Sendable {
     public var consentPath: String?
     /// Extra markup for the header's right side (the server's sign-out form).
     public var headerExtra: String
+    /// Markup above the panels (the server's re-prompt, ``AccessPages/reprompt(off:consentPath:laterAction:csrf:)``).
+    public var banner: String
 
-    public init(data: DashboardData, path: String = "/", consentPath: String? = nil, headerExtra: String = "") {
+    public init(
+        data: DashboardData, path: String = "/", consentPath: String? = nil, headerExtra: String = "", banner: String = ""
+    ) {
         self.data = data
         self.path = path
         self.consentPath = consentPath
         self.headerExtra = headerExtra
+        self.banner = banner
     }
+
+    /// The response headers of every dashboard page (besides `Content-Type`): no script,
+    /// no fetch, no framing, nothing cached — the page is private.
+    public static let responseHeaders: [(name: String, value: String)] = [
+        ("Cache-Control", "no-store"),
+        (
+            "Content-Security-Policy",
+            "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        ),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+    ]
 
     /// The document.
     public func html() -> String {
@@ -29,7 +47,8 @@ public struct DashboardPage: Sendable {
             (.workouts, workoutsPanel), (.quality, qualityPanel),
         ]
         let sections = panels.map { panel, body in
-            let content = data.denied.contains(panel) ? deniedView(panel) : body()
+            let content =
+                data.denied.contains(panel) ? deniedView(panel.categories.intersection(data.withheld)) : body()
             return """
                 <section class="panel panel-\(panel.rawValue)" id="\(panel.elementID)" aria-labelledby="\(panel.elementID)-h">\
                 <h2 id="\(panel.elementID)-h">\(panel.title)</h2>\(content)</section>
@@ -44,7 +63,7 @@ public struct DashboardPage: Sendable {
             <style>\(DashboardStyle.css)</style></head>
             <body><header class="top"><div><h1>Health, \(HTML.escape(longDate(data.today)))</h1>\
             <p class="meta">Days in \(HTML.escape(data.zone)) · Watch and iPhone never counted twice</p></div>\
-            \(rangeNavigation())\(headerExtra)</header>
+            \(rangeNavigation())\(headerExtra)</header>\(banner)
             <main class="grid">
             \(sections)
             </main>
@@ -112,7 +131,9 @@ public struct DashboardPage: Sendable {
     }
 
     private func trendsPanel() -> String {
-        guard data.days.contains(where: { $0.stepsNormalized != nil || $0.activeEnergyKcal != nil || $0.restingHRBpm != nil })
+        guard
+            data.days.contains(where: { $0.stepsNormalized != nil || $0.activeEnergyKcal != nil || $0.restingHRBpm != nil })
+                || data.weights.contains(where: { $0 != nil })
         else { return placeholder("No daily metrics in these \(data.rangeDays) days.") }
         let dates = data.days.map(\.localDate)
         let band = { (kind: ReadinessContributor.Kind) -> ClosedRange<Double>? in
@@ -122,28 +143,41 @@ public struct DashboardPage: Sendable {
             return lower...upper
         }
         let weights = data.weights.count == dates.count ? data.weights : Array(repeating: nil, count: dates.count)
-        var charts = [
-            Charts.dailyBars(
-                id: "steps", title: "Steps", unit: "steps", dates: dates,
-                values: data.days.map { $0.stepsNormalized.map(Double.init) }),
-            Charts.dailyBars(
-                id: "energy", title: "Active energy", unit: "kcal", dates: dates, values: data.days.map(\.activeEnergyKcal),
-                goal: data.rings.moveGoalKcal),
-            Charts.dailyLine(
-                id: "resting-hr", title: "Resting heart rate", unit: "bpm", dates: dates, values: data.days.map(\.restingHRBpm),
-                band: band(.restingHeartRate), digits: 0),
-            Charts.dailyLine(
-                id: "hrv", title: "HRV (SDNN)", unit: "ms", dates: dates, values: data.days.map(\.hrvMs),
-                band: band(.hrvBalance), digits: 0),
-        ]
+        let withheld = data.withheld
+        var charts: [Chart] = []
+        if !withheld.contains(.steps) {
+            charts.append(
+                Charts.dailyBars(
+                    id: "steps", title: "Steps", unit: "steps", dates: dates,
+                    values: data.days.map { $0.stepsNormalized.map(Double.init) }))
+        }
+        if !withheld.contains(.energy) {
+            charts.append(
+                Charts.dailyBars(
+                    id: "energy", title: "Active energy", unit: "kcal", dates: dates, values: data.days.map(\.activeEnergyKcal),
+                    goal: data.rings.moveGoalKcal))
+        }
+        if !withheld.contains(.heart) {
+            charts.append(
+                Charts.dailyLine(
+                    id: "resting-hr", title: "Resting heart rate", unit: "bpm", dates: dates,
+                    values: data.days.map(\.restingHRBpm), band: band(.restingHeartRate), digits: 0))
+            charts.append(
+                Charts.dailyLine(
+                    id: "hrv", title: "HRV (SDNN)", unit: "ms", dates: dates, values: data.days.map(\.hrvMs),
+                    band: band(.hrvBalance), digits: 0))
+        }
         if weights.contains(where: { $0 != nil }) {
             charts.append(
                 Charts.dailyLine(
                     id: "weight", title: "Weight", unit: "kg", dates: dates, values: weights,
                     smoothed: Smoothing.weightTrend(weights), digits: 1))
         }
-        let missingWeight = weights.contains(where: { $0 != nil }) ? "" : placeholder("No weighings in these days.")
+        let missingWeight =
+            withheld.contains(.body) || weights.contains(where: { $0 != nil }) ? "" : placeholder("No weighings in these days.")
+        let notShown = DashboardPanel.trends.categories.intersection(withheld)
         return "<div class=\"charts\">" + charts.map(\.html).joined() + "</div>" + missingWeight
+            + (notShown.isEmpty ? "" : deniedView(notShown))
             + "<p class=\"note\">Shaded: your normal band from readiness's 60-day baseline. "
             + "Weight trend: an exponential average, a tenth of each day's change.</p>"
     }
@@ -235,11 +269,14 @@ public struct DashboardPage: Sendable {
 
     // MARK: Pieces
 
-    private func deniedView(_ panel: DashboardPanel) -> String {
+    /// The denied view: what is not shown and why, with the way back to the consent page.
+    private func deniedView(_ categories: Set<HealthDataCategory>) -> String {
         let link = consentPath.map { "<a class=\"button\" href=\"\(HTML.escape($0))\">Review access</a>" } ?? ""
+        let names = categories.sorted().map { "<strong>\(HTML.escape($0.title.lowercased()))</strong>" }
+        let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined()
         return """
-            <div class="placeholder denied" role="note"><p>You have not allowed this page to use the data for \
-            <strong>\(HTML.escape(panel.title.lowercased()))</strong>, so it is not shown.</p>\(link)</div>
+            <div class="placeholder denied" role="note"><p>You have not allowed this page to use your \
+            \(list) data, so it is not shown.</p>\(link)</div>
             """
     }
 

@@ -58,5 +58,16 @@ enum DashboardStyle {
         .placeholder p{margin:0 0 .4rem}
         footer{padding:0 1.25rem 1.5rem;color:var(--muted);font-size:.85rem}
         code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
+        .narrow{max-width:44rem;margin:0 auto;padding:0 1.25rem 1.5rem}.narrow .panel{margin-bottom:1rem}
+        label{display:block;font-weight:600;margin:.6rem 0 .3rem}input[type=password]{width:100%;padding:.5rem;\
+        font:inherit;color:var(--text);background:var(--bg);border:1px solid var(--line);border-radius:8px}
+        button{font:inherit;padding:.4rem .9rem;border-radius:999px;border:1px solid var(--accent);\
+        background:var(--accent);color:var(--panel);cursor:pointer}button.quiet{background:none;color:var(--accent)}
+        form.inline{display:inline}.error{color:#cf222e;font-weight:600}
+        fieldset{border:1px solid var(--line);border-radius:8px;margin:0 0 .75rem;padding:.6rem .9rem}\
+        legend{font-weight:600;padding:0 .3rem}fieldset p{margin:.2rem 0}fieldset label{display:inline;font-weight:400;\
+        margin-right:1.2rem}
+        .banner{margin:0 1.25rem 1rem;padding:.7rem 1rem;border:1px solid var(--accent);border-radius:8px;\
+        background:var(--panel)}.banner p{margin:0 0 .4rem}
         """
 }

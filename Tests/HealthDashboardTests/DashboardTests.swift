@@ -199,7 +199,7 @@ func number(_ cell: String) -> Double? {
     @Test func aDeniedPanelShowsTheDeniedViewAndNoneOfItsData() async throws {
         let database = try await GeneratedStore.shared.value
         var settings = GeneratedStore.settings()
-        settings.denied = [.sleep, .readiness]
+        settings.withheld = [.sleep]
         let data = try await DashboardAssembler(store: database.store, settings: settings, now: { Date() })
             .assemble(today: GeneratedStore.today)
         #expect(data.nights.isEmpty && data.readiness == nil)
@@ -208,6 +208,23 @@ func number(_ cell: String) -> Double? {
         #expect(html.contains("href=\"/consent\""))
         #expect(!html.contains("chart-sleep-stages"))
         #expect(html.contains("chart-steps"))
+        #expect(data.days.allSatisfy { $0.sleepHours == nil } && data.days.contains { $0.stepsNormalized != nil })
+    }
+
+    @Test func trendsDrawOnlyTheChartsOfGrantedData() async throws {
+        let database = try await GeneratedStore.shared.value
+        var settings = GeneratedStore.settings()
+        settings.withheld = [.heart, .body]
+        let data = try await DashboardAssembler(store: database.store, settings: settings, now: { Date() })
+            .assemble(today: GeneratedStore.today)
+        #expect(data.denied == [.readiness])
+        #expect(data.weights.isEmpty && data.days.allSatisfy { $0.restingHRBpm == nil && $0.hrvMs == nil })
+        let html = DashboardPage(data: data, consentPath: "/consent").html()
+        #expect(html.contains("chart-steps") && html.contains("chart-energy") && html.contains("chart-sleep-stages"))
+        #expect(!html.contains("chart-resting-hr") && !html.contains("chart-hrv") && !html.contains("chart-weight"))
+        // Readiness's view names heart; the trends panel names heart and body measurements.
+        #expect(html.contains("use your <strong>heart</strong> data"))
+        #expect(html.contains("use your <strong>heart</strong> and <strong>body measurements</strong> data"))
     }
 
     @Test func textFromTheStoreIsEscaped() {

@@ -128,6 +128,9 @@ extension ExportMetric {
         case .labResult: nil
         }
     }
+
+    /// The kind of data a token must be allowed to read to export it (lab results: `other`).
+    public var category: HealthDataCategory { sampleType.map(HealthDataCategory.init) ?? .other }
 }
 
 /// A metric name the registry and the store do not know.

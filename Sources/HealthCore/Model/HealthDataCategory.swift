@@ -1,0 +1,134 @@
+import Foundation
+
+/// The kinds of health data a person grants or denies one at a time — the unit of consent
+/// on the dashboard and of a token's data scopes (`healthpipe users add --types steps,sleep`).
+///
+/// Every sample type belongs to exactly one category; types the list below does not name
+/// (nutrition, glucose, audiograms, symptoms, …) are ``other``, so a new HealthKit type is
+/// never served to a token that was only granted, say, steps.
+///
+/// ```swift
+/// HealthDataCategory(SampleType.heartRateVariabilitySDNN)  // .heart
+/// HealthDataCategory.parse("steps,sleep")                    // [.steps, .sleep]
+/// ```
+public enum HealthDataCategory: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
+    case steps
+    case energy
+    case activity
+    case heart
+    case sleep
+    case body
+    case workouts
+    case other
+
+    /// The category of a sample type.
+    public init(_ type: SampleType) {
+        let name = type.identifier
+        switch type {
+        case .stepCount: self = .steps
+        case .activeEnergyBurned, .basalEnergyBurned: self = .energy
+        case .sleepAnalysis: self = .sleep
+        case .workout: self = .workouts
+        default:
+            if Self.activityTypes.contains(name) || name.hasPrefix("HKQuantityTypeIdentifierDistance") {
+                self = .activity
+            } else if Self.heartTypes.contains(name) {
+                self = .heart
+            } else if Self.bodyTypes.contains(name) {
+                self = .body
+            } else {
+                self = .other
+            }
+        }
+    }
+
+    /// What the consent page calls it.
+    public var title: String {
+        switch self {
+        case .steps: "Steps"
+        case .energy: "Active energy"
+        case .activity: "Exercise, stand and distance"
+        case .heart: "Heart"
+        case .sleep: "Sleep"
+        case .body: "Body measurements"
+        case .workouts: "Workouts and routes"
+        case .other: "Everything else"
+        }
+    }
+
+    /// The HealthKit types it covers, in words.
+    public var covers: String {
+        switch self {
+        case .steps: "step count from the Watch and the iPhone"
+        case .energy: "active and resting energy burned"
+        case .activity: "exercise minutes, stand hours, distances, flights, activity rings"
+        case .heart: "heart rate, resting heart rate, heart rate variability, ECGs, blood oxygen"
+        case .sleep: "sleep analysis: in bed, asleep, and the core, deep and REM stages"
+        case .body: "weight, body fat, height, BMI, lean body mass"
+        case .workouts: "workouts with their type, duration, energy, distance, heart rate and route"
+        case .other: "nutrition, glucose, blood pressure, symptoms, hearing and any other type"
+        }
+    }
+
+    /// Why HealthPipeline uses it.
+    public var purpose: String {
+        switch self {
+        case .steps: "daily steps without double counting, the trends chart, readiness's activity load"
+        case .energy: "the move ring, the energy trend, readiness's activity load"
+        case .activity: "the exercise and stand rings"
+        case .heart: "resting heart rate and HRV trends against your baseline, readiness"
+        case .sleep: "nightly stages, bedtime consistency, naps, readiness's sleep contributors"
+        case .body: "the weight trend"
+        case .workouts: "the recent workouts list and their routes"
+        case .other: "the CSV export and the change feed of those types; no dashboard panel"
+        }
+    }
+
+    public static func < (lhs: HealthDataCategory, rhs: HealthDataCategory) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// Parses `steps,sleep` (or `all`); `nil` when a name is unknown or the list is empty.
+    public static func parse(_ text: String) -> Set<HealthDataCategory>? {
+        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if names == ["all"] { return Set(allCases) }
+        let categories = names.map(HealthDataCategory.init(rawValue:))
+        guard !categories.isEmpty, categories.allSatisfy({ $0 != nil }) else { return nil }
+        return Set(categories.compactMap { $0 })
+    }
+
+    /// `steps,sleep`, in the order of `allCases`: how lists are stored and shown.
+    public static func list(_ categories: Set<HealthDataCategory>) -> String {
+        categories.sorted().map(\.rawValue).joined(separator: ",")
+    }
+
+    /// Every name, for messages: `steps, energy, …, other`.
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    private static let activityTypes: Set<String> = [
+        "HKQuantityTypeIdentifierAppleExerciseTime", "HKQuantityTypeIdentifierAppleStandTime",
+        "HKCategoryTypeIdentifierAppleStandHour", "HKQuantityTypeIdentifierFlightsClimbed",
+        "HKQuantityTypeIdentifierAppleMoveTime", "HKQuantityTypeIdentifierPushCount",
+        "HKQuantityTypeIdentifierSwimmingStrokeCount", "HKQuantityTypeIdentifierNikeFuel",
+        "HKQuantityTypeIdentifierPhysicalEffort", "HKQuantityTypeIdentifierWalkingSpeed",
+        "HKQuantityTypeIdentifierWalkingStepLength", "HKQuantityTypeIdentifierRunningSpeed",
+        "HKQuantityTypeIdentifierRunningPower", "HKQuantityTypeIdentifierCyclingSpeed",
+        "HKQuantityTypeIdentifierCyclingPower", "HKQuantityTypeIdentifierCyclingCadence",
+        "HKQuantityTypeIdentifierVO2Max", "HKQuantityTypeIdentifierSixMinuteWalkTestDistance",
+    ]
+
+    private static let heartTypes: Set<String> = [
+        "HKQuantityTypeIdentifierHeartRate", "HKQuantityTypeIdentifierRestingHeartRate",
+        "HKQuantityTypeIdentifierWalkingHeartRateAverage", "HKQuantityTypeIdentifierHeartRateVariabilitySDNN",
+        "HKQuantityTypeIdentifierHeartRateRecoveryOneMinute", "HKQuantityTypeIdentifierOxygenSaturation",
+        "HKQuantityTypeIdentifierAtrialFibrillationBurden", "HKCategoryTypeIdentifierHighHeartRateEvent",
+        "HKCategoryTypeIdentifierLowHeartRateEvent", "HKCategoryTypeIdentifierIrregularHeartRhythmEvent",
+        "HKDataTypeIdentifierHeartbeatSeries", "HKElectrocardiogramType",
+    ]
+
+    private static let bodyTypes: Set<String> = [
+        "HKQuantityTypeIdentifierBodyMass", "HKQuantityTypeIdentifierBodyFatPercentage",
+        "HKQuantityTypeIdentifierHeight", "HKQuantityTypeIdentifierBodyMassIndex",
+        "HKQuantityTypeIdentifierLeanBodyMass", "HKQuantityTypeIdentifierWaistCircumference",
+    ]
+}

@@ -1,0 +1,27 @@
+import HealthCore
+import HealthMetrics
+
+extension NormalizedDailyMetrics {
+    /// The categories a day's fields come from: steps (normalised, raw, sources), active
+    /// energy, sleep hours, resting HR and HRV.
+    public static let categories: Set<HealthDataCategory> = [.steps, .energy, .sleep, .heart]
+
+    /// The day with the fields of `withheld` categories cleared (`null`), for a reader who
+    /// may not see them.
+    public func withholding(_ withheld: Set<HealthDataCategory>) -> NormalizedDailyMetrics {
+        guard !withheld.isDisjoint(with: Self.categories) else { return self }
+        var day = self
+        if withheld.contains(.steps) {
+            day.stepsNormalized = nil
+            day.stepsRawSum = nil
+            day.stepsSources = nil
+        }
+        if withheld.contains(.energy) { day.activeEnergyKcal = nil }
+        if withheld.contains(.sleep) { day.sleepHours = nil }
+        if withheld.contains(.heart) {
+            day.restingHRBpm = nil
+            day.hrvMs = nil
+        }
+        return day
+    }
+}
