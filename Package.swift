@@ -97,7 +97,7 @@ let package = Package(
             name: "HealthServer",
             dependencies: [
                 "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthStore", "HealthImport",
-                "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather", "HealthWire",
+                "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather", "HealthWire", "HealthDashboard",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),

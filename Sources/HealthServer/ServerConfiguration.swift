@@ -32,7 +32,12 @@ public struct ServerConfiguration: Sendable {
     public var maxBatchItems = 20_000
     /// How long a device's previous key is accepted after a rotation, in seconds (7 days).
     public var keyGracePeriod: TimeInterval = 7 * 86400
-    /// The clock of the rate limiter, of devices and of key rotation (tests pass a fixed one).
+    /// How long a dashboard sign-in lasts, in seconds (12 hours).
+    public var sessionLifetime: TimeInterval = 12 * 3600
+    /// After the person declines on the consent page (or answers "Not now"), the dashboard
+    /// does not ask again for this long, in seconds (7 days).
+    public var consentRepromptInterval: TimeInterval = 7 * 86400
+    /// The clock of the rate limiter, of devices, key rotation, sessions and consent (tests pass a fixed one).
     public var clock: @Sendable () -> Date = { Date() }
 
     public init() {}

@@ -12,10 +12,7 @@ public struct BearerToken: Sendable, Hashable {
     public static func generate() -> BearerToken {
         var generator = SystemRandomNumberGenerator()
         let id = (0..<6).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let secret = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return BearerToken(id: id, secret: secret)
+        return BearerToken(id: id, secret: Secrets.randomBase64URL(bytes: 32))
     }
 
     /// Parses the text after `Bearer `; `nil` when it is not one of ours.
@@ -41,10 +38,6 @@ public struct BearerToken: Sendable, Hashable {
 
     /// Constant-time comparison of this token's hash with a stored one.
     public func matches(_ storedHash: Data) -> Bool {
-        let mine = secretHash
-        guard mine.count == storedHash.count else { return false }
-        var difference: UInt8 = 0
-        for (left, right) in zip(mine, storedHash) { difference |= left ^ right }
-        return difference == 0
+        Secrets.constantTimeEqual(secretHash, storedHash)
     }
 }

@@ -49,12 +49,12 @@ struct ProblemMiddleware: RouterMiddleware {
     }
 }
 
-/// The methods `path` has a route for (``serverRoutes``; `{name}` matches one segment),
+/// The methods `path` has a route for (``serverRoutes`` and the pages; `{name}` matches one segment),
 /// for a 405's `Allow` header.
 func allowedMethods(forPath path: String) -> [String] {
     let segments = path.split(separator: "/", omittingEmptySubsequences: false)
     var methods: [String] = []
-    for route in serverRoutes {
+    for route in serverRoutes + WebRoutes.routes {
         let parts = route.split(separator: " ", maxSplits: 1)
         let pattern = parts[1].split(separator: "/", omittingEmptySubsequences: false)
         guard pattern.count == segments.count,

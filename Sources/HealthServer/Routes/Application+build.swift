@@ -17,13 +17,15 @@ public struct ServerRepositories: Sendable {
     public var idempotency: any IdempotencyRepository
     public var imports: any ImportJobRepository
     public var devices: any DeviceRepository
+    /// Consent and dashboard sessions.
+    public var web: any WebAccessRepository
     /// Where uploaded exports wait for their import.
     public var uploadFolder: String
 
     public init(
         users: any UserRepository, dailyMetrics: any DailyMetricsRepository, healthStores: any UserHealthStores,
         idempotency: any IdempotencyRepository, imports: any ImportJobRepository, devices: any DeviceRepository,
-        uploadFolder: String
+        web: any WebAccessRepository, uploadFolder: String
     ) {
         self.users = users
         self.dailyMetrics = dailyMetrics
@@ -31,6 +33,7 @@ public struct ServerRepositories: Sendable {
         self.idempotency = idempotency
         self.imports = imports
         self.devices = devices
+        self.web = web
         self.uploadFolder = uploadFolder
     }
 
@@ -39,7 +42,7 @@ public struct ServerRepositories: Sendable {
     public init(store: any ServerStore, dataFolder: String) {
         self.init(
             users: store, dailyMetrics: store, healthStores: SQLiteUserHealthStores(folder: dataFolder),
-            idempotency: store, imports: store, devices: store,
+            idempotency: store, imports: store, devices: store, web: store,
             uploadFolder: (dataFolder as NSString).appendingPathComponent("uploads"))
     }
 }
@@ -69,6 +72,7 @@ public func buildApplication(
             status: .ok, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_json)))
     }
+    WebRoutes(configuration: configuration, repositories: repositories).register(on: router)
     let v1 = router.group("v1")
         .add(middleware: BearerAuthMiddleware(users: repositories.users))
         .add(
@@ -158,21 +162,28 @@ struct HealthRoutes: Sendable {
         return try json(try await repositories.dailyMetrics.upsert(owned, userID: user.id))
     }
 
-    /// `GET /v1/daily-metrics?from=&to=[&version=]`.
+    /// `GET /v1/daily-metrics?from=&to=[&version=&types=]`: fields of kinds the token may not
+    /// read (or did not ask for) are `null`; `HealthPipe-Withheld` names them.
     func getDailyMetrics(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.read)
+        let access = try await readAccess(context)
+        let shown = try access.requested(request, offered: NormalizedDailyMetrics.categories)
         let (first, last) = try range(request, maxDays: 3660)
         let version = try self.version(request)
+        let withheld = NormalizedDailyMetrics.categories.subtracting(shown)
         let days = try await repositories.dailyMetrics.dailyMetrics(
-            userID: user.id, from: first.description, through: last.description, version: version)
+            userID: access.user.id, from: first.description, through: last.description, version: version
+        ).map { $0.withholding(withheld) }
         let data = try NormalizedDailyMetrics.backendEncoder().encode(days)
-        return Response(
-            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var headers = Self.withheldHeader(withheld)
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// `GET /v1/readiness?date=` (one score) or `?from=&to=` (an array), from the stored days.
     func getReadiness(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.read)
+        let access = try await readAccess(context)
+        try access.require(Self.readinessCategories)
+        let user = access.user
         let single = request.uri.queryParameters["date"].map(String.init)
         let (first, last): (LocalDate, LocalDate)
         if let single {
@@ -200,6 +211,9 @@ struct HealthRoutes: Sendable {
         let scores = try ReadinessEngine(configuration: settings).scores(on: dates, history: history)
         return single == nil ? try json(scores) : try json(scores[0])
     }
+
+    /// What a readiness score is computed from.
+    static let readinessCategories: Set<HealthDataCategory> = [.steps, .energy, .heart, .sleep]
 
     // MARK: helpers
 

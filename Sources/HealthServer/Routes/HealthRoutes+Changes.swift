@@ -10,7 +10,8 @@ extension HealthRoutes {
     /// `GET /v1/changes?type=T&since=A&limit=N`: the user's additions and deletions of `T`
     /// after anchor `A` (default 0), at most `N` (default 1,000, at most 10,000), in anchor order.
     func getChanges(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.read)
+        let access = try await readAccess(context)
+        let user = access.user
         let query = request.uri.queryParameters
         guard let type = query["type"].map(String.init), !type.isEmpty else {
             throw Problem.unprocessableQuery("give type=<a HealthKit type identifier>")
@@ -19,6 +20,7 @@ extension HealthRoutes {
             throw Problem.unprocessableQuery(
                 "type must be a HealthKit type identifier (HK…, or HAE:<name>), not '\(type.prefix(80))'")
         }
+        try access.require([HealthDataCategory(SampleType(type))])
         let since = try Self.integer(query["since"], name: "since", default: 0, in: 0...Int64.max)
         let limit = try Self.integer(query["limit"], name: "limit", default: 1000, in: 1...10_000)
         let database = try await repositories.healthStores.store(for: user.id)

@@ -9,7 +9,9 @@ import Hummingbird
 extension HealthRoutes {
     /// `GET /v1/sleep?from=&to=[&tz=]`: the sleep of each night, as `healthpipe sleep --format json`.
     func getSleep(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.read)
+        let access = try await readAccess(context)
+        try access.require([.sleep])
+        let user = access.user
         let (first, last) = try range(request, maxDays: 366)
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = try dayZone(request)
@@ -20,8 +22,12 @@ extension HealthRoutes {
 
     /// `GET /v1/export.csv?metrics=weight,steps|all&from=&to=[&tz=&weight_unit=&glucose_unit=
     /// &distance_unit=&temperature_unit=&date_format=&source=true]`, streamed.
+    ///
+    /// A metric the token may not read is a 403 when named; `all` means every metric it may
+    /// read (`HealthPipe-Withheld` names the kinds left out).
     func getExportCSV(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.read)
+        let access = try await readAccess(context)
+        let user = access.user
         let query = request.uri.queryParameters
         func parameter(_ name: String) -> String? { query[Substring(name)].map(String.init) }
         let zone = try dayZone(request)
@@ -47,17 +53,26 @@ extension HealthRoutes {
         }
         let store = try await repositories.healthStores.store(for: user.id).store
         let stored = try store.storedSampleTypes()
-        let metrics: [ExportMetric]
+        var metrics: [ExportMetric]
+        let list = parameter("metrics") ?? "all"
         do {
-            metrics = try MetricRegistry.metrics(named: parameter("metrics") ?? "all", storedTypes: stored)
+            metrics = try MetricRegistry.metrics(named: list, storedTypes: stored)
         } catch let error as UnknownMetricError {
             throw Problem.unprocessableQuery(error.description)
         }
+        var withheld = Set<HealthDataCategory>()
+        if list == "all" {
+            withheld = Set(metrics.map(\.category)).subtracting(access.readable)
+            metrics.removeAll { withheld.contains($0.category) }
+        } else {
+            try access.require(Set(metrics.map(\.category)))
+        }
         let exporter = CSVExporter(store: store, options: options)
-        let body = CSVStream.body { output in _ = try exporter.export(metrics, to: output) }
+        let chosen = metrics
+        let body = CSVStream.body { output in _ = try exporter.export(chosen, to: output) }
         return Response(
             status: .ok,
-            headers: [
+            headers: Self.withheldHeader(withheld) + [
                 .contentType: "text/csv; charset=utf-8",
                 .contentDisposition: "attachment; filename=\"HealthPipeline_\(first)_\(last).csv\"",
             ], body: body)

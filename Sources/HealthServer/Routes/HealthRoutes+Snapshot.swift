@@ -1,5 +1,6 @@
 import Foundation
 import HealthContext
+import HealthCore
 import HealthMetrics
 import HealthWeather
 import Hummingbird
@@ -11,8 +12,13 @@ extension HealthRoutes {
     /// `HKTimeZone`), `?lat=&lon=` (the weather there; without them the weather is missing,
     /// with the reason). Every provider has its own deadline; a failing one leaves its
     /// fields empty and names why under `missing`, and never fails the request.
+    ///
+    /// `?types=` narrows the kinds of data used (each must be readable, or 403); without it,
+    /// the parts from kinds the token may not read are empty, "not permitted" their reason.
     func getSnapshot(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.read)
+        let access = try await readAccess(context)
+        let shown = try access.requested(request, offered: Set(HealthDataCategory.allCases))
+        let user = access.user
         let query = request.uri.queryParameters
         var instant = Date()
         if let at = query["at"].map(String.init) {
@@ -42,7 +48,8 @@ extension HealthRoutes {
         let database = try await repositories.healthStores.store(for: user.id)
         let assembler = ContextAssembler.standard(
             store: database.store, appData: database.appData, weather: OpenMeteoClient(configuration: configuration.weather),
-            location: location, configuration: settings)
+            location: location, configuration: settings,
+            withheld: Set(HealthDataCategory.allCases).subtracting(shown))
         return try json(await assembler.assemble(at: instant))
     }
 

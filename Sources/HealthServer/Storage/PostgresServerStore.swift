@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 import HealthMetrics
 import Logging
 import NIOSSL
@@ -73,14 +74,19 @@ public final class PostgresServerStore: ServerStore, Sendable {
 
     // MARK: users
 
-    public func addUser(name: String, scopes: Set<Scope>) async throws -> (User, BearerToken) {
+    public func addUser(
+        name: String, scopes: Set<Scope>, dataTypes: Set<HealthDataCategory>?
+    ) async throws -> (User, BearerToken) {
         let token = BearerToken.generate()
-        let user = User(id: UUID().uuidString.lowercased(), name: name, scopes: scopes, createdAt: Date())
+        let user = User(
+            id: UUID().uuidString.lowercased(), name: name, scopes: scopes, dataTypes: dataTypes, createdAt: Date())
         let scopeList = scopes.sorted().map(\.rawValue).joined(separator: ",")
+        let typeList = dataTypes.map(HealthDataCategory.list)
         let inserted = try await client.query(
             """
-            INSERT INTO users (id, name, scopes, token_id, token_hash, created_at)
-            VALUES (\(user.id), \(name), \(scopeList), \(token.id), \(token.secretHash), \(user.createdAt.timeIntervalSince1970))
+            INSERT INTO users (id, name, scopes, data_types, token_id, token_hash, created_at)
+            VALUES (\(user.id), \(name), \(scopeList), \(typeList), \(token.id), \(token.secretHash),
+                \(user.createdAt.timeIntervalSince1970))
             ON CONFLICT (name) DO NOTHING RETURNING id
             """, logger: logger
         ).collect()
@@ -88,18 +94,21 @@ public final class PostgresServerStore: ServerStore, Sendable {
         return (user, token)
     }
 
-    private typealias UserColumns = (String, String, String, Double, Double?)
+    typealias UserColumns = (String, String, String, String?, Double, Double?)
+    /// The columns ``user(_:)`` reads.
+    static let userColumns = "id, name, scopes, data_types, created_at, revoked_at"
 
-    private static func user(_ columns: UserColumns) -> User {
+    static func user(_ columns: UserColumns) -> User {
         User(
             id: columns.0, name: columns.1, scopes: Scope.parse(columns.2) ?? [],
-            createdAt: Date(timeIntervalSince1970: columns.3), revokedAt: columns.4.map(Date.init(timeIntervalSince1970:)))
+            dataTypes: columns.3.map { HealthDataCategory.parse($0) ?? [] }, createdAt: Date(timeIntervalSince1970: columns.4),
+            revokedAt: columns.5.map(Date.init(timeIntervalSince1970:)))
     }
 
     public func users() async throws -> [User] {
         var users: [User] = []
         let rows = try await client.query(
-            "SELECT id, name, scopes, created_at, revoked_at FROM users ORDER BY created_at", logger: logger)
+            "SELECT \(unescaped: Self.userColumns) FROM users ORDER BY created_at", logger: logger)
         for try await columns in rows.decode(UserColumns.self) { users.append(Self.user(columns)) }
         return users
     }
@@ -118,7 +127,7 @@ public final class PostgresServerStore: ServerStore, Sendable {
                 "DELETE FROM device_key WHERE device_id IN (SELECT id FROM device WHERE user_id = \(id)) RETURNING 1",
                 logger: logger
             ).collect().count
-            for table in ["daily_metrics", "idempotency_key", "import_job", "device", "users"] {
+            for table in ["daily_metrics", "idempotency_key", "import_job", "device", "consent", "web_session", "users"] {
                 let column = table == "users" ? "id" : "user_id"
                 let rows = try await connection.query(
                     PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE \(column) = $1 RETURNING 1", binds: Self.binds(id)),
@@ -138,13 +147,13 @@ public final class PostgresServerStore: ServerStore, Sendable {
 
     public func authenticate(_ token: BearerToken) async throws -> User? {
         let rows = try await client.query(
-            "SELECT id, name, scopes, created_at, revoked_at, token_hash FROM users WHERE token_id = \(token.id)",
+            "SELECT \(unescaped: Self.userColumns), token_hash FROM users WHERE token_id = \(token.id)",
             logger: logger)
-        for try await (id, name, scopes, created, revoked, hash) in rows.decode(
-            (String, String, String, Double, Double?, Data).self)
+        for try await (id, name, scopes, types, created, revoked, hash) in rows.decode(
+            (String, String, String, String?, Double, Double?, Data).self)
         {
             guard token.matches(hash), revoked == nil else { return nil }
-            return Self.user((id, name, scopes, created, revoked))
+            return Self.user((id, name, scopes, types, created, revoked))
         }
         return nil
     }

@@ -1,10 +1,12 @@
 import Foundation
+import HealthCore
 import HealthMetrics
 
 /// Users and their tokens. Implementations store only token hashes.
 public protocol UserRepository: Sendable {
-    /// Creates a user and returns the token, which is never stored or shown again.
-    func addUser(name: String, scopes: Set<Scope>) async throws -> (User, BearerToken)
+    /// Creates a user and returns the token, which is never stored or shown again;
+    /// `dataTypes` limits what the token reads (`nil`: every kind of data).
+    func addUser(name: String, scopes: Set<Scope>, dataTypes: Set<HealthDataCategory>?) async throws -> (User, BearerToken)
     func users() async throws -> [User]
     /// Revokes the user's token; `false` when there is no such user.
     func revoke(name: String) async throws -> Bool
@@ -14,6 +16,29 @@ public protocol UserRepository: Sendable {
     func deleteUser(id: String) async throws -> [String: Int]
     /// The live user a token belongs to, or `nil`.
     func authenticate(_ token: BearerToken) async throws -> User?
+}
+
+extension UserRepository {
+    /// A user whose token reads every kind of data.
+    public func addUser(name: String, scopes: Set<Scope>) async throws -> (User, BearerToken) {
+        try await addUser(name: name, scopes: scopes, dataTypes: nil)
+    }
+}
+
+/// Consent per user, and the dashboard's sign-in sessions.
+public protocol WebAccessRepository: Sendable {
+    /// The person's consent, or `nil` when they never decided.
+    func consent(userID: String) async throws -> Consent?
+    /// Replaces the person's consent.
+    func saveConsent(_ consent: Consent, userID: String) async throws
+    /// Starts a session at `now`: only the SHA-256 of its id is stored, with its CSRF token.
+    /// Sessions expired by `now` are removed.
+    func createSession(idHash: Data, userID: String, csrfToken: String, now: Date, expiresAt: Date) async throws
+    /// The live user and CSRF token of an unexpired session, or `nil` (unknown, expired,
+    /// signed out, or the user's token revoked).
+    func session(idHash: Data, now: Date) async throws -> (user: User, csrfToken: String)?
+    /// Ends a session (signing out); ends nothing when there is no such session.
+    func deleteSession(idHash: Data) async throws
 }
 
 /// Normalised daily metrics per user, one row per (user, local date, normalisation version).
@@ -35,7 +60,7 @@ public protocol DailyMetricsRepository: Sendable {
 /// Everything the server keeps of its own, in one database: SQLite (`SQLiteServerStore`)
 /// or PostgreSQL (`PostgresServerStore`).
 public protocol ServerStore: UserRepository, DailyMetricsRepository, IdempotencyRepository, ImportJobRepository,
-    DeviceRepository
+    DeviceRepository, WebAccessRepository
 {
     /// Releases the database's connections; the store is unusable afterwards.
     func close() async

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HealthCore
 import HealthMetrics
 
 /// The server's own records in one SQLite file (WAL): users, token hashes, daily metrics,
@@ -22,18 +23,23 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         try? pool.close()
     }
 
-    public func addUser(name: String, scopes: Set<Scope>) async throws -> (User, BearerToken) {
+    public func addUser(
+        name: String, scopes: Set<Scope>, dataTypes: Set<HealthDataCategory>?
+    ) async throws -> (User, BearerToken) {
         let token = BearerToken.generate()
-        let user = User(id: UUID().uuidString.lowercased(), name: name, scopes: scopes, createdAt: Date())
+        let user = User(
+            id: UUID().uuidString.lowercased(), name: name, scopes: scopes, dataTypes: dataTypes, createdAt: Date())
         try await pool.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE name = ?", arguments: [name]) == nil else {
                 throw UserExistsError(name: name)
             }
             try db.execute(
-                sql: "INSERT INTO user (id, name, scopes, token_id, token_hash, created_at) VALUES (?,?,?,?,?,?)",
+                sql: """
+                    INSERT INTO user (id, name, scopes, data_types, token_id, token_hash, created_at) VALUES (?,?,?,?,?,?,?)
+                    """,
                 arguments: [
-                    user.id, name, scopes.sorted().map(\.rawValue).joined(separator: ","), token.id, token.secretHash,
-                    user.createdAt.timeIntervalSince1970,
+                    user.id, name, scopes.sorted().map(\.rawValue).joined(separator: ","),
+                    dataTypes.map(HealthDataCategory.list), token.id, token.secretHash, user.createdAt.timeIntervalSince1970,
                 ])
         }
         return (user, token)
@@ -41,7 +47,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
 
     public func users() async throws -> [User] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name, scopes, created_at, revoked_at FROM user ORDER BY created_at")
+            try Row.fetchAll(db, sql: "SELECT \(Self.userColumns) FROM user ORDER BY created_at")
                 .map(Self.user)
         }
     }
@@ -62,7 +68,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
             try db.execute(
                 sql: "DELETE FROM device_key WHERE device_id IN (SELECT id FROM device WHERE user_id = ?)", arguments: [id])
             removed["device_key"] = db.changesCount
-            for table in ["daily_metrics", "idempotency_key", "import_job", "device"] {
+            for table in ["daily_metrics", "idempotency_key", "import_job", "device", "consent", "web_session"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id])
                 removed[table] = db.changesCount
             }
@@ -79,7 +85,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         try await pool.read { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT id, name, scopes, created_at, revoked_at, token_hash FROM user WHERE token_id = ?",
+                    db, sql: "SELECT \(Self.userColumns), token_hash FROM user WHERE token_id = ?",
                     arguments: [token.id]),
                 token.matches(row["token_hash"])
             else { return nil }
@@ -219,10 +225,14 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         }
     }
 
-    private static func user(_ row: Row) -> User {
+    /// The columns ``user(_:)`` reads.
+    static let userColumns = "id, name, scopes, data_types, created_at, revoked_at"
+
+    static func user(_ row: Row) -> User {
         let scopes: String = row["scopes"]
         return User(
             id: row["id"], name: row["name"], scopes: Scope.parse(scopes) ?? [],
+            dataTypes: (row["data_types"] as String?).map { HealthDataCategory.parse($0) ?? [] },
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
             revokedAt: (row["revoked_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }

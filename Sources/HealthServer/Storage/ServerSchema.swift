@@ -1,7 +1,7 @@
 import GRDB
 
 /// The server's own tables — users, daily metrics, idempotency keys, import jobs, sync
-/// devices and their keys — for
+/// devices and their keys, consent and dashboard sessions — for
 /// both backends, side by side: a migration is added to both at once, under one id, and
 /// (like the health store's, `HealthDatabase+Schema.swift`) migrations only ever append.
 enum ServerSchema {
@@ -167,6 +167,48 @@ enum ServerSchema {
                     PRIMARY KEY (device_id, key_id)
                 )
                 """,
+            ]),
+        Migration(
+            id: "server-v5",
+            sqlite: """
+                ALTER TABLE user ADD COLUMN data_types TEXT;
+                CREATE TABLE consent (
+                    user_id TEXT PRIMARY KEY REFERENCES user(id),
+                    granted TEXT NOT NULL,
+                    denied TEXT NOT NULL,
+                    decided_at REAL NOT NULL,
+                    declined_at REAL
+                ) WITHOUT ROWID;
+                CREATE TABLE web_session (
+                    id_hash BLOB PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES user(id),
+                    csrf_token TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    expires_at REAL NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX web_session_by_user ON web_session(user_id);
+                """,
+            postgres: [
+                "ALTER TABLE users ADD COLUMN data_types TEXT",
+                """
+                CREATE TABLE consent (
+                    user_id TEXT PRIMARY KEY REFERENCES users(id),
+                    granted TEXT NOT NULL,
+                    denied TEXT NOT NULL,
+                    decided_at DOUBLE PRECISION NOT NULL,
+                    declined_at DOUBLE PRECISION
+                )
+                """,
+                """
+                CREATE TABLE web_session (
+                    id_hash BYTEA PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    csrf_token TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX web_session_by_user ON web_session(user_id)",
             ]),
     ]
 

@@ -102,14 +102,10 @@ struct LocalDashboard: Sendable {
         return DashboardPage(data: data, path: "/").html()
     }
 
-    /// No script, no fetch, no framing, nothing cached: the page is private.
+    /// `DashboardPage.responseHeaders` with the content type.
     static func headers(type: String) -> HTTPFields {
-        [
-            .contentType: type, .cacheControl: "no-store",
-            HTTPFields.Element.Name("Content-Security-Policy")!:
-                "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-            HTTPFields.Element.Name("X-Content-Type-Options")!: "nosniff",
-            HTTPFields.Element.Name("Referrer-Policy")!: "no-referrer",
-        ]
+        var fields: HTTPFields = [.contentType: type]
+        for (name, value) in DashboardPage.responseHeaders { fields[HTTPFields.Element.Name(name)!] = value }
+        return fields
     }
 }

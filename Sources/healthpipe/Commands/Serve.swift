@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthCore
 import HealthServer
 import Hummingbird
 
@@ -87,6 +88,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "PEM private key of --tls-cert.")
     var tlsKey: String?
 
+    @Option(help: "Hours a dashboard sign-in lasts.")
+    var sessionHours = 12.0
+
+    @Option(help: "Days the dashboard waits before asking again about data the person declined.")
+    var repromptDays = 7.0
+
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535") }
         guard rateLimit > 0, maxBodyMib > 0, maxUploadMib > 0 else {
@@ -94,6 +101,10 @@ struct Serve: AsyncParsableCommand {
         }
         guard URL(string: weatherURL)?.scheme != nil else { throw ValidationError("--weather-url must be an absolute URL") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("give --tls-cert and --tls-key together") }
+        guard sessionHours > 0, sessionHours <= 24 * 30 else {
+            throw ValidationError("--session-hours must be above 0, at most 720")
+        }
+        guard repromptDays >= 0 else { throw ValidationError("--reprompt-days must be 0 or more") }
     }
 
     func run() async throws {
@@ -104,6 +115,8 @@ struct Serve: AsyncParsableCommand {
         configuration.maxBodyBytes = maxBodyMib << 20
         configuration.maxUploadBytes = Int64(maxUploadMib) << 20
         configuration.weather.baseURL = URL(string: weatherURL)!
+        configuration.sessionLifetime = sessionHours * 3600
+        configuration.consentRepromptInterval = repromptDays * 86400
         if let tlsCert, let tlsKey {
             configuration.tls = try ServerTLS.configuration(certificate: tlsCert, key: tlsKey)
         }
@@ -116,6 +129,7 @@ struct Serve: AsyncParsableCommand {
         let app = try buildApplication(configuration: configuration, repositories: repositories)
         let scheme = configuration.tls == nil ? "http" : "https"
         printError("healthpipe serve: \(scheme)://\(host):\(port) (store \(database.described), data \(folder))")
+        printError("dashboard: \(scheme)://\(host):\(port)/dashboard (sign in with a user's token)")
         do {
             try await app.runService()
         } catch {
@@ -142,17 +156,35 @@ struct UsersAdd: AsyncParsableCommand {
     @Option(help: "read, write or read,write.")
     var scope = "read,write"
 
+    @Option(
+        help: ArgumentHelp(
+            "The kinds of health data the token may read, e.g. steps,sleep (default: all).",
+            discussion: """
+                One or more of \(HealthDataCategory.names). A token with a list — for a dashboard or a \
+                coach — reads only the kinds on it that the person has also granted on the consent page \
+                (/consent); one without reads every kind they have not denied there.
+                """))
+    var types: String?
+
     @OptionGroup var database: ServerDatabaseOptions
 
     func validate() throws {
         guard Scope.parse(scope) != nil else { throw ValidationError("--scope must be read, write or read,write") }
+        if let types, HealthDataCategory.parse(types) == nil {
+            throw ValidationError("--types must be a comma list of \(HealthDataCategory.names), or all")
+        }
         guard !name.isEmpty, name.count <= 100 else { throw ValidationError("the name must be 1–100 characters") }
     }
 
     func run() async throws {
         do {
-            let (user, token) = try await database.withStore { try await $0.addUser(name: name, scopes: Scope.parse(scope)!) }
-            printError("Added \(user.name) (\(user.id)), scopes \(user.scopes.sorted().map(\.rawValue).joined(separator: ",")).")
+            let dataTypes = types.flatMap(HealthDataCategory.parse)
+            let (user, token) = try await database.withStore {
+                try await $0.addUser(name: name, scopes: Scope.parse(scope)!, dataTypes: dataTypes)
+            }
+            printError(
+                "Added \(user.name) (\(user.id)), scopes \(user.scopes.sorted().map(\.rawValue).joined(separator: ",")), "
+                    + "data \(user.dataTypes.map(HealthDataCategory.list) ?? "all").")
             printError("The token below is shown once; keep it somewhere safe.")
             print(token.text)
         } catch let error as UserExistsError {
@@ -170,15 +202,16 @@ struct UsersList: AsyncParsableCommand {
     func run() async throws {
         let (rows, users) = try await database.withStore { store in (try await store.dailyRowCounts(), try await store.users()) }
         let formatter = ISO8601DateFormatter()
-        var table = [["name", "id", "scopes", "created", "revoked", "daily rows"]]
+        var table = [["name", "id", "scopes", "data", "created", "revoked", "daily rows"]]
         for user in users {
             table.append([
                 user.name, user.id, user.scopes.sorted().map(\.rawValue).joined(separator: ","),
+                user.dataTypes.map(HealthDataCategory.list) ?? "all",
                 formatter.string(from: user.createdAt), user.revokedAt.map(formatter.string(from:)) ?? "—",
                 String(rows[user.id] ?? 0),
             ])
         }
-        print(TextTable.render(table, leftAligned: [0, 1, 2, 3, 4]))
+        print(TextTable.render(table, leftAligned: [0, 1, 2, 3, 4, 5]))
     }
 }
 

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+import HealthCore
+
+/// Consent and dashboard sessions in SQLite.
+extension SQLiteServerStore: WebAccessRepository {
+    public func consent(userID: String) async throws -> Consent? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT granted, denied, decided_at, declined_at FROM consent WHERE user_id = ?", arguments: [userID]
+            ).map { row in
+                Consent(
+                    granted: HealthDataCategory.parse(row[0]) ?? [], denied: HealthDataCategory.parse(row[1]) ?? [],
+                    decidedAt: Date(timeIntervalSince1970: row[2]),
+                    declinedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    public func saveConsent(_ consent: Consent, userID: String) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO consent (user_id, granted, denied, decided_at, declined_at) VALUES (?,?,?,?,?)
+                    ON CONFLICT (user_id) DO UPDATE SET granted = excluded.granted, denied = excluded.denied,
+                        decided_at = excluded.decided_at, declined_at = excluded.declined_at
+                    """,
+                arguments: [
+                    userID, HealthDataCategory.list(consent.granted), HealthDataCategory.list(consent.denied),
+                    consent.decidedAt.timeIntervalSince1970, consent.declinedAt?.timeIntervalSince1970,
+                ])
+        }
+    }
+
+    public func createSession(idHash: Data, userID: String, csrfToken: String, now: Date, expiresAt: Date) async throws {
+        try await pool.write { db in
+            // Expired sessions go as new ones come.
+            try db.execute(sql: "DELETE FROM web_session WHERE expires_at <= ?", arguments: [now.timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT INTO web_session (id_hash, user_id, csrf_token, created_at, expires_at) VALUES (?,?,?,?,?)",
+                arguments: [
+                    idHash, userID, csrfToken, now.timeIntervalSince1970, expiresAt.timeIntervalSince1970,
+                ])
+        }
+    }
+
+    public func session(idHash: Data, now: Date) async throws -> (user: User, csrfToken: String)? {
+        try await pool.read { db in
+            let columns = Self.userColumns.split(separator: ",").map { "u." + $0.trimmingCharacters(in: .whitespaces) }
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT \(columns.joined(separator: ", ")), s.csrf_token FROM web_session s JOIN user u ON u.id = s.user_id
+                        WHERE s.id_hash = ? AND s.expires_at > ? AND u.revoked_at IS NULL
+                        """, arguments: [idHash, now.timeIntervalSince1970])
+            else { return nil }
+            return (Self.user(row), row["csrf_token"])
+        }
+    }
+
+    public func deleteSession(idHash: Data) async throws {
+        try await pool.write { db in try db.execute(sql: "DELETE FROM web_session WHERE id_hash = ?", arguments: [idHash]) }
+    }
+}

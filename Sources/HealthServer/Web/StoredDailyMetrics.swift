@@ -1,0 +1,29 @@
+import Foundation
+import HealthCore
+import HealthDashboard
+import HealthMetrics
+
+/// The dashboard's daily metrics on the server: the user's stored days (the ones
+/// `GET /v1/daily-metrics` and `/v1/readiness` answer from), a day with no row given as an
+/// empty day in `zone`.
+struct StoredDailyMetrics: DailyMetricsSource {
+    let repository: any DailyMetricsRepository
+    let userID: String
+    let version: NormalizationVersion
+    let zone: TimeZone
+
+    func metrics(from first: LocalDate, through last: LocalDate) async throws -> [NormalizedDailyMetrics] {
+        guard first <= last else { return [] }
+        let stored = try await repository.dailyMetrics(
+            userID: userID, from: first.description, through: last.description, version: version.rawValue)
+        let byDate = Dictionary(stored.map { ($0.localDate, $0) }, uniquingKeysWith: { _, later in later })
+        return (first.dayNumber...last.dayNumber).map { number in
+            let date = LocalDate(dayNumber: number)
+            return byDate[date.description]
+                ?? NormalizedDailyMetrics(
+                    userID: userID, localDate: date.description, timezoneIdentifier: zone.identifier,
+                    utcDayStart: date.instant(hour: 0, in: zone), utcDayEnd: date.adding(days: 1).instant(hour: 0, in: zone),
+                    normalizationVersion: version.rawValue, createdAt: Date(timeIntervalSince1970: 0))
+        }
+    }
+}

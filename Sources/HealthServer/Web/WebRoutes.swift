@@ -1,0 +1,266 @@
+import Crypto
+import Foundation
+import HealthCore
+import HealthDashboard
+import HealthMetrics
+import Hummingbird
+import NIOCore
+
+/// The browser side of the server: sign-in with the API token, the consent page and the
+/// dashboard (docs/dashboard.md).
+///
+/// A session is a random 256-bit id in an HttpOnly, SameSite=Strict cookie (`Secure` and
+/// the `__Host-` prefix under TLS); the store keeps only its SHA-256, with the session's
+/// CSRF token, which every form carries and every POST must return. Sign-in's own form is
+/// guarded by a double-submit cookie. A POST whose `Origin` is another site is refused.
+struct WebRoutes: Sendable {
+    let configuration: ServerConfiguration
+    let repositories: ServerRepositories
+
+    /// Every page route, as `METHOD /path`.
+    static let routes = [
+        "GET /login", "POST /login", "POST /logout", "GET /consent", "POST /consent", "POST /consent/later",
+        "GET /dashboard",
+    ]
+
+    func register(on router: Router<HealthRequestContext>) {
+        router.get("/login") { request, _ in try await signInPage(request) }
+        router.post("/login") { request, _ in try await signIn(request) }
+        router.post("/logout") { request, _ in try await signOut(request) }
+        router.get("/consent") { request, _ in try await consentPage(request) }
+        router.post("/consent") { request, _ in try await saveConsent(request) }
+        router.post("/consent/later") { request, _ in try await later(request) }
+        router.get("/dashboard") { request, _ in try await dashboard(request) }
+    }
+
+    // MARK: Sign-in
+
+    private var secure: Bool { configuration.tls != nil }
+    private var sessionCookie: String { secure ? "__Host-hp_session" : "hp_session" }
+    private var signInCookie: String { secure ? "__Host-hp_signin" : "hp_signin" }
+
+    func signInPage(_ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        if error == nil, try await session(request) != nil { return redirect("/dashboard") }
+        // The form's token is also set as a cookie: a forged form from elsewhere has neither.
+        let token = request.cookies[signInCookie]?.value ?? Secrets.randomBase64URL()
+        var response = page(AccessPages.signIn(csrf: token, error: error), status: status)
+        response.setCookie(cookie(signInCookie, token, maxAge: 3600))
+        return response
+    }
+
+    func signIn(_ request: Request) async throws -> Response {
+        let form = try await Self.form(request)
+        guard Self.sameOrigin(request), let expected = request.cookies[signInCookie]?.value,
+            Self.equal(form["csrf"] ?? "", expected)
+        else { throw Self.csrfProblem }
+        guard let text = form["token"], let token = BearerToken(text.trimmingCharacters(in: .whitespaces)),
+            let user = try await repositories.users.authenticate(token), user.scopes.contains(.read)
+        else {
+            return try await signInPage(
+                request, error: "That token is not valid, or it may not read. Check it and try again.",
+                status: .unauthorized)
+        }
+        let id = Secrets.randomBase64URL()
+        let now = configuration.clock()
+        try await repositories.web.createSession(
+            idHash: Self.hash(id), userID: user.id, csrfToken: Secrets.randomBase64URL(), now: now,
+            expiresAt: now.addingTimeInterval(configuration.sessionLifetime))
+        let consent = try await repositories.web.consent(userID: user.id)
+        var response = redirect(consent == nil ? "/consent" : "/dashboard")
+        response.setCookie(cookie(sessionCookie, id, maxAge: Int(configuration.sessionLifetime)))
+        response.setCookie(cookie(signInCookie, "", maxAge: 0))
+        return response
+    }
+
+    func signOut(_ request: Request) async throws -> Response {
+        let session = try await requireSessionForm(request)
+        try await repositories.web.deleteSession(idHash: Self.hash(session.id))
+        var response = redirect("/login")
+        response.setCookie(cookie(sessionCookie, "", maxAge: 0))
+        return response
+    }
+
+    // MARK: Consent
+
+    func consentPage(_ request: Request) async throws -> Response {
+        guard let session = try await session(request) else { return redirect("/login") }
+        let consent = try await repositories.web.consent(userID: session.user.id)
+        return page(
+            AccessPages.consent(
+                offered: session.user.dataTypes ?? Set(HealthDataCategory.allCases), granted: consent?.granted ?? [],
+                denied: consent?.denied ?? [], csrf: session.csrf, firstTime: consent == nil))
+    }
+
+    func saveConsent(_ request: Request) async throws -> Response {
+        let session = try await requireSessionForm(request)
+        let offered = session.user.dataTypes ?? Set(HealthDataCategory.allCases)
+        let previous = try await repositories.web.consent(userID: session.user.id)
+        var granted = previous?.granted ?? []
+        var denied = previous?.denied ?? []
+        for category in offered {
+            switch session.form[category.rawValue] {
+            case "allow":
+                granted.insert(category)
+                denied.remove(category)
+            case "deny":
+                denied.insert(category)
+                granted.remove(category)
+            case nil: continue
+            default: throw Problem.badRequest("\(category.rawValue) must be allow or deny")
+            }
+        }
+        let now = configuration.clock()
+        let declined = denied.isEmpty ? previous?.declinedAt : now
+        try await repositories.web.saveConsent(
+            Consent(granted: granted, denied: denied, decidedAt: now, declinedAt: declined), userID: session.user.id)
+        return redirect("/dashboard")
+    }
+
+    /// "Not now" on the re-prompt: not asked again for `consentRepromptInterval`.
+    func later(_ request: Request) async throws -> Response {
+        let session = try await requireSessionForm(request)
+        let now = configuration.clock()
+        var consent =
+            try await repositories.web.consent(userID: session.user.id)
+            ?? Consent(granted: [], denied: [], decidedAt: now)
+        consent.declinedAt = now
+        try await repositories.web.saveConsent(consent, userID: session.user.id)
+        return redirect("/dashboard")
+    }
+
+    // MARK: Dashboard
+
+    func dashboard(_ request: Request) async throws -> Response {
+        guard let session = try await session(request) else { return redirect("/login") }
+        let user = session.user
+        guard let consent = try await repositories.web.consent(userID: user.id) else { return redirect("/consent") }
+        let range =
+            try request.uri.queryParameters["range"].map { text -> Int in
+                guard let days = Int(String(text)), DashboardAssembler.Settings.ranges.contains(days) else {
+                    throw Problem.badRequest("range must be one of 7, 30, 90, 365")
+                }
+                return days
+            } ?? 30
+        let now = configuration.clock()
+        let zone = try await userZone(user.id, now: now)
+        var settings = DashboardAssembler.Settings()
+        settings.rangeDays = range
+        settings.normalization.homeZone = zone
+        let shown = user.dashboardCategories(consent: consent)
+        settings.withheld = Set(HealthDataCategory.allCases).subtracting(shown)
+        let database = try await repositories.healthStores.store(for: user.id)
+        let daily = StoredDailyMetrics(
+            repository: repositories.dailyMetrics, userID: user.id, version: settings.normalization.version, zone: zone)
+        let clock = configuration.clock
+        let data = try await DashboardAssembler(store: database.store, settings: settings, now: clock, daily: daily)
+            .assemble(today: LocalDate(now, in: zone))
+        // The kinds a panel uses that are off; asked about again once the interval after a decline is over.
+        let off = (user.dataTypes ?? Set(HealthDataCategory.allCases)).subtracting(shown).subtracting([.other])
+        let quiet = consent.declinedAt.map { now.timeIntervalSince($0) < configuration.consentRepromptInterval } ?? false
+        let banner =
+            off.isEmpty || quiet
+            ? "" : AccessPages.reprompt(off: off, consentPath: "/consent", laterAction: "/consent/later", csrf: session.csrf)
+        let html = DashboardPage(
+            data: data, path: "/dashboard", consentPath: "/consent",
+            headerExtra: AccessPages.signOut(name: user.name, csrf: session.csrf), banner: banner
+        ).html()
+        return page(html)
+    }
+
+    /// The zone of the user's latest stored day in the last two weeks; UTC without one.
+    private func userZone(_ userID: String, now: Date) async throws -> TimeZone {
+        let today = LocalDate(now, in: TimeZone(identifier: "UTC")!)
+        let recent = try await repositories.dailyMetrics.dailyMetrics(
+            userID: userID, from: today.adding(days: -14).description, through: today.adding(days: 1).description,
+            version: NormalizationVersion.v1.rawValue)
+        return recent.last.flatMap { TimeZone(identifier: $0.timezoneIdentifier) } ?? TimeZone(identifier: "UTC")!
+    }
+
+    // MARK: Sessions
+
+    struct Session {
+        let id: String
+        let user: User
+        let csrf: String
+    }
+
+    /// The request's live session, or `nil`.
+    func session(_ request: Request) async throws -> Session? {
+        guard let id = request.cookies[sessionCookie]?.value, !id.isEmpty, id.count <= 64 else { return nil }
+        guard let found = try await repositories.web.session(idHash: Self.hash(id), now: configuration.clock()) else {
+            return nil
+        }
+        return Session(id: id, user: found.user, csrf: found.csrfToken)
+    }
+
+    /// A POSTed form of a live session whose CSRF token matches: 401 without a session,
+    /// 403 when the token is missing or wrong, or the form comes from another site.
+    private func requireSessionForm(
+        _ request: Request
+    ) async throws -> (id: String, user: User, csrf: String, form: [String: String]) {
+        let form = try await Self.form(request)
+        guard let session = try await session(request) else {
+            throw Problem(.unauthorized, "Unauthorized", detail: "sign in first, at /login")
+        }
+        guard Self.sameOrigin(request), Self.equal(form["csrf"] ?? "", session.csrf) else { throw Self.csrfProblem }
+        return (session.id, session.user, session.csrf, form)
+    }
+
+    static let csrfProblem = Problem(
+        .forbidden, "Forbidden", detail: "the form's CSRF token is missing or wrong; reload the page and send it again")
+
+    // MARK: Pieces
+
+    private func cookie(_ name: String, _ value: String, maxAge: Int) -> Cookie {
+        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
+    private func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
+        for (name, value) in DashboardPage.responseHeaders { headers[HTTPFields.Element.Name(name)!] = value }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    private func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    /// An `application/x-www-form-urlencoded` body (at most 16 KB) as name → value.
+    static func form(_ request: Request) async throws -> [String: String] {
+        guard let type = request.headers[.contentType], type.lowercased().hasPrefix("application/x-www-form-urlencoded")
+        else {
+            throw Problem(
+                .unsupportedMediaType, "Unsupported media type", detail: "send the form as application/x-www-form-urlencoded")
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: 16 << 10)
+        } catch is NIOTooManyBytesError {
+            throw Problem(.contentTooLarge, "Body too large", detail: "a form is at most 16 KB")
+        }
+        var fields: [String: String] = [:]
+        for pair in String(buffer: body).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else {
+                throw Problem.badRequest("the form is not valid URL encoding")
+            }
+            fields[name] = value
+        }
+        return fields
+    }
+
+    /// False when the browser says the request comes from another origin (`Origin`, or
+    /// `Sec-Fetch-Site: cross-site`); requests without either header (not from a browser) pass.
+    static func sameOrigin(_ request: Request) -> Bool {
+        if request.headers[HTTPFields.Element.Name("Sec-Fetch-Site")!] == "cross-site" { return false }
+        guard let origin = request.headers[HTTPFields.Element.Name("Origin")!] else { return true }
+        guard let host = request.head.authority ?? request.headers[HTTPFields.Element.Name("Host")!] else { return false }
+        return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+
+    static func hash(_ text: String) -> Data { Data(SHA256.hash(data: Data(text.utf8))) }
+
+    /// Constant-time comparison of two tokens.
+    static func equal(_ left: String, _ right: String) -> Bool { Secrets.constantTimeEqual(Array(left.utf8), Array(right.utf8)) }
+}
