@@ -1,6 +1,7 @@
 """Checks the dashboard as chromium rendered it (scripts/dashboard-screenshots).
 
-argv: the folder with {year,empty}.dom.html, the folder with {year,empty}-{desktop,phone}.png.
+argv: the folder with the pages' rendered DOMs ({year,empty,server-*}.dom.html), the folder
+with their screenshots.
 """
 import struct
 import sys
@@ -97,6 +98,38 @@ def main():
         print(f"dashboard-check: {store}: {len(PANELS)} panels, {page.charts} charts, {len(text.split())} words")
         for shape in ("desktop", "phone"):
             path = f"{shots}/{store}-{shape}.png"
+            width, height, colours = distinct_colours(path)
+            print(f"dashboard-check: {path}: {width}×{height}, {colours} colours")
+            if colours < 8:
+                failures.append(f"{path}: blank ({colours} colours)")
+    # The server's pages: every panel and chart for a signed-in user who allowed everything
+    # (a year ending today, weighings included: 8 charts); with sleep
+    # denied, the denied view in place of the sleep and readiness panels; the consent page
+    # with its eight kinds; the sign-in form.
+    checks = {
+        "server-dashboard": (8, None, ["desktop", "phone"]),
+        "server-denied": (6, "You have not allowed this page to use your sleep data", ["desktop"]),
+        "server-consent": (0, "What may HealthPipeline use?", ["phone"]),
+        "server-login": (0, "Sign in to your health dashboard", ["phone"]),
+    }
+    for name, (charts, phrase, shapes) in checks.items():
+        page = Page()
+        page.feed(open(f"{dom}/{name}.dom.html", encoding="utf-8").read())
+        text = " ".join(page.text)
+        if name.startswith("server-d"):
+            for panel in PANELS:
+                if f"panel-{panel}" not in page.ids:
+                    failures.append(f"{name}: no panel-{panel}")
+        if page.charts != charts:
+            failures.append(f"{name}: {page.charts} charts, expected {charts}")
+        if phrase and phrase not in " ".join(text.split()):
+            failures.append(f"{name}: does not say '{phrase}'")
+        for junk in ("NaN", "undefined", "null", "Infinity"):
+            if junk in text:
+                failures.append(f"{name}: the page reads '{junk}'")
+        print(f"dashboard-check: {name}: {page.charts} charts, {len(text.split())} words")
+        for shape in shapes:
+            path = f"{shots}/{name}-{shape}.png"
             width, height, colours = distinct_colours(path)
             print(f"dashboard-check: {path}: {width}×{height}, {colours} colours")
             if colours < 8:
