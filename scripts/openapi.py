@@ -199,6 +199,26 @@ paths["/v1/sync/batches"] = {"post": op("Upload a sealed sync batch", "A SyncEnv
     opid="postSyncBatch", tags=["sync"])}
 doc["tags"] += [{"name": "sync", "description": "Devices, their keys and sealed sync batches (docs/sync.md)."}]
 doc["tags"] += [{"name": "samples", "description": "Sample identity, the change feed and deletions."}, {"name": "users", "description": "The caller's account and all their data."}]
+# Kinds of health data (docs/api.md §Kinds of data): a token reads a kind only when its
+# --types list names it and the person's consent allows it; 403 otherwise.
+doc["components"]["responses"]["Forbidden"]["description"] = (
+    "The token lacks the scope, or may not read a kind of health data the request needs: not on its `--types` list, "
+    "or not granted (or denied) by the person on the consent page. The detail names each kind and why.")
+def kinds(offered, desc):
+    names = "|".join(offered)
+    return q("types", desc, schema={"type": "string", "pattern": f"^({names})(,({names}))*$"}, example="steps,sleep")
+withheld = {"HealthPipe-Withheld": {"description": "The kinds of health data left out because the token may not read them (absent when nothing was).", "schema": {"type": "string"}, "example": "energy,heart,sleep"}}
+daily = paths["/v1/daily-metrics"]["get"]
+daily["parameters"].append(kinds(["steps", "energy", "heart", "sleep"], "The kinds of data to include, each of which the token must be able to read (403 otherwise); the fields of the others are null. Default: every kind the token may read."))
+daily["responses"]["200"]["headers"] = withheld
+daily["description"] += " Fields of kinds the token may not read are null; HealthPipe-Withheld names those kinds."
+snapshot = paths["/v1/snapshot"]["get"]
+snapshot["parameters"].append(kinds(["steps", "energy", "activity", "heart", "sleep", "body", "workouts", "other"], "The kinds of data the snapshot may use, each of which the token must be able to read (403 otherwise). Default: every kind the token may read; the parts from the others are empty, with the reason \"not permitted\"."))
+csv = paths["/v1/export.csv"]["get"]
+csv["responses"]["200"]["headers"] = withheld
+csv["description"] += " A named metric the token may not read is a 403; `all` means every metric it may read."
+for route, needs in [("/v1/sleep", "sleep"), ("/v1/readiness", "steps, energy, heart and sleep"), ("/v1/changes", "the type's kind of")]:
+    paths[route]["get"]["description"] += f" Needs read access to {needs} data (403 otherwise)."
 text = json.dumps(doc, indent=2, ensure_ascii=False)
 path = os.path.join(os.path.dirname(__file__), '..', 'Sources/HealthServer/Resources/openapi.json')
 with open(path, 'w') as out:

@@ -9,7 +9,8 @@ import HealthReadiness
 /// layout that folds to a phone's width and follows the system's dark mode.
 public struct DashboardPage: Sendable {
     public var data: DashboardData
-    /// The path the range links point at (`/dashboard` on the server, `/` locally).
+    /// The path the range links point at (`/dashboard` on the server, `/` locally), with
+    /// any query it keeps (`/dashboard?date=2024-12-30`).
     public var path: String
     /// Where a denied panel's "review access" link goes; `nil` hides the link.
     public var consentPath: String?
@@ -293,7 +294,8 @@ public struct DashboardPage: Sendable {
     private func rangeNavigation() -> String {
         let links = DashboardAssembler.Settings.ranges.map { days in
             let current = days == data.rangeDays ? " aria-current=\"page\"" : ""
-            return "<a href=\"\(HTML.escape(path))?range=\(days)\"\(current)>\(days) days</a>"
+            let separator = path.contains("?") ? "&" : "?"
+            return "<a href=\"\(HTML.escape(path + separator))range=\(days)\"\(current)>\(days) days</a>"
         }.joined()
         return "<nav class=\"ranges\" aria-label=\"Trend range\">\(links)</nav>"
     }

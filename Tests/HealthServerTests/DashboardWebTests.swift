@@ -295,6 +295,14 @@ final class Browser: @unchecked Sendable {
             let row = ["deep", "core", "rem", "unspecified", "awake"].map { "<td>\(HTML.number((stages[$0] ?? 0) / 60))</td>" }
             #expect(page.contains("<th scope=\"row\">\(night["local_date"] as! String)</th>" + row.joined()))
             #expect(stages["core"] == 27_000)
+
+            // Another day: ?date=, kept by the range links.
+            let earlier = try await browser.get("/dashboard?date=2024-05-20&range=7").body
+            #expect(earlier.contains("Health, Monday 20 May 2024"))
+            #expect(earlier.contains("href=\"/dashboard?date=2024-05-20&amp;range=30\""))
+            let steps = try #require(days.first { $0.localDate == "2024-05-20" }?.stepsNormalized)
+            #expect(earlier.contains("<th scope=\"row\">2024-05-20</th><td>\(HTML.number(steps))</td>"))
+            #expect(try await browser.get("/dashboard?date=yesterday").status == .badRequest)
         }
     }
 

@@ -142,7 +142,12 @@ struct WebRoutes: Sendable {
                 return days
             } ?? 30
         let now = configuration.clock()
-        let zone = try await userZone(user.id, now: now)
+        var day: LocalDate?
+        if let text = request.uri.queryParameters["date"] {
+            guard let date = LocalDate(String(text)) else { throw Problem.badRequest("date must be YYYY-MM-DD") }
+            day = date
+        }
+        let zone = try await userZone(user.id, around: day ?? LocalDate(now, in: TimeZone(identifier: "UTC")!))
         var settings = DashboardAssembler.Settings()
         settings.rangeDays = range
         settings.normalization.homeZone = zone
@@ -153,7 +158,7 @@ struct WebRoutes: Sendable {
             repository: repositories.dailyMetrics, userID: user.id, version: settings.normalization.version, zone: zone)
         let clock = configuration.clock
         let data = try await DashboardAssembler(store: database.store, settings: settings, now: clock, daily: daily)
-            .assemble(today: LocalDate(now, in: zone))
+            .assemble(today: day ?? LocalDate(now, in: zone))
         // The kinds a panel uses that are off; asked about again once the interval after a decline is over.
         let off = (user.dataTypes ?? Set(HealthDataCategory.allCases)).subtracting(shown).subtracting([.other])
         let quiet = consent.declinedAt.map { now.timeIntervalSince($0) < configuration.consentRepromptInterval } ?? false
@@ -161,17 +166,16 @@ struct WebRoutes: Sendable {
             off.isEmpty || quiet
             ? "" : AccessPages.reprompt(off: off, consentPath: "/consent", laterAction: "/consent/later", csrf: session.csrf)
         let html = DashboardPage(
-            data: data, path: "/dashboard", consentPath: "/consent",
+            data: data, path: day.map { "/dashboard?date=\($0)" } ?? "/dashboard", consentPath: "/consent",
             headerExtra: AccessPages.signOut(name: user.name, csrf: session.csrf), banner: banner
         ).html()
         return page(html)
     }
 
-    /// The zone of the user's latest stored day in the last two weeks; UTC without one.
-    private func userZone(_ userID: String, now: Date) async throws -> TimeZone {
-        let today = LocalDate(now, in: TimeZone(identifier: "UTC")!)
+    /// The zone of the user's latest stored day in the two weeks up to `date`; UTC without one.
+    private func userZone(_ userID: String, around date: LocalDate) async throws -> TimeZone {
         let recent = try await repositories.dailyMetrics.dailyMetrics(
-            userID: userID, from: today.adding(days: -14).description, through: today.adding(days: 1).description,
+            userID: userID, from: date.adding(days: -14).description, through: date.adding(days: 1).description,
             version: NormalizationVersion.v1.rawValue)
         return recent.last.flatMap { TimeZone(identifier: $0.timezoneIdentifier) } ?? TimeZone(identifier: "UTC")!
     }
