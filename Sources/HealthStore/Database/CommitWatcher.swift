@@ -46,7 +46,14 @@ final class CommitWatcher: Sendable {
             return state.generation
         }
         guard let generation else { return }
-        // Learn where the store stands now, so the first tick reports only what follows.
+        // Learn where the store stands now, before `observe` returns, so that the first tick
+        // reports every commit after it: learnt by the first tick instead, a commit made before
+        // that tick ran (a busy machine delays it) became the starting point and was never told.
+        if let baseline = try? pool.read({ db in try HealthDatabase.lastAnchor(db) }) {
+            state.withLock { state in
+                if state.generation == generation, state.notifiedAnchor == nil { state.notifiedAnchor = baseline }
+            }
+        }
         queue.async { self.tick(generation) }
     }
 
