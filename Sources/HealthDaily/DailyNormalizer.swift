@@ -69,6 +69,12 @@ public struct DailyNormalizer: Sendable {
         return try await resolver.zoneTimeline(over: window).zone(at: instant)
     }
 
+    /// Every local day from `first` through `last` with the zone and bounds its metrics use
+    /// (tiled across zone changes): for readers that bucket samples as the days do.
+    public func localDays(from first: LocalDate, through last: LocalDate) async throws -> [LocalDay] {
+        try await resolver.localDays(from: first, through: last)
+    }
+
     /// The local day `instant` falls in, in the zone in effect then, with the same bounds
     /// ``metrics(from:through:)`` uses (tiled across zone changes).
     public func localDay(containing instant: Date) async throws -> LocalDay {

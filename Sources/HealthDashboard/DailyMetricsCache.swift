@@ -3,15 +3,6 @@ import HealthCore
 import HealthDaily
 import HealthMetrics
 
-/// Where the dashboard gets daily metrics from: the normaliser itself, a cache in front of
-/// it, or days stored already (the server's).
-public protocol DailyMetricsSource: Sendable {
-    /// One payload per local day from `first` through `last`, in order.
-    func metrics(from first: LocalDate, through last: LocalDate) async throws -> [NormalizedDailyMetrics]
-}
-
-extension DailyNormalizer: DailyMetricsSource {}
-
 /// Days computed once and kept until the store changes: a day's metrics do not depend on
 /// the range they were asked in (`RangeIndependenceTests`), so a long-running page computes
 /// each day once. Call ``clear()`` on every change of the store (`HealthDatabase.observe`).

@@ -132,33 +132,10 @@ public struct DashboardAssembler: Sendable {
     }
 
     /// The latest workouts ending before `end` (over the 90 days before), with what was
-    /// recorded during each: active energy, distance, mean heart rate.
+    /// recorded during each: active energy, distance, mean heart rate, the route.
     private func recentWorkouts(before end: Date) async throws -> [WorkoutSummary] {
-        let window = DateInterval(start: end.addingTimeInterval(-90 * 86400), end: end)
-        let headers = try await store.samples(of: .workout, overlapping: window)
-            .sorted { $0.start > $1.start }.prefix(settings.workoutCount)
-        let kcal = try HealthUnit(parsing: "kcal")
-        let km = try HealthUnit(parsing: "km")
-        let bpm = try HealthUnit(parsing: "count/min")
-        let routes = try await (store as? any WorkoutDetailsReading)?.workoutRoutes(overlapping: window, maxPoints: 400) ?? [:]
-        var summaries: [WorkoutSummary] = []
-        for header in headers {
-            let span = DateInterval(start: header.start, end: max(header.end, header.start))
-            let energy = try await store.statistics(of: .activeEnergyBurned, over: span, unit: kcal)
-            var distance = try await store.statistics(of: .distanceWalkingRunning, over: span, unit: km)
-            if distance.count == 0 {
-                distance = try await store.statistics(
-                    of: SampleType("HKQuantityTypeIdentifierDistanceCycling"), over: span, unit: km)
-            }
-            let heart = try await store.statistics(of: .heartRate, over: span, unit: bpm)
-            let activity = (header.value.text ?? "Other").replacingOccurrences(of: "HKWorkoutActivityType", with: "")
-            summaries.append(
-                WorkoutSummary(
-                    activity: activity, start: header.start, end: header.end,
-                    energyKcal: energy.count > 0 ? energy.sum : nil, distanceKm: distance.count > 0 ? distance.sum : nil,
-                    averageHeartRate: heart.count > 0 ? heart.average : nil,
-                    route: (routes[header.uuid] ?? []).map { .init(latitude: $0.latitude, longitude: $0.longitude) }))
-        }
-        return summaries
+        try await WorkoutSummarizer(store: store).workouts(
+            in: DateInterval(start: end.addingTimeInterval(-90 * 86400), end: end), limit: settings.workoutCount,
+            routePoints: 400)
     }
 }

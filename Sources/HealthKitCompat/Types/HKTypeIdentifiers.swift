@@ -1,4 +1,6 @@
 #if !canImport(HealthKit)
+    import HealthCore
+
     // HealthKit's identifiers, with the aggregation style and unit HealthKit gives each.
 
     /// A quantity type identifier: `HKQuantityTypeIdentifier.stepCount.rawValue` is
@@ -111,98 +113,11 @@
         public static let waterTemperature = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierWaterTemperature")
         public static let underwaterDepth = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierUnderwaterDepth")
 
-        /// The known identifiers: how HealthKit aggregates each and the unit it keeps it in.
-        static let known: [String: (style: HKQuantityAggregationStyle, unit: String)] = [
-            stepCount.rawValue: (.cumulative, "count"),
-            distanceWalkingRunning.rawValue: (.cumulative, "m"),
-            distanceCycling.rawValue: (.cumulative, "m"),
-            distanceWheelchair.rawValue: (.cumulative, "m"),
-            distanceSwimming.rawValue: (.cumulative, "m"),
-            distanceDownhillSnowSports.rawValue: (.cumulative, "m"),
-            basalEnergyBurned.rawValue: (.cumulative, "kcal"),
-            activeEnergyBurned.rawValue: (.cumulative, "kcal"),
-            flightsClimbed.rawValue: (.cumulative, "count"),
-            nikeFuel.rawValue: (.cumulative, "count"),
-            appleExerciseTime.rawValue: (.cumulative, "min"),
-            appleMoveTime.rawValue: (.cumulative, "min"),
-            appleStandTime.rawValue: (.cumulative, "min"),
-            pushCount.rawValue: (.cumulative, "count"),
-            swimmingStrokeCount.rawValue: (.cumulative, "count"),
-            timeInDaylight.rawValue: (.cumulative, "min"),
-            numberOfTimesFallen.rawValue: (.cumulative, "count"),
-            inhalerUsage.rawValue: (.cumulative, "count"),
-            insulinDelivery.rawValue: (.cumulative, "IU"),
-            numberOfAlcoholicBeverages.rawValue: (.cumulative, "count"),
-            dietaryEnergyConsumed.rawValue: (.cumulative, "kcal"),
-            dietaryProtein.rawValue: (.cumulative, "g"),
-            dietaryCarbohydrates.rawValue: (.cumulative, "g"),
-            dietaryFatTotal.rawValue: (.cumulative, "g"),
-            dietaryFatSaturated.rawValue: (.cumulative, "g"),
-            dietaryFatMonounsaturated.rawValue: (.cumulative, "g"),
-            dietaryFatPolyunsaturated.rawValue: (.cumulative, "g"),
-            dietarySugar.rawValue: (.cumulative, "g"),
-            dietaryFiber.rawValue: (.cumulative, "g"),
-            dietaryCholesterol.rawValue: (.cumulative, "mg"),
-            dietarySodium.rawValue: (.cumulative, "mg"),
-            dietaryPotassium.rawValue: (.cumulative, "mg"),
-            dietaryCalcium.rawValue: (.cumulative, "mg"),
-            dietaryIron.rawValue: (.cumulative, "mg"),
-            dietaryVitaminC.rawValue: (.cumulative, "mg"),
-            dietaryVitaminD.rawValue: (.cumulative, "mcg"),
-            dietaryCaffeine.rawValue: (.cumulative, "mg"),
-            dietaryWater.rawValue: (.cumulative, "mL"),
-            heartRate.rawValue: (.discreteTemporallyWeighted, "count/min"),
-            restingHeartRate.rawValue: (.discreteArithmetic, "count/min"),
-            walkingHeartRateAverage.rawValue: (.discreteArithmetic, "count/min"),
-            heartRateVariabilitySDNN.rawValue: (.discreteArithmetic, "ms"),
-            heartRateRecoveryOneMinute.rawValue: (.discreteArithmetic, "count/min"),
-            oxygenSaturation.rawValue: (.discreteArithmetic, "%"),
-            respiratoryRate.rawValue: (.discreteArithmetic, "count/min"),
-            bodyTemperature.rawValue: (.discreteArithmetic, "degC"),
-            basalBodyTemperature.rawValue: (.discreteArithmetic, "degC"),
-            appleSleepingWristTemperature.rawValue: (.discreteArithmetic, "degC"),
-            bloodPressureSystolic.rawValue: (.discreteArithmetic, "mmHg"),
-            bloodPressureDiastolic.rawValue: (.discreteArithmetic, "mmHg"),
-            bloodGlucose.rawValue: (.discreteArithmetic, "mg/dL"),
-            bloodAlcoholContent.rawValue: (.discreteArithmetic, "%"),
-            peripheralPerfusionIndex.rawValue: (.discreteArithmetic, "%"),
-            electrodermalActivity.rawValue: (.discreteArithmetic, "S"),
-            forcedVitalCapacity.rawValue: (.discreteArithmetic, "L"),
-            forcedExpiratoryVolume1.rawValue: (.discreteArithmetic, "L"),
-            peakExpiratoryFlowRate.rawValue: (.discreteArithmetic, "L/min"),
-            vo2Max.rawValue: (.discreteArithmetic, "mL/kg·min"),
-            bodyMass.rawValue: (.discreteArithmetic, "kg"),
-            bodyMassIndex.rawValue: (.discreteArithmetic, "count"),
-            bodyFatPercentage.rawValue: (.discreteArithmetic, "%"),
-            leanBodyMass.rawValue: (.discreteArithmetic, "kg"),
-            height.rawValue: (.discreteArithmetic, "m"),
-            waistCircumference.rawValue: (.discreteArithmetic, "m"),
-            uvExposure.rawValue: (.discreteArithmetic, "count"),
-            environmentalAudioExposure.rawValue: (.discreteEquivalentContinuousLevel, "dBASPL"),
-            headphoneAudioExposure.rawValue: (.discreteEquivalentContinuousLevel, "dBASPL"),
-            environmentalSoundReduction.rawValue: (.discreteEquivalentContinuousLevel, "dBASPL"),
-            walkingSpeed.rawValue: (.discreteArithmetic, "m/s"),
-            walkingStepLength.rawValue: (.discreteArithmetic, "m"),
-            walkingAsymmetryPercentage.rawValue: (.discreteArithmetic, "%"),
-            walkingDoubleSupportPercentage.rawValue: (.discreteArithmetic, "%"),
-            sixMinuteWalkTestDistance.rawValue: (.discreteArithmetic, "m"),
-            stairAscentSpeed.rawValue: (.discreteArithmetic, "m/s"),
-            stairDescentSpeed.rawValue: (.discreteArithmetic, "m/s"),
-            appleWalkingSteadiness.rawValue: (.discreteArithmetic, "%"),
-            runningSpeed.rawValue: (.discreteArithmetic, "m/s"),
-            runningPower.rawValue: (.discreteArithmetic, "W"),
-            runningStrideLength.rawValue: (.discreteArithmetic, "m"),
-            runningVerticalOscillation.rawValue: (.discreteArithmetic, "cm"),
-            runningGroundContactTime.rawValue: (.discreteArithmetic, "ms"),
-            cyclingSpeed.rawValue: (.discreteArithmetic, "m/s"),
-            cyclingPower.rawValue: (.discreteArithmetic, "W"),
-            cyclingCadence.rawValue: (.discreteArithmetic, "count/min"),
-            cyclingFunctionalThresholdPower.rawValue: (.discreteArithmetic, "W"),
-            physicalEffort.rawValue: (.discreteArithmetic, "kcal/hr·kg"),
-            atrialFibrillationBurden.rawValue: (.discreteArithmetic, "%"),
-            waterTemperature.rawValue: (.discreteArithmetic, "degC"),
-            underwaterDepth.rawValue: (.discreteArithmetic, "m"),
-        ]
+        /// The known identifiers: how HealthKit aggregates each and the unit it keeps it in
+        /// (the catalog of `SampleType.quantityCatalog`).
+        static let known: [String: (style: HKQuantityAggregationStyle, unit: String)] = SampleType.quantityCatalog.mapValues {
+            (HKQuantityAggregationStyle(rawValue: $0.aggregation.rawValue)!, $0.unit)
+        }
     }
 
     /// A category type identifier (`HKCategoryTypeIdentifierSleepAnalysis`, …).

@@ -1,6 +1,6 @@
 import Foundation
 import HealthCore
-import HealthDashboard
+import HealthDaily
 import HealthMetrics
 
 /// The dashboard's daily metrics on the server: the user's stored days (the ones
