@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "HealthKitCompat", targets: ["HealthKitCompat"]),
         .library(name: "HealthKitQuerying", targets: ["HealthKitQuerying"]),
         .library(name: "HealthDashboard", targets: ["HealthDashboard"]),
+        .library(name: "HealthMCP", targets: ["HealthMCP"]),
         .executable(name: "healthpipe", targets: ["healthpipe"]),
     ],
     dependencies: [
@@ -37,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // The vocabulary every module shares, defined once: local dates, normalisation versions.
@@ -69,6 +71,14 @@ let package = Package(
         // The dashboard: its data from the query protocol, its HTML and SVG drawn in Swift.
         // No storage, no HTTP (scripts/check-boundaries).
         .target(name: "HealthDashboard", dependencies: ["HealthCore", "HealthMetrics", "HealthDaily", "HealthReadiness"]),
+        // The coach's MCP tools, resources and prompts over one person's data (the MCP Swift SDK).
+        // No storage, no HTTP server (scripts/check-boundaries).
+        .target(
+            name: "HealthMCP",
+            dependencies: [
+                "HealthCore", "HealthMetrics", "HealthDaily", "HealthReadiness", "HealthContext",
+                .product(name: "MCP", package: "swift-sdk"),
+            ]),
         // CSV export: metric registry, streaming writer, unit preferences — over `SampleScanning`.
         .target(name: "HealthExport", dependencies: ["HealthCore", "HealthMetrics"]),
         // Health Auto Export JSON → HealthRecords (pure).
@@ -98,6 +108,7 @@ let package = Package(
             dependencies: [
                 "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthStore", "HealthImport",
                 "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather", "HealthWire", "HealthDashboard",
+                "HealthMCP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
@@ -137,7 +148,8 @@ let package = Package(
                 "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth", "HealthDaily",
                 "HealthMetrics", "HealthReadiness",
                 "HealthExport", "HealthServer", "HealthContext", "HealthWeather", "HealthWire", "HealthSync",
-                "HealthKitCompat", "HealthDashboard", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "HealthKitCompat", "HealthDashboard", "HealthMCP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
@@ -190,11 +202,22 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Stores the test targets share (generated exports, imported).
+        .target(
+            name: "HealthTestSupport", dependencies: ["HealthStore", "HealthImport", "HealthSynth"],
+            path: "Tests/HealthTestSupport"),
+        .testTarget(
+            name: "HealthMCPTests",
+            dependencies: [
+                "HealthMCP", "HealthCore", "HealthDaily", "HealthMetrics", "HealthReadiness", "HealthStore", "HealthTestSupport",
+                "HealthWeather", .product(name: "MCP", package: "swift-sdk"),
+            ]
+        ),
         .testTarget(
             name: "HealthDashboardTests",
             dependencies: [
                 "HealthDashboard", "HealthCore", "HealthDaily", "HealthMetrics", "HealthReadiness", "HealthStore",
-                "HealthImport", "HealthSynth",
+                "HealthImport", "HealthSynth", "HealthTestSupport",
             ]
         ),
         .testTarget(

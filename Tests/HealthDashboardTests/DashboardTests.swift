@@ -6,6 +6,7 @@ import HealthMetrics
 import HealthReadiness
 import HealthStore
 import HealthSynth
+import HealthTestSupport
 import Testing
 
 @testable import HealthDashboard
@@ -14,16 +15,7 @@ import Testing
 /// once per test process.
 enum GeneratedStore {
     static let shared = Task { () throws -> HealthDatabase in
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dashboard-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var configuration = SyntheticExport.Configuration(days: 90, seed: 5)
-        configuration.startDate = "2024-01-01"
-        configuration.heartRatePerHour = 2
-        let export = folder.appendingPathComponent("export.zip")
-        _ = try await SyntheticExport(configuration: configuration).write(to: export)
-        let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
-        _ = try await HealthImporter(database: database).run(path: export.path)
-        return database
+        try await GeneratedStores.imported(days: 90, seed: 5, start: "2024-01-01", heartRatePerHour: 2)
     }
 
     static let today = LocalDate("2024-03-29")!

@@ -54,7 +54,7 @@ struct ProblemMiddleware: RouterMiddleware {
 func allowedMethods(forPath path: String) -> [String] {
     let segments = path.split(separator: "/", omittingEmptySubsequences: false)
     var methods: [String] = []
-    for route in serverRoutes + WebRoutes.routes {
+    for route in serverRoutes + WebRoutes.routes + ["POST /mcp"] {
         let parts = route.split(separator: " ", maxSplits: 1)
         let pattern = parts[1].split(separator: "/", omittingEmptySubsequences: false)
         guard pattern.count == segments.count,

@@ -73,15 +73,25 @@ public func buildApplication(
             body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_json)))
     }
     WebRoutes(configuration: configuration, repositories: repositories).register(on: router)
+    // One budget per token across /v1 and /mcp.
+    let limiter = RateLimiter(limit: configuration.requestsPerMinute)
     let v1 = router.group("v1")
         .add(middleware: BearerAuthMiddleware(users: repositories.users))
         .add(
             middleware: RateLimitMiddleware(
-                limiter: RateLimiter(limit: configuration.requestsPerMinute), clock: configuration.clock))
+                limiter: limiter, clock: configuration.clock))
     for route in HealthRoutes.table {
         let handler = route.handler(routes)
         v1.on(RouterPath(route.path), method: route.method) { request, context in try await handler(request, context) }
     }
+    // The coach's MCP endpoint: the same token and rate limit as /v1 (docs/mcp.md).
+    router.group("mcp")
+        .add(middleware: BearerAuthMiddleware(users: repositories.users))
+        .add(
+            middleware: RateLimitMiddleware(
+                limiter: limiter, clock: configuration.clock)
+        )
+        .post { request, context in try await routes.postMCP(request, context) }
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe")
     var server = HTTPServerBuilder.http1()

@@ -45,38 +45,29 @@ struct Dashboard: AsyncParsableCommand {
     func run() async throws {
         let store = try database.open()
         let settings = settings()
-        let cache = DailyMetricsCache(
-            normalizer: DailyNormalizer(store: store.store, configuration: settings.normalization, now: { Date() }))
-        let page = LocalDashboard(store: store, settings: settings, today: today.flatMap(LocalDate.init), cache: cache)
-        if print {
-            Swift.print(try await page.html(range: range))
-            return
-        }
-        let router = Router()
-        router.get("/") { request, _ -> Response in
-            let asked = request.uri.queryParameters["range"].flatMap { Int(String($0)) } ?? 30
-            guard DashboardAssembler.Settings.ranges.contains(asked) else {
-                return Response(
-                    status: .badRequest, headers: LocalDashboard.headers(type: "text/plain; charset=utf-8"),
-                    body: .init(byteBuffer: ByteBuffer(string: "range must be one of 7, 30, 90, 365\n")))
+        try await store.withDaysCache(settings.normalization) { cache in
+            let page = LocalDashboard(store: store, settings: settings, today: today.flatMap(LocalDate.init), cache: cache)
+            if print {
+                Swift.print(try await page.html(range: range))
+                return
             }
-            return Response(
-                status: .ok, headers: LocalDashboard.headers(type: "text/html; charset=utf-8"),
-                body: .init(byteBuffer: ByteBuffer(string: try await page.html(range: asked))))
+            let router = Router()
+            router.get("/") { request, _ -> Response in
+                let asked = request.uri.queryParameters["range"].flatMap { Int(String($0)) } ?? 30
+                guard DashboardAssembler.Settings.ranges.contains(asked) else {
+                    return Response(
+                        status: .badRequest, headers: LocalDashboard.headers(type: "text/plain; charset=utf-8"),
+                        body: .init(byteBuffer: ByteBuffer(string: "range must be one of 7, 30, 90, 365\n")))
+                }
+                return Response(
+                    status: .ok, headers: LocalDashboard.headers(type: "text/html; charset=utf-8"),
+                    body: .init(byteBuffer: ByteBuffer(string: try await page.html(range: asked))))
+            }
+            let app = Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "healthpipe"))
+            printError("healthpipe dashboard: http://127.0.0.1:\(port)/ (store \(database.path)); Ctrl-C stops it")
+            try await app.runService()
         }
-        // Days are computed once and kept until the store changes (an import, a sync).
-        let notices = store.observe(nil)
-        let invalidation = Task {
-            for await _ in notices { await cache.clear() }
-        }
-        defer {
-            invalidation.cancel()
-            notices.finish()
-        }
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "healthpipe"))
-        printError("healthpipe dashboard: http://127.0.0.1:\(port)/ (store \(database.path)); Ctrl-C stops it")
-        try await app.runService()
     }
 
     private func settings() -> DashboardAssembler.Settings {

@@ -1,0 +1,78 @@
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthMCP
+import HealthWeather
+import Hummingbird
+import MCP
+import NIOCore
+
+/// `POST /mcp`: the coach's MCP server (docs/mcp.md) over streamable HTTP, stateless, with
+/// JSON answers: one server per request, over the bearer token's user, limited to what the
+/// token may read. A tool call or resource that needs a kind of data the token may not read
+/// is a 403 (as on `/v1`), before the MCP server sees it.
+extension HealthRoutes {
+    func postMCP(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+        let access = try await readAccess(context)
+        if access.readable.isEmpty { try access.require(Set(HealthDataCategory.allCases)) }
+        let body: Data
+        do {
+            body = Data(try await request.body.collect(upTo: configuration.maxBodyBytes).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw Problem(
+                .contentTooLarge, "Body too large", detail: "an MCP message is at most \(configuration.maxBodyBytes) bytes")
+        }
+        try access.require(Self.kindsNeeded(byMCPMessage: body))
+        let user = access.user
+        let database = try await repositories.healthStores.store(for: user.id)
+        var settings = DailyNormalizer.Configuration()
+        settings.homeZone = try dayZone(request)
+        let tools = CoachTools(
+            source: CoachSource(
+                store: database.store, appData: database.appData, weather: OpenMeteoClient(configuration: configuration.weather),
+                daily: StoredDailyMetrics(
+                    repository: repositories.dailyMetrics, userID: user.id, version: settings.version, zone: settings.homeZone),
+                normalization: settings, withheld: Set(HealthDataCategory.allCases).subtracting(access.readable),
+                now: configuration.clock))
+        let server = await CoachServer.make(tools)
+        // Tokens, not cookies, authenticate here: a rebound DNS name gains nothing, so the
+        // origin check is the bearer middleware's job, not the transport's.
+        let transport = StatelessHTTPServerTransport(
+            validationPipeline: StandardValidationPipeline(validators: [
+                AcceptHeaderValidator(mode: .jsonOnly), ContentTypeValidator(), ProtocolVersionValidator(),
+            ]))
+        try await server.start(transport: transport)
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        let answer = await transport.handleRequest(MCP.HTTPRequest(method: "POST", headers: headers, body: body, path: "/mcp"))
+        await server.stop()
+        var fields: HTTPFields = [:]
+        for (name, value) in answer.headers {
+            if let field = HTTPFields.Element.Name(name) { fields[field] = value }
+        }
+        return Response(
+            status: .init(code: answer.statusCode), headers: fields,
+            body: .init(byteBuffer: ByteBuffer(bytes: answer.bodyData ?? Data())))
+    }
+
+    /// The kinds of data an MCP message needs all of: a tool call's or a resource's. Other
+    /// messages (initialize, lists, prompts) need none; a bundle tool leaves out what the
+    /// token may not read instead.
+    static func kindsNeeded(byMCPMessage body: Data) -> Set<HealthDataCategory> {
+        guard let message = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let method = message["method"] as? String, let params = message["params"] as? [String: Any]
+        else { return [] }
+        switch method {
+        case "tools/call":
+            guard let name = params["name"] as? String else { return [] }
+            let arguments = params["arguments"] as? [String: Any]
+            return CoachTools.kindsNeeded(
+                tool: name, metric: arguments?["metric"] as? String, type: arguments?["type"] as? String)
+        case "resources/read":
+            let readiness = (params["uri"] as? String) == "health://readiness/today"
+            return readiness ? CoachTools.kindsNeeded(tool: "get_readiness", metric: nil, type: nil) : []
+        default:
+            return []
+        }
+    }
+}

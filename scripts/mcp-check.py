@@ -1,0 +1,237 @@
+"""The coach's MCP server end to end, with the Python `mcp` package (scripts/mcp-check).
+
+argv: healthpipe binary, store (a generated year), the year's first and last day, the
+server's base URL, alice's token (full), the coach's token (--types steps, steps granted),
+alice's first and last stored day on the server.
+
+Over stdio (`healthpipe mcp`): lists tools, resources, templates and prompts; calls every
+tool; checks that the numbers equal `healthpipe days`, `sleep`, `readiness` and `snapshot`
+for the same store; every answer under the cap (the largest is printed); bad arguments
+come back as tool errors and the server keeps answering. Over HTTP (`POST /mcp` on
+`healthpipe serve`): the same tools for alice equal `/v1/daily-metrics`, `/v1/sleep` and
+`/v1/readiness`; no token is a 401; the coach's token gets 403 for sleep and its daily
+metrics without sleep.
+"""
+import asyncio
+import json
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import httpx2
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+healthpipe, store, first, last, base, alice, coach, server_first, server_last = sys.argv[1:10]
+ZONE = "America/Los_Angeles"
+CAP = 48 * 1024
+failures = []
+sizes = {}
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+def cli(*args):
+    output = subprocess.run([healthpipe, *args, "--db", store, "--home-tz", ZONE, "--format", "json"],
+                            check=True, capture_output=True, text=True).stdout
+    return json.loads(output)
+
+
+def structured(result, tool):
+    check(not result.is_error, f"{tool}: unexpected error {result.content[0].text if result.content else ''}")
+    size = len(json.dumps(result.structured_content))
+    sizes[tool] = max(sizes.get(tool, 0), size)
+    check(size <= CAP, f"{tool}: answer of {size} bytes, over the cap")
+    check(result.content and result.content[0].text, f"{tool}: no text summary")
+    return result.structured_content
+
+
+def close(a, b):
+    return (a is None and b is None) or (a is not None and b is not None and abs(a - b) < 1e-9)
+
+
+async def pages(session, tool, arguments, key):
+    rows, arguments = [], dict(arguments)
+    while True:
+        answer = structured(await session.call_tool(tool, arguments), tool)
+        rows += answer[key]
+        if "next_from" not in answer:
+            return rows
+        arguments["from"] = answer["next_from"]
+
+
+def compare_days(tool_days, reference, label):
+    by_date = {day["local_date"]: day for day in tool_days}
+    check(len(by_date) == len(reference), f"{label}: {len(by_date)} days, expected {len(reference)}")
+    fields = {"steps": "steps_normalized", "active_energy_kcal": "active_energy_kcal", "sleep_hours": "sleep_hours",
+              "resting_hr_bpm": "resting_hr_bpm", "hrv_ms": "hrv_ms"}
+    for day in reference:
+        mine = by_date.get(day["local_date"], {})
+        for field, theirs in fields.items():
+            if not close(mine.get(field), day.get(theirs)):
+                failures.append(f"{label} {day['local_date']} {field}: {mine.get(field)} != {day.get(theirs)}")
+                return
+
+
+async def stdio_part():
+    parameters = StdioServerParameters(command=healthpipe, args=["mcp", "--db", store, "--home-tz", ZONE])
+    async with stdio_client(parameters) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        expected = {"get_coach_context", "get_daily_metrics", "get_sleep", "get_readiness", "get_workouts", "get_trends",
+                    "compare_periods", "list_data_types", "query_samples"}
+        check(set(tools) == expected, f"tools: {sorted(tools)}")
+        check(all(tool.annotations and tool.annotations.read_only_hint for tool in tools.values()), "a tool is not read-only")
+        check(all(tool.input_schema.get("type") == "object" for tool in tools.values()), "a tool has no object schema")
+        resources = [r.uri for r in (await session.list_resources()).resources]
+        templates = [t.uri_template for t in (await session.list_resource_templates()).resource_templates]
+        prompts = [p.name for p in (await session.list_prompts()).prompts]
+        check(sorted(map(str, resources)) == ["health://coach/context", "health://readiness/today"], f"resources: {resources}")
+        check(templates == ["health://days/{from}/{to}"], f"templates: {templates}")
+        check(sorted(prompts) == ["morning-check-in", "weekly-review"], f"prompts: {prompts}")
+        print(f"mcp-check: stdio: {len(tools)} tools, {len(resources)} resources, {len(templates)} template, {len(prompts)} prompts")
+
+        started = time.time()
+        year = await pages(session, "get_daily_metrics", {"from": first, "to": last}, "days")
+        print(f"mcp-check: get_daily_metrics for the year: {len(year)} days in {time.time() - started:.2f} s (paged)")
+        compare_days(year, cli("days", "--from", first, "--to", last), "stdio days")
+
+        nights = await pages(session, "get_sleep", {"from": first, "to": last}, "nights")
+        reference = {n["local_date"]: n for n in cli("sleep", "--from", first, "--to", last)}
+        check(len(nights) == len(reference), f"sleep: {len(nights)} nights, expected {len(reference)}")
+        for night in nights:
+            theirs = reference.get(night["local_date"], {}).get("main")
+            mine = night["main"]
+            if (mine is None) != (theirs is None) or (mine and not close(mine["asleep_hours"], theirs["asleepSeconds"] / 3600)):
+                failures.append(f"sleep {night['local_date']}: {mine and mine['asleep_hours']} != {theirs and theirs['asleepSeconds'] / 3600}")
+                break
+
+        month_from = last[:8] + "01"
+        scores = await pages(session, "get_readiness", {"from": month_from, "to": last}, "scores")
+        reference = {s["date"]: s["score"] for s in cli("readiness", "--from", month_from, "--to", last)}
+        check({s["date"]: s["score"] for s in scores} == reference, "readiness scores differ from healthpipe readiness")
+
+        at = f"{last}T20:00:00-08:00"
+        context = structured(await session.call_tool("get_coach_context", {"at": at}), "get_coach_context")
+        snapshot = cli("snapshot", "--at", at)
+        for field in ("step_count_today", "resting_heart_rate_bpm", "last_night_sleep_duration_hours", "date"):
+            check(context.get(field) == snapshot.get(field), f"context {field}: {context.get(field)} != {snapshot.get(field)}")
+
+        for tool, arguments in [
+            ("get_workouts", {"from": month_from, "to": last, "include_route": True}),
+            ("get_trends", {"metric": "steps", "period": 30, "date": last}),
+            ("get_trends", {"metric": "hrv", "period": 365, "date": last}),
+            ("compare_periods", {"a_from": first, "a_to": month_from, "b_from": month_from, "b_to": last}),
+            ("list_data_types", {}),
+            ("query_samples", {"type": "HKQuantityTypeIdentifierHeartRate", "from": last, "to": last, "bucket": "hour"}),
+            ("query_samples", {"type": "HKQuantityTypeIdentifierStepCount", "from": first, "to": last}),
+        ]:
+            structured(await session.call_tool(tool, arguments), tool)
+        steps = structured(await session.call_tool(
+            "query_samples", {"type": "HKQuantityTypeIdentifierStepCount", "from": first, "to": last}), "query_samples")
+        by_date = {day["local_date"]: day["steps"] for day in year}
+        for bucket in steps["buckets"]:
+            if round(bucket["sum"]) != by_date.get(bucket["date"]):
+                failures.append(f"query_samples steps {bucket['date']}: {bucket['sum']} != {by_date.get(bucket['date'])}")
+                break
+        trend = structured(await session.call_tool("get_trends", {"metric": "steps", "period": 7, "date": last}), "get_trends")
+        week = [d["steps"] for d in year[-7:] if d["steps"] is not None]
+        check(close(trend["mean"], sum(week) / len(week)), f"trend mean {trend['mean']} != {sum(week) / len(week)}")
+
+        for uri in ["health://coach/context", "health://readiness/today", f"health://days/{month_from}/{last}"]:
+            contents = (await session.read_resource(uri)).contents
+            check(contents and json.loads(contents[0].text), f"resource {uri} is empty")
+        prompt = await session.get_prompt("weekly-review", {"week_ending": last})
+        check("get_daily_metrics" in prompt.messages[0].content.text, "the weekly review does not use the tools")
+
+        for tool, arguments, words in [
+            ("get_daily_metrics", {"from": "yesterday", "to": last}, "YYYY-MM-DD"),
+            ("get_daily_metrics", {"from": last, "to": first}, "after"),
+            ("get_trends", {"metric": "steps", "period": 8}, "7, 30, 90 or 365"),
+            ("get_trends", {"metric": "mood", "period": 7}, "steps"),
+            ("query_samples", {"type": "HKQuantityTypeIdentifierHeartRate", "from": first, "to": last, "bucket": "hour"}, "at most"),
+            ("get_sleep", {"from": first, "to": last, "colour": "blue"}, "colour"),
+            ("log_subjective", {"mood": 4}, "--allow-writes"),
+            ("no_such_tool", {}, "no tool"),
+        ]:
+            result = await session.call_tool(tool, arguments)
+            text = result.content[0].text if result.content else ""
+            check(result.is_error and words in text, f"{tool} {arguments}: expected a tool error about '{words}', got {text[:120]}")
+        check(len(structured(await session.call_tool("list_data_types", {}), "list_data_types")["types"]) > 5,
+              "the server stopped answering after bad arguments")
+
+
+def post(path, body, token=None, headers=None):
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST", headers={
+        "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2025-06-18", **({"Authorization": f"Bearer {token}"} if token else {}), **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def get(path, token):
+    request = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+async def http_part():
+    client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {alice}"}, timeout=60)
+    async with streamable_http_client(base + "/mcp", http_client=client, terminate_on_close=False) as streams:
+        read, write = streams[0], streams[1]
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = (await session.list_tools()).tools
+            check(len(tools) == 9, f"http: {len(tools)} tools")
+            days = await pages(session, "get_daily_metrics", {"from": server_first, "to": server_last}, "days")
+            reference = get(f"/v1/daily-metrics?from={server_first}&to={server_last}", alice)
+            stored = {d["local_date"] for d in reference}
+            compare_days([d for d in days if d["local_date"] in stored], reference, "http days")
+            nights = await pages(session, "get_sleep", {"from": server_first, "to": server_last}, "nights")
+            api = {n["local_date"]: n.get("main") for n in get(f"/v1/sleep?from={server_first}&to={server_last}", alice)}
+            for night in nights:
+                theirs = api.get(night["local_date"])
+                if night["main"] and not close(night["main"]["asleep_hours"], theirs["asleepSeconds"] / 3600):
+                    failures.append(f"http sleep {night['local_date']} differs from /v1/sleep")
+                    break
+            score = structured(await session.call_tool("get_readiness", {"date": server_last}), "get_readiness")
+            api = get(f"/v1/readiness?date={server_last}", alice)
+            check(score["scores"][0]["score"] == api["score"], f"http readiness {score['scores'][0]['score']} != {api['score']}")
+    print(f"mcp-check: http: {len(days)} days, {len(nights)} nights and readiness equal the API's")
+
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "mcp-check", "version": "1"}}}
+    status, _ = post("/mcp", initialize)
+    check(status == 401, f"POST /mcp without a token: {status}, expected 401")
+    status, _ = post("/mcp", initialize, coach)
+    check(status == 200, f"the coach's initialize: {status}")
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_sleep", "arguments": {
+        "from": server_first, "to": server_last}}}
+    status, problem = post("/mcp", call, coach)
+    check(status == 403 and "sleep" in (problem or {}).get("detail", ""), f"the coach's get_sleep: {status} {problem}")
+    call["params"] = {"name": "get_daily_metrics", "arguments": {"from": server_first, "to": server_last}}
+    status, answer = post("/mcp", call, coach)
+    content = (answer or {}).get("result", {}).get("structuredContent", {})
+    check(status == 200 and content.get("withheld") == ["energy", "heart", "sleep"],
+          f"the coach's daily metrics: {status}, withheld {content.get('withheld')}")
+    check(all(day["sleep_hours"] is None for day in content.get("days", [])), "the coach sees sleep hours")
+    print("mcp-check: http: no token 401; the coach's token: 403 for sleep, daily metrics without sleep")
+
+
+asyncio.run(stdio_part())
+asyncio.run(http_part())
+largest = max(sizes, key=sizes.get)
+print(f"mcp-check: largest answer {sizes[largest]} bytes ({largest}); cap {CAP}")
+if failures:
+    print("\n".join("mcp-check: " + f for f in failures), file=sys.stderr)
+    sys.exit(1)
+print("mcp-check: 1 passed, 0 failed")
