@@ -203,10 +203,22 @@ async def http_part():
                 if night["main"] and not close(night["main"]["asleep_hours"], theirs["asleepSeconds"] / 3600):
                     failures.append(f"http sleep {night['local_date']} differs from /v1/sleep")
                     break
+            for tool, arguments in [
+                ("get_coach_context", {"at": f"{server_last}T20:00:00-07:00"}),
+                ("get_workouts", {"from": server_first, "to": server_last}),
+                ("get_trends", {"metric": "sleep_hours", "period": 30, "date": server_last}),
+                ("compare_periods", {"a_from": server_first, "a_to": server_first[:8] + "28", "b_from": server_last[:8] + "01",
+                                     "b_to": server_last}),
+                ("list_data_types", {}),
+                ("query_samples", {"type": "HKQuantityTypeIdentifierRestingHeartRate", "from": server_first, "to": server_last}),
+            ]:
+                structured(await session.call_tool(tool, arguments), "http " + tool)
+            bad = await session.call_tool("get_sleep", {"from": server_last, "to": server_first})
+            check(bad.is_error, "http: a bad range is not a tool error")
             score = structured(await session.call_tool("get_readiness", {"date": server_last}), "get_readiness")
             api = get(f"/v1/readiness?date={server_last}", alice)
             check(score["scores"][0]["score"] == api["score"], f"http readiness {score['scores'][0]['score']} != {api['score']}")
-    print(f"mcp-check: http: {len(days)} days, {len(nights)} nights and readiness equal the API's")
+    print(f"mcp-check: http: every tool answered; {len(days)} days, {len(nights)} nights and readiness equal the API's")
 
     initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "mcp-check", "version": "1"}}}
