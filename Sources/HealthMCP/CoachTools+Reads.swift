@@ -125,7 +125,7 @@ extension CoachTools {
         if pageLast < last { answer["next_from"] = .string(pageLast.adding(days: 1).description) }
         let asleep = nights.compactMap { $0.main?.asleepSeconds }.map { $0 / 3600 }
         var summary =
-            "\(nights.count) nights \(first)–\(pageLast): main sleep on \(asleep.count)"
+            "\(nights.count) night\(nights.count == 1 ? "" : "s") \(first)–\(pageLast): main sleep on \(asleep.count)"
             + (asleep.isEmpty ? "" : ", mean \(figure(mean(asleep), 1)) h asleep")
             + ", naps on \(nights.filter { !$0.naps.isEmpty }.count)."
         if pageLast < last { summary += " More from \(pageLast.adding(days: 1)) (next_from)." }

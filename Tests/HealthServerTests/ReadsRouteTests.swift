@@ -85,7 +85,7 @@ import Testing
 @Suite struct SnapshotRouteTests {
     @Test(arguments: ServerBackend.enabled) func theSnapshotIsTheUsersOwn(_ backend: ServerBackend) async throws {
         // A generous deadline: a loaded suite must not turn a slow read into a missing field.
-        let harness = try await ServerHarness(backend) { $0.snapshotProviderTimeout = 20 }
+        let harness = try await ServerHarness(backend) { $0.snapshotProviderTimeout = 300 }
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
             try await harness.postSampleBatch(client)
