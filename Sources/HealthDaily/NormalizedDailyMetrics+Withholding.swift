@@ -3,7 +3,8 @@ import HealthMetrics
 
 extension NormalizedDailyMetrics {
     /// The categories a day's fields come from: steps (normalised, raw, sources), active
-    /// energy, sleep hours, resting HR and HRV.
+    /// energy, sleep hours, resting HR and HRV — and so what a readiness score is computed
+    /// from, as readiness reads nothing but daily metrics.
     public static let categories: Set<HealthDataCategory> = [.steps, .energy, .sleep, .heart]
 
     /// The day with the fields of `withheld` categories cleared (`null`), for a reader who

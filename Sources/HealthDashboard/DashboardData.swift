@@ -27,7 +27,7 @@ public enum DashboardPanel: String, Sendable, Hashable, CaseIterable {
     public var categories: Set<HealthDataCategory> {
         switch self {
         case .today: [.steps, .energy, .activity]
-        case .readiness: [.steps, .energy, .heart, .sleep]
+        case .readiness: NormalizedDailyMetrics.categories
         case .trends: [.steps, .energy, .heart, .body]
         case .sleep: [.sleep]
         case .workouts: [.workouts]

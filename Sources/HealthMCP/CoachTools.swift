@@ -219,7 +219,7 @@ public struct CoachTools: Sendable {
     public static func kindsNeeded(tool: String, metric: String?, type: String?) -> Set<HealthDataCategory> {
         switch tool {
         case "get_sleep": [.sleep]
-        case "get_readiness": [.steps, .energy, .heart, .sleep]
+        case "get_readiness": NormalizedDailyMetrics.categories
         case "get_workouts": [.workouts]
         case "get_trends", "compare_periods":
             metric.flatMap { name in metrics.first { $0.name == name }.map { [$0.category] } } ?? []

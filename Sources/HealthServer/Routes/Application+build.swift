@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthDaily
 import HealthMetrics
 import HealthReadiness
 import Hummingbird
@@ -192,7 +193,7 @@ struct HealthRoutes: Sendable {
     /// `GET /v1/readiness?date=` (one score) or `?from=&to=` (an array), from the stored days.
     func getReadiness(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
         let access = try await readAccess(context)
-        try access.require(Self.readinessCategories)
+        try access.require(NormalizedDailyMetrics.categories)
         let user = access.user
         let single = request.uri.queryParameters["date"].map(String.init)
         let (first, last): (LocalDate, LocalDate)
@@ -221,9 +222,6 @@ struct HealthRoutes: Sendable {
         let scores = try ReadinessEngine(configuration: settings).scores(on: dates, history: history)
         return single == nil ? try json(scores) : try json(scores[0])
     }
-
-    /// What a readiness score is computed from.
-    static let readinessCategories: Set<HealthDataCategory> = [.steps, .energy, .heart, .sleep]
 
     // MARK: helpers
 

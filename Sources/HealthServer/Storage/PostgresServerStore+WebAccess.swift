@@ -45,8 +45,7 @@ extension PostgresServerStore: WebAccessRepository {
 
     public func session(idHash: Data, now: Date) async throws -> (user: User, csrfToken: String)? {
         let instant = now.timeIntervalSince1970
-        let columns = Self.userColumns.split(separator: ",").map { "u." + $0.trimmingCharacters(in: .whitespaces) }
-            .joined(separator: ", ")
+        let columns = ServerSchema.userColumnList(qualifiedBy: "u")
         let rows = try await client.query(
             """
             SELECT \(unescaped: columns), s.csrf_token FROM web_session s JOIN users u ON u.id = s.user_id

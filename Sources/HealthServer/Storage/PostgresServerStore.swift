@@ -95,8 +95,6 @@ public final class PostgresServerStore: ServerStore, Sendable {
     }
 
     typealias UserColumns = (String, String, String, String?, Double, Double?)
-    /// The columns ``user(_:)`` reads.
-    static let userColumns = "id, name, scopes, data_types, created_at, revoked_at"
 
     static func user(_ columns: UserColumns) -> User {
         User(
@@ -108,7 +106,7 @@ public final class PostgresServerStore: ServerStore, Sendable {
     public func users() async throws -> [User] {
         var users: [User] = []
         let rows = try await client.query(
-            "SELECT \(unescaped: Self.userColumns) FROM users ORDER BY created_at", logger: logger)
+            "SELECT \(unescaped: ServerSchema.userColumnList()) FROM users ORDER BY created_at", logger: logger)
         for try await columns in rows.decode(UserColumns.self) { users.append(Self.user(columns)) }
         return users
     }
@@ -147,7 +145,7 @@ public final class PostgresServerStore: ServerStore, Sendable {
 
     public func authenticate(_ token: BearerToken) async throws -> User? {
         let rows = try await client.query(
-            "SELECT \(unescaped: Self.userColumns), token_hash FROM users WHERE token_id = \(token.id)",
+            "SELECT \(unescaped: ServerSchema.userColumnList()), token_hash FROM users WHERE token_id = \(token.id)",
             logger: logger)
         for try await (id, name, scopes, types, created, revoked, hash) in rows.decode(
             (String, String, String, String?, Double, Double?, Data).self)

@@ -46,12 +46,11 @@ extension SQLiteServerStore: WebAccessRepository {
 
     public func session(idHash: Data, now: Date) async throws -> (user: User, csrfToken: String)? {
         try await pool.read { db in
-            let columns = Self.userColumns.split(separator: ",").map { "u." + $0.trimmingCharacters(in: .whitespaces) }
             guard
                 let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT \(columns.joined(separator: ", ")), s.csrf_token FROM web_session s JOIN user u ON u.id = s.user_id
+                        SELECT \(ServerSchema.userColumnList(qualifiedBy: "u")), s.csrf_token FROM web_session s JOIN user u ON u.id = s.user_id
                         WHERE s.id_hash = ? AND s.expires_at > ? AND u.revoked_at IS NULL
                         """, arguments: [idHash, now.timeIntervalSince1970])
             else { return nil }

@@ -47,7 +47,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
 
     public func users() async throws -> [User] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.userColumns) FROM user ORDER BY created_at")
+            try Row.fetchAll(db, sql: "SELECT \(ServerSchema.userColumnList()) FROM user ORDER BY created_at")
                 .map(Self.user)
         }
     }
@@ -85,7 +85,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         try await pool.read { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT \(Self.userColumns), token_hash FROM user WHERE token_id = ?",
+                    db, sql: "SELECT \(ServerSchema.userColumnList()), token_hash FROM user WHERE token_id = ?",
                     arguments: [token.id]),
                 token.matches(row["token_hash"])
             else { return nil }
@@ -224,9 +224,6 @@ public final class SQLiteServerStore: ServerStore, Sendable {
                 .map { (userID: $0[0], job: try ImportJob(storedJSON: $0[1])) }
         }
     }
-
-    /// The columns ``user(_:)`` reads.
-    static let userColumns = "id, name, scopes, data_types, created_at, revoked_at"
 
     static func user(_ row: Row) -> User {
         let scopes: String = row["scopes"]

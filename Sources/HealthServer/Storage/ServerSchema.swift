@@ -212,6 +212,14 @@ enum ServerSchema {
             ]),
     ]
 
+    /// The user columns the stores read into a ``User`` (same names on both backends).
+    static let userColumns = ["id", "name", "scopes", "data_types", "created_at", "revoked_at"]
+
+    /// ``userColumns`` as SQL, each prefixed with `table.` when given.
+    static func userColumnList(qualifiedBy table: String? = nil) -> String {
+        userColumns.map { (table.map { $0 + "." } ?? "") + $0 }.joined(separator: ", ")
+    }
+
     /// The SQLite migrator of ``migrations``.
     static var sqliteMigrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

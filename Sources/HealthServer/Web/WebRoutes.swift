@@ -220,9 +220,9 @@ struct WebRoutes: Sendable {
     }
 
     private func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
-        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
-        for (name, value) in DashboardPage.responseHeaders { headers[HTTPFields.Element.Name(name)!] = value }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+        Response(
+            status: status, headers: .dashboardPage(contentType: "text/html; charset=utf-8"),
+            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     private func redirect(_ location: String) -> Response {
@@ -267,4 +267,14 @@ struct WebRoutes: Sendable {
 
     /// Constant-time comparison of two tokens.
     static func equal(_ left: String, _ right: String) -> Bool { Secrets.constantTimeEqual(Array(left.utf8), Array(right.utf8)) }
+}
+
+extension HTTPFields {
+    /// `DashboardPage.responseHeaders` with `contentType`: the headers of every dashboard
+    /// page, the server's and `healthpipe dashboard`'s.
+    public static func dashboardPage(contentType: String) -> HTTPFields {
+        var fields: HTTPFields = [.contentType: contentType]
+        for (name, value) in DashboardPage.responseHeaders { fields[HTTPFields.Element.Name(name)!] = value }
+        return fields
+    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HealthBasics
 import HealthDaily
 import HealthDashboard
+import HealthServer
 import HealthStore
 import Hummingbird
 
@@ -56,11 +57,11 @@ struct Dashboard: AsyncParsableCommand {
                 let asked = request.uri.queryParameters["range"].flatMap { Int(String($0)) } ?? 30
                 guard DashboardAssembler.Settings.ranges.contains(asked) else {
                     return Response(
-                        status: .badRequest, headers: LocalDashboard.headers(type: "text/plain; charset=utf-8"),
+                        status: .badRequest, headers: .dashboardPage(contentType: "text/plain; charset=utf-8"),
                         body: .init(byteBuffer: ByteBuffer(string: "range must be one of 7, 30, 90, 365\n")))
                 }
                 return Response(
-                    status: .ok, headers: LocalDashboard.headers(type: "text/html; charset=utf-8"),
+                    status: .ok, headers: .dashboardPage(contentType: "text/html; charset=utf-8"),
                     body: .init(byteBuffer: ByteBuffer(string: try await page.html(range: asked))))
             }
             let app = Application(
@@ -91,12 +92,5 @@ struct LocalDashboard: Sendable {
         let data = try await DashboardAssembler(store: store.store, settings: settings, now: { Date() }, daily: cache)
             .assemble(today: today)
         return DashboardPage(data: data, path: "/").html()
-    }
-
-    /// `DashboardPage.responseHeaders` with the content type.
-    static func headers(type: String) -> HTTPFields {
-        var fields: HTTPFields = [.contentType: type]
-        for (name, value) in DashboardPage.responseHeaders { fields[HTTPFields.Element.Name(name)!] = value }
-        return fields
     }
 }
