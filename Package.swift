@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "HealthKitQuerying", targets: ["HealthKitQuerying"]),
         .library(name: "HealthDashboard", targets: ["HealthDashboard"]),
         .library(name: "HealthMCP", targets: ["HealthMCP"]),
+        .library(name: "HealthPostgres", targets: ["HealthPostgres"]),
         .executable(name: "healthpipe", targets: ["healthpipe"]),
     ],
     dependencies: [
@@ -51,6 +52,15 @@ let package = Package(
             dependencies: [
                 "HealthCore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // The health store on PostgreSQL, many users in one database (docs/store.md §PostgreSQL),
+        // and the process's connection pool that the server's records share.
+        .target(
+            name: "HealthPostgres",
+            dependencies: [
+                "HealthCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // Apple Health export reader: streaming XML, zip entries, GPX, ECG CSV → HealthRecords.
@@ -108,7 +118,7 @@ let package = Package(
             dependencies: [
                 "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthStore", "HealthImport",
                 "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather", "HealthWire", "HealthDashboard",
-                "HealthMCP",
+                "HealthMCP", "HealthPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),

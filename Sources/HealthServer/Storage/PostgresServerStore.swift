@@ -1,75 +1,46 @@
 import Foundation
 import HealthCore
 import HealthMetrics
+import HealthPostgres
 import Logging
-import NIOSSL
 import PostgresNIO
 
 /// The server's own records in PostgreSQL (`healthpipe serve --postgres URL`): the same
 /// tables as `SQLiteServerStore`, created by migrations that only append, applied under an
 /// advisory lock so that several servers can start at once.
-///
-/// The store runs its connection pool itself; call `close()` when done.
 public final class PostgresServerStore: ServerStore, Sendable {
-    let client: PostgresClient
-    private let runner: Task<Void, Never>
-    let logger: Logger
+    /// The process's pool, shared with the health store.
+    public let pool: PostgresPool
+    var client: PostgresClient { pool.client }
+    var logger: Logger { pool.logger }
+    private let ownsPool: Bool
 
     /// Connects to `url` (`postgres://user:password@host:port/database?sslmode=…`), creates
     /// `schema` when given (tests use one schema each) and migrates.
-    public init(url: String, schema: String? = nil, logger: Logger = Logger(label: "healthpipe.postgres")) async throws {
-        let parts = try PostgresURL(url)
-        var configuration = parts.clientConfiguration()
-        if let schema {
-            guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-                throw PostgresURL.InvalidURL(reason: "a schema name is letters, digits and _ only")
-            }
-            configuration.options.additionalStartupParameters.append(("search_path", schema))
-        }
+    public convenience init(
+        url: String, schema: String? = nil, logger: Logger = Logger(label: "healthpipe.postgres")
+    )
+        async throws
+    {
+        let pool = try await PostgresPool(url: url, schema: schema, logger: logger)
         do {
-            try await parts.probe(logger: logger)
+            try await self.init(pool: pool, ownsPool: true)
         } catch {
-            throw parts.describe(error)
+            await pool.close()
+            throw error
         }
-        let client = PostgresClient(configuration: configuration)
-        self.client = client
-        self.logger = logger
-        runner = Task { await client.run() }
-        do {
-            if let schema { try await client.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)") }
-            try await migrate()
-        } catch {
-            runner.cancel()
-            throw parts.describe(error)
-        }
+    }
+
+    /// The server's tables in `pool`'s database, migrated; `close()` leaves the pool open
+    /// unless `ownsPool`.
+    public init(pool: PostgresPool, ownsPool: Bool = false) async throws {
+        self.pool = pool
+        self.ownsPool = ownsPool
+        try await pool.migrate(ServerSchema.migrations.map { PostgresPool.Migration(id: $0.id, statements: $0.postgres) })
     }
 
     public func close() async {
-        runner.cancel()
-        await runner.value
-    }
-
-    private func migrate() async throws {
-        try await client.withTransaction(logger: logger) { connection in
-            // One migrator at a time, across processes.
-            try await connection.query("SELECT pg_advisory_xact_lock(7244231)", logger: logger)
-            try await connection.query(
-                """
-                CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
-                """, logger: logger)
-            var applied = Set<String>()
-            for try await id in try await connection.query("SELECT id FROM schema_migrations", logger: logger)
-                .decode(String.self)
-            {
-                applied.insert(id)
-            }
-            for migration in ServerSchema.migrations where !applied.contains(migration.id) {
-                for statement in migration.postgres {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-                try await connection.query("INSERT INTO schema_migrations (id) VALUES (\(migration.id))", logger: logger)
-            }
-        }
+        if ownsPool { await pool.close() }
     }
 
     // MARK: users

@@ -7,20 +7,21 @@ import PostgresNIO
 /// into the pool's configuration and a one-off connection's. `sslmode` defaults to
 /// `prefer` (TLS when the server offers it, its certificate not verified, as libpq does);
 /// `require` verifies the certificate.
-struct PostgresURL {
-    struct InvalidURL: Error, CustomStringConvertible {
-        let reason: String
-        var description: String { "bad --postgres URL: \(reason)" }
+public struct PostgresURL: Sendable {
+    public struct InvalidURL: Error, CustomStringConvertible {
+        public let reason: String
+        public init(reason: String) { self.reason = reason }
+        public var description: String { "bad --postgres URL: \(reason)" }
     }
 
     /// Connection failures name the server, never the password.
-    struct Unreachable: Error, CustomStringConvertible {
-        let server: String
-        let reason: String
-        var description: String { "PostgreSQL at \(server): \(reason)" }
+    public struct Unreachable: Error, CustomStringConvertible {
+        public let server: String
+        public let reason: String
+        public var description: String { "PostgreSQL at \(server): \(reason)" }
     }
 
-    enum TLSMode { case disable, prefer, require }
+    public enum TLSMode: Sendable { case disable, prefer, require }
 
     var host: String
     var port: Int
@@ -29,7 +30,7 @@ struct PostgresURL {
     var database: String
     var tls: TLSMode
 
-    init(_ text: String) throws {
+    public init(_ text: String) throws {
         guard let url = URLComponents(string: text), ["postgres", "postgresql"].contains(url.scheme ?? "") else {
             throw InvalidURL(reason: "expected postgres://user[:password]@host[:port]/database")
         }
@@ -50,7 +51,7 @@ struct PostgresURL {
     }
 
     /// `host:port/database`, for messages.
-    var server: String { "\(host):\(port)/\(database)" }
+    public var server: String { "\(host):\(port)/\(database)" }
 
     private var tlsConfiguration: TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
@@ -58,7 +59,7 @@ struct PostgresURL {
         return configuration
     }
 
-    func clientConfiguration() -> PostgresClient.Configuration {
+    public func clientConfiguration() -> PostgresClient.Configuration {
         let clientTLS: PostgresClient.Configuration.TLS =
             switch tls {
             case .disable: .disable
@@ -73,7 +74,7 @@ struct PostgresURL {
 
     /// One connection, made at once: the pool retries a refused connection for a minute
     /// before it gives up, so the store first tries this to fail fast with the reason.
-    func probe(logger: Logger) async throws {
+    public func probe(logger: Logger) async throws {
         let connectionTLS: PostgresConnection.Configuration.TLS =
             switch tls {
             case .disable: .disable
@@ -90,7 +91,7 @@ struct PostgresURL {
     }
 
     /// `error` with the server named and the password left out.
-    func describe(_ error: any Error) -> any Error {
+    public func describe(_ error: any Error) -> any Error {
         var error = error
         if let failed = error as? PostgresTransactionError {
             error = failed.closureError ?? failed.beginError ?? failed.commitError ?? error

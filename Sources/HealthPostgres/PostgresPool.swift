@@ -1,0 +1,98 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The process's connection pool to one PostgreSQL database, shared by the server's own
+/// records (`PostgresServerStore`) and the health samples (``PostgresHealthDatabase``).
+///
+/// It runs the pool itself; call ``close()`` when done.
+public final class PostgresPool: Sendable {
+    public let client: PostgresClient
+    public let logger: Logger
+    /// Where it connects (for messages: never the password).
+    public let url: PostgresURL
+    private let runner: Task<Void, Never>
+
+    /// A migration: an id recorded in `schema_migrations` once applied, and its statements.
+    public struct Migration: Sendable {
+        public let id: String
+        public let statements: [String]
+
+        public init(id: String, statements: [String]) {
+            self.id = id
+            self.statements = statements
+        }
+    }
+
+    /// Connects to `url` (`postgres://user:password@host:port/database?sslmode=…`), with
+    /// `schema` as the search path when given (created if needed: tests use one each).
+    /// Fails at once, naming the server, when it cannot connect.
+    public init(
+        url text: String, schema: String? = nil, maximumConnections: Int = 8,
+        logger: Logger = Logger(label: "healthpipe.postgres")
+    ) async throws {
+        let url = try PostgresURL(text)
+        var configuration = url.clientConfiguration()
+        configuration.options.maximumConnections = maximumConnections
+        if let schema {
+            guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                throw PostgresURL.InvalidURL(reason: "a schema name is letters, digits and _ only")
+            }
+            configuration.options.additionalStartupParameters.append(("search_path", schema))
+        }
+        do {
+            try await url.probe(logger: logger)
+        } catch {
+            throw url.describe(error)
+        }
+        let client = PostgresClient(configuration: configuration)
+        self.client = client
+        self.logger = logger
+        self.url = url
+        runner = Task { await client.run() }
+        if let schema {
+            do {
+                try await client.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: logger)
+            } catch {
+                await close()
+                throw url.describe(error)
+            }
+        }
+    }
+
+    /// Releases the connections; the pool is unusable afterwards.
+    public func close() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    /// Applies the migrations not applied yet, in order, in one transaction under an
+    /// advisory lock, so that several processes can start at once.
+    public func migrate(_ migrations: [Migration]) async throws {
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(7244231)", logger: logger)
+                try await connection.query(
+                    """
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        id TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
+                    """, logger: logger)
+                var applied = Set<String>()
+                for try await id in try await connection.query("SELECT id FROM schema_migrations", logger: logger)
+                    .decode(String.self)
+                {
+                    applied.insert(id)
+                }
+                for migration in migrations where !applied.contains(migration.id) {
+                    for statement in migration.statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query(
+                        "INSERT INTO schema_migrations (id) VALUES (\(migration.id))", logger: logger)
+                }
+            }
+        } catch {
+            throw url.describe(error)
+        }
+    }
+}
