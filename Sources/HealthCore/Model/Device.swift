@@ -109,6 +109,15 @@ public struct Device: Hashable, Sendable, Codable {
     }
 }
 
+extension Device {
+    /// Every field joined, for a store's device table: one physical device is one row,
+    /// whatever its `0x…` address in the export.
+    public var storageKey: String {
+        [name, manufacturer, model, hardware, software, firmware, localIdentifier, udiDeviceIdentifier, creationDate]
+            .map { $0 ?? "\u{1E}" }.joined(separator: "\u{1F}")
+    }
+}
+
 extension Device: CustomReflectable {
     /// The fields, not the box, in test failures and `dump`.
     public var customMirror: Mirror {

@@ -2,17 +2,8 @@ import Foundation
 import GRDB
 import HealthCore
 
-/// Maps ``Device`` to and from the `device` table. `key` is every field joined, so one
-/// physical device is one row whatever its `0x…` address in the export.
+/// Maps ``Device`` to and from the `device` table, keyed by ``Device/storageKey``.
 enum DeviceRow {
-    static func key(_ device: Device) -> String {
-        [
-            device.name, device.manufacturer, device.model, device.hardware, device.software, device.firmware,
-            device.localIdentifier, device.udiDeviceIdentifier, device.creationDate,
-        ]
-        .map { $0 ?? "\u{1E}" }.joined(separator: "\u{1F}")
-    }
-
     static func insert(_ device: Device, db: Database) throws {
         try db.execute(
             sql: """
@@ -20,7 +11,7 @@ enum DeviceRow {
                     udi_device_identifier, creation_date, device_class) VALUES (?,?,?,?,?,?,?,?,?,?,?)
                 """,
             arguments: [
-                key(device), device.name, device.manufacturer, device.model, device.hardware, device.software,
+                device.storageKey, device.name, device.manufacturer, device.model, device.hardware, device.software,
                 device.firmware, device.localIdentifier, device.udiDeviceIdentifier, device.creationDate,
                 device.deviceClass.rawValue,
             ])
