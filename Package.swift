@@ -214,7 +214,7 @@ let package = Package(
         ),
         // Stores the test targets share (generated exports, imported).
         .target(
-            name: "HealthTestSupport", dependencies: ["HealthStore", "HealthImport", "HealthSynth"],
+            name: "HealthTestSupport", dependencies: ["HealthStore", "HealthImport", "HealthSynth", "HealthPostgres"],
             path: "Tests/HealthTestSupport"),
         .testTarget(
             name: "HealthMCPTests",
@@ -240,7 +240,8 @@ let package = Package(
         .testTarget(
             name: "HealthImportTests",
             dependencies: [
-                "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth",
+                "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth", "HealthPostgres",
+                "HealthTestSupport", "HealthDaily", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

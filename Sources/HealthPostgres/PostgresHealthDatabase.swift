@@ -1,0 +1,126 @@
+import Foundation
+import HealthCore
+import Logging
+import PostgresNIO
+
+/// Every user's health samples in one PostgreSQL database (docs/store.md §PostgreSQL): the
+/// store behind `healthpipe serve --postgres`, so that several servers share one database.
+///
+/// ```swift
+/// let pool = try await PostgresPool(url: "postgres://hp@db/health")
+/// let database = try await PostgresHealthDatabase(pool: pool)
+/// let store = database.store(for: userID)      // MutableHealthStore
+/// ```
+///
+/// Each user's writes are serialised by a row lock on `health_store`, taken first in
+/// every write transaction, which also holds the user's last anchor: anchors are handed
+/// out in commit order, so a change feed read at any moment never skips a change that
+/// commits later. Commits are announced with `NOTIFY` on ``notificationChannel``; every
+/// process listens, so observers hear of other servers' writes too.
+public final class PostgresHealthDatabase: Sendable {
+    /// The channel of change notices: `<user id> <last anchor> <type identifiers, comma-separated>`.
+    public static let notificationChannel = "health_changes"
+
+    let pool: PostgresPool
+    let names: InternedNames
+    private let observers = Locked<[String: ChangeObservers]>([:])
+    private let listener = Locked<Task<Void, Never>?>(nil)
+
+    /// The health tables in `pool`'s database, migrated.
+    public init(pool: PostgresPool) async throws {
+        self.pool = pool
+        self.names = InternedNames()
+        try await pool.migrate(PostgresHealthSchema.migrations)
+        try await startListening()
+    }
+
+    var client: PostgresClient { pool.client }
+    var logger: Logger { pool.logger }
+
+    /// The samples of `userID`: reads see only theirs, writes write only theirs.
+    public func store(for userID: String) -> PostgresHealthStore {
+        PostgresHealthStore(database: self, userID: userID)
+    }
+
+    /// Stops listening for notices and ends every observer's sequence. The pool stays open.
+    public func close() async {
+        let task = listener.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        task?.cancel()
+        await task?.value
+        for observers in observers.withLock({ Array($0.values) }) { observers.finishAll() }
+    }
+
+    /// Deletes everything stored of `userID` — samples, tombstones, summaries, records,
+    /// import runs — in one transaction; returns how many samples there were.
+    public func deleteUser(_ userID: String) async throws -> Int {
+        try await client.withTransaction(logger: logger) { connection in
+            var samples = 0
+            for try await count in try await connection.query(
+                "SELECT count(*) FROM health_sample WHERE user_id = \(userID)", logger: logger
+            ).decode(Int.self) {
+                samples = count
+            }
+            for table in [
+                "health_sample", "health_tombstone", "health_correlation_member", "health_type_span",
+                "health_activity_summary", "health_record", "health_characteristic", "health_import_run", "health_store",
+            ] {
+                try await connection.query("DELETE FROM \(unescaped: table) WHERE user_id = \(userID)", logger: logger)
+            }
+            return samples
+        }
+    }
+
+    // MARK: observation
+
+    /// Notices of `userID`'s committed changes to `types` (all when `nil`), from any process.
+    func observe(userID: String, types: Set<SampleType>?) -> ChangeNotices {
+        let userObservers = observers.withLock { all in
+            if let existing = all[userID] { return existing }
+            let created = ChangeObservers()
+            all[userID] = created
+            return created
+        }
+        return userObservers.add(types)
+    }
+
+    /// Starts the one `LISTEN` of this process (on a connection of its own from the pool)
+    /// and returns once it listens; it listens again after a lost connection (notices sent
+    /// while it was away are lost: an observer follows the change feed, which loses nothing).
+    private func startListening() async throws {
+        let (client, logger) = (client, logger)
+        let listening = AsyncStream<Void>.makeStream()
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: Self.notificationChannel) { notifications in
+                            listening.continuation.yield()
+                            for try await notification in notifications {
+                                self?.deliver(notification.payload)
+                            }
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { break }
+                    logger.warning("health notices: listening again after an error")
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            listening.continuation.finish()
+        }
+        listener.withLock { $0 = task }
+        for await _ in listening.stream { return }
+    }
+
+    private func deliver(_ payload: String) {
+        let parts = payload.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3, let anchor = Int64(parts[1]),
+            let userObservers = observers.withLock({ $0[String(parts[0])] })
+        else { return }
+        let types = Set(parts[2].split(separator: ",").map { SampleType(String($0)) })
+        userObservers.notify(ChangeNotice(types: types, lastAnchor: QueryAnchor(anchor)))
+    }
+}

@@ -1,0 +1,147 @@
+/// The health store's tables in PostgreSQL: every user's samples in one set of tables,
+/// each row keyed by its user (docs/store.md §PostgreSQL). Migrations only ever append;
+/// they share `schema_migrations` with the server's own tables, under ids `health-v…`.
+///
+/// Instants are `DOUBLE PRECISION` seconds since 1970 (UTC), as in the SQLite store, so
+/// that a sample reads back bit for bit what was written. Content keys are 16 bytes, kept
+/// in `uuid` columns (a fixed 16-byte type, compared as bytes; not RFC 9562 UUIDs).
+enum PostgresHealthSchema {
+    static let migrations: [PostgresPool.Migration] = [
+        PostgresPool.Migration(
+            id: "health-v1",
+            statements: [
+                // One row per user with samples: its last anchor, and the lock each write
+                // transaction takes first, so one user's writes commit in anchor order.
+                """
+                CREATE TABLE health_store (
+                    user_id TEXT PRIMARY KEY,
+                    last_anchor BIGINT NOT NULL DEFAULT 0
+                )
+                """,
+                // Names interned for every user (never deleted, never changed).
+                """
+                CREATE TABLE health_sample_type (
+                    id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    identifier TEXT NOT NULL UNIQUE,
+                    kind TEXT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE health_source (
+                    id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    version TEXT NOT NULL,
+                    UNIQUE (name, version)
+                )
+                """,
+                """
+                CREATE TABLE health_device (
+                    id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    key TEXT NOT NULL UNIQUE,
+                    name TEXT, manufacturer TEXT, model TEXT, hardware TEXT, software TEXT, firmware TEXT,
+                    local_identifier TEXT, udi_device_identifier TEXT, creation_date TEXT
+                )
+                """,
+                // The longest duration stored per user and type: bounds range scans below.
+                """
+                CREATE TABLE health_type_span (
+                    user_id TEXT NOT NULL,
+                    type_id INTEGER NOT NULL,
+                    max_duration DOUBLE PRECISION NOT NULL,
+                    PRIMARY KEY (user_id, type_id)
+                )
+                """,
+                // Every sample of every family, one row: metadata and HRV beats inline (JSON
+                // arrays, in order), a workout's or audiogram's details as JSON.
+                """
+                CREATE TABLE health_sample (
+                    user_id TEXT NOT NULL,
+                    uuid UUID NOT NULL,
+                    anchor BIGINT NOT NULL,
+                    content_key UUID NOT NULL,
+                    type_id INTEGER NOT NULL,
+                    start DOUBLE PRECISION NOT NULL,
+                    "end" DOUBLE PRECISION NOT NULL,
+                    utc_offset INTEGER,
+                    time_zone TEXT,
+                    value DOUBLE PRECISION,
+                    value_text TEXT,
+                    unit TEXT,
+                    source_id INTEGER NOT NULL,
+                    device_id INTEGER,
+                    creation_date DOUBLE PRECISION,
+                    metadata JSONB,
+                    beats JSONB,
+                    details JSONB,
+                    PRIMARY KEY (user_id, uuid)
+                )
+                """,
+                "CREATE UNIQUE INDEX health_sample_key ON health_sample (user_id, content_key)",
+                "CREATE INDEX health_sample_range ON health_sample (user_id, type_id, start)",
+                "CREATE INDEX health_sample_feed ON health_sample (user_id, type_id, anchor)",
+                """
+                CREATE TABLE health_tombstone (
+                    user_id TEXT NOT NULL,
+                    anchor BIGINT NOT NULL,
+                    uuid UUID NOT NULL,
+                    type_id INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, anchor)
+                )
+                """,
+                "CREATE INDEX health_tombstone_feed ON health_tombstone (user_id, type_id, anchor)",
+                "CREATE INDEX health_tombstone_uuid ON health_tombstone (user_id, uuid)",
+                """
+                CREATE TABLE health_correlation_member (
+                    user_id TEXT NOT NULL,
+                    correlation UUID NOT NULL,
+                    member UUID NOT NULL,
+                    PRIMARY KEY (user_id, correlation, member)
+                )
+                """,
+                "CREATE INDEX health_correlation_member_member ON health_correlation_member (user_id, member)",
+                """
+                CREATE TABLE health_activity_summary (
+                    user_id TEXT NOT NULL,
+                    date TEXT NOT NULL,
+                    active_energy_burned DOUBLE PRECISION, active_energy_burned_goal DOUBLE PRECISION,
+                    active_energy_burned_unit TEXT,
+                    apple_move_time DOUBLE PRECISION, apple_move_time_goal DOUBLE PRECISION,
+                    apple_exercise_time DOUBLE PRECISION, apple_exercise_time_goal DOUBLE PRECISION,
+                    apple_stand_hours DOUBLE PRECISION, apple_stand_hours_goal DOUBLE PRECISION,
+                    as_of DOUBLE PRECISION,
+                    PRIMARY KEY (user_id, date)
+                )
+                """,
+                // Clinical records, ECGs and elements kept as read: the record as JSON.
+                """
+                CREATE TABLE health_record (
+                    user_id TEXT NOT NULL,
+                    content_key UUID NOT NULL,
+                    family TEXT NOT NULL,
+                    received DOUBLE PRECISION,
+                    body JSONB NOT NULL,
+                    PRIMARY KEY (user_id, content_key)
+                )
+                """,
+                """
+                CREATE TABLE health_characteristic (
+                    user_id TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    as_of DOUBLE PRECISION,
+                    PRIMARY KEY (user_id, key)
+                )
+                """,
+                """
+                CREATE TABLE health_import_run (
+                    user_id TEXT NOT NULL,
+                    id BIGINT GENERATED ALWAYS AS IDENTITY,
+                    fingerprint TEXT NOT NULL,
+                    run JSONB NOT NULL,
+                    PRIMARY KEY (user_id, id)
+                )
+                """,
+                "CREATE INDEX health_import_run_fingerprint ON health_import_run (user_id, fingerprint)",
+            ])
+    ]
+}

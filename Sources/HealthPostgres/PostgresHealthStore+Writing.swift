@@ -1,0 +1,149 @@
+import Foundation
+import HealthCore
+import PostgresNIO
+
+/// Writes, deletions and observation: each write one transaction that first locks the
+/// user's `health_store` row.
+extension PostgresHealthStore: MutableHealthStore {
+    /// Runs `body` in one transaction with a ``PostgresRecordWriter``: either everything it
+    /// wrote is committed, or (when it throws) nothing is. Observers hear of the commit in
+    /// every process listening to the database.
+    public func write<T: Sendable>(_ body: (PostgresRecordWriter) async throws -> T) async throws -> T {
+        let (database, userID) = (database, userID)
+        var interned = InternedNames.Pending()
+        do {
+            let result = try await database.client.withTransaction(logger: database.logger) { connection in
+                let writer = try await PostgresRecordWriter(connection: connection, database: database, userID: userID)
+                let result = try await body(writer)
+                try await writer.finish()
+                interned = writer.interned
+                return result
+            }
+            database.names.publish(interned)
+            return result
+        } catch let error as PostgresTransactionError {
+            // The caller's error (a refused UUID, a bad record) as it was thrown.
+            throw error.closureError ?? error.beginError ?? error.commitError ?? error
+        }
+    }
+
+    @discardableResult
+    public func add(_ samples: [Sample]) async throws -> Int {
+        try await write { writer in
+            try await writer.write(samples.map(HealthRecord.sample))
+            try await writer.flush()
+            return writer.added[.sample] ?? 0
+        }
+    }
+
+    public func delete(uuids: [UUID]) async throws -> DeletionReport {
+        try await write { writer in try await writer.delete(uuids: uuids) }
+    }
+
+    public func delete(_ type: SampleType, overlapping interval: DateInterval, source: String?) async throws -> DeletionReport {
+        try await write { writer in try await writer.delete(type, overlapping: interval, source: source) }
+    }
+
+    public func observe(_ types: Set<SampleType>?) -> ChangeNotices {
+        database.observe(userID: userID, types: types)
+    }
+}
+
+extension PostgresHealthStore: WorkoutDetailsReading {
+    public func workoutRoutes(overlapping interval: DateInterval, maxPoints: Int) async throws -> [UUID: [RoutePoint]] {
+        var sql = SQLBuilder("SELECT s.uuid, s.details::text FROM health_sample s WHERE ")
+        appendOverlapping(.workout, interval, to: &sql)
+        sql.append(" AND s.details IS NOT NULL")
+        var routes: [UUID: [RoutePoint]] = [:]
+        for try await (uuid, json) in try await database.client.query(sql.query, logger: database.logger)
+            .decode((UUID, String).self)
+        {
+            let points = try JSONText.decode(WorkoutDetails.self, from: json).routes.flatMap(\.points)
+            if !points.isEmpty { routes[uuid] = points.thinned(to: maxPoints) }
+        }
+        return routes
+    }
+
+    public func activitySummary(on date: String) async throws -> ActivitySummary? {
+        let query: PostgresQuery = """
+            SELECT active_energy_burned, active_energy_burned_goal, active_energy_burned_unit, apple_move_time,
+                apple_move_time_goal, apple_exercise_time, apple_exercise_time_goal, apple_stand_hours, apple_stand_hours_goal
+            FROM health_activity_summary WHERE user_id = \(userID) AND date = \(date)
+            """
+        for try await row in try await database.client.query(query, logger: database.logger).decode(
+            (Double?, Double?, String?, Double?, Double?, Double?, Double?, Double?, Double?).self)
+        {
+            var summary = ActivitySummary(dateComponents: date)
+            (
+                summary.activeEnergyBurned, summary.activeEnergyBurnedGoal, summary.activeEnergyBurnedUnit,
+                summary.appleMoveTime, summary.appleMoveTimeGoal, summary.appleExerciseTime, summary.appleExerciseTimeGoal,
+                summary.appleStandHours, summary.appleStandHoursGoal
+            ) = row
+            return summary
+        }
+        return nil
+    }
+}
+
+extension PostgresHealthStore: SampleInventoryReading {
+    /// One pass over the user's samples, grouped by type and source.
+    public func sampleInventory() async throws -> [SampleTypeInventory] {
+        let query: PostgresQuery = """
+            SELECT t.identifier, src.name, g.n, g.first, g.last FROM (
+                SELECT type_id, source_id, count(*) AS n, min(start) AS first, max(start) AS last
+                FROM health_sample WHERE user_id = \(userID) GROUP BY type_id, source_id
+            ) g JOIN health_sample_type t ON t.id = g.type_id JOIN health_source src ON src.id = g.source_id
+            ORDER BY t.identifier, g.n DESC, src.name
+            """
+        var inventory: [SampleTypeInventory] = []
+        for try await (identifier, source, count, first, last) in try await database.client.query(
+            query, logger: database.logger
+        ).decode((String, String, Int, Double, Double).self) {
+            let type = SampleType(identifier)
+            if var entry = inventory.last, entry.type == type {
+                entry.count += count
+                entry.first = min(entry.first, Date(timeIntervalSince1970: first))
+                entry.last = max(entry.last, Date(timeIntervalSince1970: last))
+                entry.sources.append(source)
+                inventory[inventory.count - 1] = entry
+            } else {
+                inventory.append(
+                    SampleTypeInventory(
+                        type: type, count: count, first: Date(timeIntervalSince1970: first),
+                        last: Date(timeIntervalSince1970: last), sources: [source]))
+            }
+        }
+        return inventory
+    }
+}
+
+extension PostgresHealthStore {
+    /// The correlations of `type` overlapping `interval`, ordered by start, each with its
+    /// member samples in storage order (as ``SQLiteHealthStore/correlations(of:overlapping:)``).
+    public func correlations(
+        of type: SampleType, overlapping interval: DateInterval
+    ) async throws -> [(
+        correlation: Sample, members: [Sample]
+    )] {
+        let correlations = try await fetch(type, overlapping: interval, order: "s.start, s.anchor")
+        guard !correlations.isEmpty else { return [] }
+        let uuids = correlations.map(\.sample.uuid)
+        let query: PostgresQuery = """
+            SELECT \(unescaped: SampleColumns.select), c.correlation FROM health_correlation_member c
+            JOIN health_sample s ON s.user_id = c.user_id AND s.uuid = c.member
+            WHERE c.user_id = \(userID) AND c.correlation = ANY(\(uuids)) ORDER BY s.anchor
+            """
+        var rows: [SampleColumns.Row] = []
+        var owners: [UUID] = []
+        for try await row in try await database.client.query(query, logger: database.logger) {
+            let (columns, owner) = try SampleColumns.decode(row, extra: UUID.self)
+            rows.append(columns)
+            owners.append(owner)
+        }
+        var members: [UUID: [Sample]] = [:]
+        for (member, owner) in zip(try await SampleColumns.samples(rows, database: database), owners) {
+            members[owner, default: []].append(member.sample)
+        }
+        return correlations.map { ($0.sample, members[$0.sample.uuid] ?? []) }
+    }
+}

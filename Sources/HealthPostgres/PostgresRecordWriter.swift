@@ -1,0 +1,424 @@
+import Foundation
+import HealthCore
+import Logging
+import PostgresNIO
+
+/// Writes ``HealthRecord`` values for one user inside one open transaction, with the SQLite
+/// writer's rules (docs/store.md §Identity and deletions): content keys deduplicate every
+/// family, a writer-given UUID stored with other content is replaced, a UUID names samples
+/// of one type. Obtain one from ``PostgresHealthStore/write(_:)``.
+///
+/// Plain samples are buffered and written with multi-row `INSERT … ON CONFLICT DO NOTHING
+/// RETURNING anchor` statements (up to 1,000 rows each); anchors are handed out here, from
+/// the user's `health_store` row locked when the transaction began.
+public final class PostgresRecordWriter {
+    let connection: PostgresConnection
+    let database: PostgresHealthDatabase
+    let userID: String
+    var logger: Logger { database.logger }
+    /// The anchor the next stored sample or tombstone gets.
+    var nextAnchor: Int64
+    /// The user's last anchor: of the latest row stored or tombstone left. A duplicate's
+    /// anchor is handed out again by the next transaction (no one ever saw it).
+    var lastAnchor: Int64
+    var interned = InternedNames.Pending()
+    private var buffered: [Row] = []
+    private var maxDurations: [Int32: Double] = [:]
+    private var addedByTypeID: [Int32: Int] = [:]
+    var deletedByTypeID: [Int32: Int] = [:]
+
+    /// Records added and skipped as duplicates, per family.
+    public private(set) var added: [HealthRecord.Family: Int] = [:]
+    public private(set) var duplicates: [HealthRecord.Family: Int] = [:]
+    /// Records that replaced an older reading of the same thing (an activity summary read
+    /// from a newer export), per family.
+    public private(set) var updated: [HealthRecord.Family: Int] = [:]
+
+    /// Rows per multi-row insert (18 parameters each: PostgreSQL allows 65,535).
+    static let rowsPerStatement = 1_000
+
+    /// One `health_sample` row waiting for the next multi-row insert.
+    private struct Row {
+        var sample: Sample
+        var key: ContentKey
+        var uuid: UUID
+        var anchor: Int64
+        var ids: (type: Int32, source: Int32, device: Int32?)
+        var details: String?
+        /// The family to count it in; `nil` for a correlation's member.
+        var family: HealthRecord.Family?
+    }
+
+    /// What the store knows of the writer-given UUIDs of the records being written.
+    private struct Identities {
+        /// Type ids of stored samples by UUID (updated as rows are written and replaced).
+        var stored: [UUID: Int32] = [:]
+        /// Type ids of deleted samples by UUID.
+        var deleted: [UUID: Int32] = [:]
+        /// Content keys stored already, of the records with given UUIDs, and of every row written.
+        var keys: Set<ContentKey> = []
+    }
+
+    private var identities = Identities()
+
+    /// Locks the user's row (creating it) and reads the last anchor: from here until the
+    /// commit no other transaction writes this user's samples.
+    init(connection: PostgresConnection, database: PostgresHealthDatabase, userID: String) async throws {
+        self.connection = connection
+        self.database = database
+        self.userID = userID
+        var anchor: Int64 = 0
+        for try await last in try await connection.query(
+            """
+            INSERT INTO health_store (user_id) VALUES (\(userID))
+            ON CONFLICT (user_id) DO UPDATE SET last_anchor = health_store.last_anchor RETURNING last_anchor
+            """, logger: database.logger
+        ).decode(Int64.self) {
+            anchor = last
+        }
+        nextAnchor = anchor + 1
+        lastAnchor = anchor
+    }
+
+    /// Samples added per type identifier (correlation members and workouts included).
+    public var addedByType: [String: Int] {
+        let names = typeNames
+        return Dictionary(uniqueKeysWithValues: addedByTypeID.map { (names[$0.key] ?? "", $0.value) })
+    }
+
+    private var typeNames: [Int32: String] {
+        var names: [Int32: String] = [:]
+        for (identifier, id) in interned.types { names[id] = identifier }
+        for id in Set(addedByTypeID.keys).union(deletedByTypeID.keys) where names[id] == nil {
+            names[id] = database.names.cachedType(id)?.identifier
+        }
+        return names
+    }
+
+    /// The types added to or deleted from in this transaction.
+    var changedTypes: Set<SampleType> {
+        let names = typeNames
+        return Set(Set(addedByTypeID.keys).union(deletedByTypeID.keys).compactMap { names[$0].map(SampleType.init) })
+    }
+
+    /// Writes `records` in order (buffered plain samples are written by the next statement
+    /// that needs them, at the latest by the commit).
+    public func write(_ records: [HealthRecord]) async throws {
+        try await learnIdentities(of: records)
+        for record in records {
+            switch record {
+            case .sample(let sample):
+                try await buffer(sample, key: record.contentKey, details: nil, family: .sample)
+            case .workout(let workout):
+                try await buffer(
+                    workout.header, key: record.contentKey, details: try WorkoutDetails(workout).json(), family: .workout)
+            case .audiogram(let audiogram):
+                try await buffer(
+                    audiogram.sample, key: record.contentKey, details: try JSONText.encode(audiogram.points),
+                    family: .audiogram)
+            case .correlation(let correlation):
+                try await writeCorrelation(correlation, key: record.contentKey)
+            case .activitySummary(let summary):
+                try await writeSummary(summary)
+            case .clinicalRecord(let clinical):
+                try await writeRecord(
+                    .clinicalRecord, key: record.contentKey, received: clinical.receivedDate, body: try JSONText.encode(clinical))
+            case .electrocardiogram(let ecg):
+                try await writeRecord(
+                    .electrocardiogram, key: record.contentKey, received: ecg.recordedDate, body: try JSONText.encode(ecg))
+            case .other(let element):
+                try await writeRecord(.other, key: record.contentKey, received: nil, body: try JSONText.encode(element))
+            }
+        }
+    }
+
+    /// Reads what is stored under the writer-given UUIDs of `records`, and which of their
+    /// content keys are stored: three statements for the whole batch.
+    private func learnIdentities(of records: [HealthRecord]) async throws {
+        var uuids: [UUID] = []
+        var keys: [UUID] = []
+        for record in records {
+            let given: [Sample] =
+                switch record {
+                case .sample(let sample): [sample]
+                case .workout(let workout): [workout.header]
+                case .audiogram(let audiogram): [audiogram.sample]
+                case .correlation(let correlation): [correlation.header] + correlation.objects
+                default: []
+                }
+            for sample in given {
+                guard let uuid = sample.givenUUID, identities.stored[uuid] == nil else { continue }
+                uuids.append(uuid)
+                keys.append(sample.contentKey.storedUUID)
+            }
+        }
+        guard !uuids.isEmpty else { return }
+        for try await (uuid, type) in try await connection.query(
+            "SELECT uuid, type_id FROM health_sample WHERE user_id = \(userID) AND uuid = ANY(\(uuids))", logger: logger
+        ).decode((UUID, Int32).self) {
+            identities.stored[uuid] = type
+        }
+        for try await (uuid, type) in try await connection.query(
+            "SELECT uuid, type_id FROM health_tombstone WHERE user_id = \(userID) AND uuid = ANY(\(uuids))", logger: logger
+        ).decode((UUID, Int32).self) {
+            identities.deleted[uuid] = type
+        }
+        for try await key in try await connection.query(
+            "SELECT content_key FROM health_sample WHERE user_id = \(userID) AND content_key = ANY(\(keys))", logger: logger
+        ).decode(UUID.self) {
+            identities.keys.insert(ContentKey(storedUUID: key))
+        }
+    }
+
+    /// Buffers one sample row, applying the rules of writer-given UUIDs first. Returns
+    /// its anchor, or `nil` when it is known to be a duplicate already.
+    @discardableResult
+    private func buffer(
+        _ sample: Sample, key: ContentKey, details: String?, family: HealthRecord.Family?
+    ) async throws
+        -> Int64?
+    {
+        let ids = try await database.names.intern([sample], into: &interned, connection: connection, logger: logger)[0]
+        if let given = sample.givenUUID {
+            if identities.keys.contains(key) {
+                if let family { duplicates[family, default: 0] += 1 }
+                return nil
+            }
+            if let stored = identities.stored[given] {
+                guard stored == ids.type else { throw SampleIdentityError(uuid: given, type: sample.type) }
+                try await flush()
+                var replaced = DeletionReport()
+                try await deleteSample(uuid: given, into: &replaced)
+            } else if let deleted = identities.deleted[given], deleted != ids.type {
+                throw SampleIdentityError(uuid: given, type: sample.type)
+            }
+            identities.stored[given] = ids.type
+        }
+        identities.keys.insert(key)
+        let anchor = nextAnchor
+        nextAnchor += 1
+        buffered.append(
+            Row(
+                sample: sample, key: key, uuid: sample.givenUUID ?? key.uuid, anchor: anchor, ids: ids, details: details,
+                family: family))
+        if buffered.count >= Self.rowsPerStatement { try await flush() }
+        return anchor
+    }
+
+    /// Writes the buffered rows now; counts each as added or as a duplicate (read
+    /// ``added`` and ``duplicates`` after it).
+    public func flush() async throws {
+        guard !buffered.isEmpty else { return }
+        let rows = buffered
+        buffered.removeAll(keepingCapacity: true)
+        var sql = SQLBuilder(
+            """
+            INSERT INTO health_sample (user_id, uuid, anchor, content_key, type_id, start, "end", utc_offset, time_zone,
+                value, value_text, unit, source_id, device_id, creation_date, metadata, beats, details) VALUES 
+            """, capacity: rows.count * 17 + 1)
+        let user = sql.parameter(userID)
+        for (index, row) in rows.enumerated() {
+            let sample = row.sample
+            var (value, text, unit): (Double?, String?, String?) = (nil, nil, nil)
+            switch sample.value {
+            case .quantity(let number, let symbol): (value, unit) = (number, symbol)
+            case .category(let category): (value, text) = (Double(category), category)
+            case .none: break
+            }
+            sql.append(index == 0 ? "(\(user)," : ",(\(user),")
+            sql.bind(row.uuid)
+            sql.append(",")
+            sql.bind(row.anchor)
+            sql.append(",")
+            sql.bind(row.key.storedUUID)
+            sql.append(",")
+            sql.bind(row.ids.type)
+            sql.append(",")
+            sql.bind(sample.start.timeIntervalSince1970)
+            sql.append(",")
+            sql.bind(sample.end.timeIntervalSince1970)
+            sql.append(",")
+            sql.bind(sample.utcOffsetSeconds.map(Int32.init))
+            sql.append(",")
+            sql.bind(sample.timeZoneIdentifier)
+            sql.append(",")
+            sql.bind(value)
+            sql.append(",")
+            sql.bind(text)
+            sql.append(",")
+            sql.bind(unit)
+            sql.append(",")
+            sql.bind(row.ids.source)
+            sql.append(",")
+            sql.bind(row.ids.device)
+            sql.append(",")
+            sql.bind(sample.creationDate?.timeIntervalSince1970)
+            sql.append(",")
+            sql.bind(MetadataJSON.encode(sample.metadata))
+            sql.append("::jsonb,")
+            sql.bind(BeatsJSON.encode(sample.beats))
+            sql.append("::jsonb,")
+            sql.bind(row.details)
+            sql.append("::jsonb)")
+        }
+        sql.append(" ON CONFLICT DO NOTHING RETURNING anchor")
+        var inserted = Set<Int64>()
+        inserted.reserveCapacity(rows.count)
+        for try await anchor in try await connection.query(sql.query, logger: logger).decode(Int64.self) {
+            inserted.insert(anchor)
+        }
+        for row in rows {
+            if inserted.contains(row.anchor) {
+                lastAnchor = max(lastAnchor, row.anchor)
+                if let family = row.family { added[family, default: 0] += 1 }
+                addedByTypeID[row.ids.type, default: 0] += 1
+                let duration = row.sample.end.timeIntervalSince(row.sample.start)
+                if duration > maxDurations[row.ids.type, default: 0] { maxDurations[row.ids.type] = duration }
+            } else if let family = row.family {
+                duplicates[family, default: 0] += 1
+            }
+        }
+    }
+
+    /// A correlation and its members; each member is linked whether it was new or stored.
+    private func writeCorrelation(_ correlation: Correlation, key: ContentKey) async throws {
+        let before = added[.correlation, default: 0]
+        guard let anchor = try await buffer(correlation.header, key: key, details: nil, family: .correlation) else { return }
+        try await flush()
+        guard added[.correlation, default: 0] > before else { return }
+        let uuid = correlation.givenUUID ?? key.uuid
+        _ = anchor
+        var memberKeys: [UUID] = []
+        for object in correlation.objects {
+            let memberKey = object.contentKey
+            try await buffer(object, key: memberKey, details: nil, family: nil)
+            memberKeys.append(memberKey.storedUUID)
+        }
+        try await flush()
+        try await connection.query(
+            """
+            INSERT INTO health_correlation_member (user_id, correlation, member)
+            SELECT \(userID), \(uuid), s.uuid FROM health_sample s
+            WHERE s.user_id = \(userID) AND s.content_key = ANY(\(memberKeys))
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
+    /// A day's rings: a day stored already is replaced only by a reading at least as recent
+    /// (`asOf`) whose figures differ, as in SQLite.
+    private func writeSummary(_ summary: ActivitySummary) async throws {
+        let asOf = summary.asOf?.timeIntervalSince1970
+        let query: PostgresQuery = """
+            INSERT INTO health_activity_summary AS a (user_id, date, active_energy_burned, active_energy_burned_goal,
+                active_energy_burned_unit, apple_move_time, apple_move_time_goal, apple_exercise_time,
+                apple_exercise_time_goal, apple_stand_hours, apple_stand_hours_goal, as_of)
+            VALUES (\(userID), \(summary.dateComponents), \(summary.activeEnergyBurned), \(summary.activeEnergyBurnedGoal),
+                \(summary.activeEnergyBurnedUnit), \(summary.appleMoveTime), \(summary.appleMoveTimeGoal),
+                \(summary.appleExerciseTime), \(summary.appleExerciseTimeGoal), \(summary.appleStandHours),
+                \(summary.appleStandHoursGoal), \(asOf))
+            ON CONFLICT (user_id, date) DO UPDATE SET (active_energy_burned, active_energy_burned_goal,
+                active_energy_burned_unit, apple_move_time, apple_move_time_goal, apple_exercise_time,
+                apple_exercise_time_goal, apple_stand_hours, apple_stand_hours_goal, as_of) =
+                (EXCLUDED.active_energy_burned, EXCLUDED.active_energy_burned_goal, EXCLUDED.active_energy_burned_unit,
+                EXCLUDED.apple_move_time, EXCLUDED.apple_move_time_goal, EXCLUDED.apple_exercise_time,
+                EXCLUDED.apple_exercise_time_goal, EXCLUDED.apple_stand_hours, EXCLUDED.apple_stand_hours_goal,
+                EXCLUDED.as_of)
+            WHERE coalesce(EXCLUDED.as_of, -1e300) >= coalesce(a.as_of, -1e300)
+                AND (a.active_energy_burned, a.active_energy_burned_goal, a.active_energy_burned_unit, a.apple_move_time,
+                    a.apple_move_time_goal, a.apple_exercise_time, a.apple_exercise_time_goal, a.apple_stand_hours,
+                    a.apple_stand_hours_goal)
+                IS DISTINCT FROM (EXCLUDED.active_energy_burned, EXCLUDED.active_energy_burned_goal,
+                    EXCLUDED.active_energy_burned_unit, EXCLUDED.apple_move_time, EXCLUDED.apple_move_time_goal,
+                    EXCLUDED.apple_exercise_time, EXCLUDED.apple_exercise_time_goal, EXCLUDED.apple_stand_hours,
+                    EXCLUDED.apple_stand_hours_goal)
+            RETURNING (xmax = 0)
+            """
+        var result: Bool?
+        for try await inserted in try await connection.query(query, logger: logger).decode(Bool.self) { result = inserted }
+        switch result {
+        case true: added[.activitySummary, default: 0] += 1
+        case false: updated[.activitySummary, default: 0] += 1
+        case nil: duplicates[.activitySummary, default: 0] += 1
+        }
+    }
+
+    /// A clinical record, an ECG or an element kept as read, stored once by content key.
+    private func writeRecord(_ family: HealthRecord.Family, key: ContentKey, received: Date?, body: String) async throws {
+        var isNew = false
+        for try await _ in try await connection.query(
+            """
+            INSERT INTO health_record (user_id, content_key, family, received, body)
+            VALUES (\(userID), \(key.storedUUID), \(family.rawValue), \(received?.timeIntervalSince1970), \(body)::jsonb)
+            ON CONFLICT DO NOTHING RETURNING 1
+            """, logger: logger)
+        {
+            isNew = true
+        }
+        if isNew { added[family, default: 0] += 1 } else { duplicates[family, default: 0] += 1 }
+    }
+
+    /// Writes what is buffered, each type's longest duration, the user's last anchor, and
+    /// the `NOTIFY` that observers hear once the transaction commits.
+    func finish() async throws {
+        try await flush()
+        for (typeID, duration) in maxDurations {
+            try await connection.query(
+                """
+                INSERT INTO health_type_span (user_id, type_id, max_duration) VALUES (\(userID), \(typeID), \(duration))
+                ON CONFLICT (user_id, type_id) DO UPDATE
+                SET max_duration = greatest(health_type_span.max_duration, EXCLUDED.max_duration)
+                """, logger: logger)
+        }
+        maxDurations = [:]
+        let last = lastAnchor
+        try await connection.query(
+            "UPDATE health_store SET last_anchor = \(last) WHERE user_id = \(userID)", logger: logger)
+        let types = changedTypes
+        guard !types.isEmpty else { return }
+        let payload = "\(userID) \(last) " + types.map(\.identifier).sorted().joined(separator: ",")
+        try await connection.query(
+            "SELECT pg_notify(\(PostgresHealthDatabase.notificationChannel), \(payload))", logger: logger)
+    }
+}
+
+extension ContentKey {
+    /// The key's 16 bytes as PostgreSQL stores them (a `uuid` column: fixed size, compared
+    /// as bytes).
+    var storedUUID: UUID {
+        let b = bytes
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+
+    init(storedUUID: UUID) {
+        self = ContentKey(bytes: storedUUID.bytes)!
+    }
+}
+
+/// What a workout has beyond its sample row, kept as JSON in `details`.
+struct WorkoutDetails: Codable {
+    var duration: Double?
+    var durationUnit: String?
+    var totalDistance: Double?
+    var totalDistanceUnit: String?
+    var totalEnergyBurned: Double?
+    var totalEnergyBurnedUnit: String?
+    var events: [WorkoutEvent]
+    var statistics: [WorkoutStatistic]
+    var routes: [WorkoutRoute]
+    var extras: [RawElement]
+
+    init(_ workout: Workout) {
+        duration = workout.duration
+        durationUnit = workout.durationUnit
+        totalDistance = workout.totalDistance
+        totalDistanceUnit = workout.totalDistanceUnit
+        totalEnergyBurned = workout.totalEnergyBurned
+        totalEnergyBurnedUnit = workout.totalEnergyBurnedUnit
+        events = workout.events
+        statistics = workout.statistics
+        routes = workout.routes
+        extras = workout.extras
+    }
+
+    func json() throws -> String { try JSONText.encode(self) }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import HealthCore
+import HealthPostgres
+import HealthStore
+import HealthTestSupport
+import PropertyBased
+import Testing
+
+/// The PostgreSQL store against the same references as the SQLite store: the in-memory
+/// store's answers, the change feed's property, the rules of identity and deletion, and
+/// observation — here across two "servers" on one database.
+@Suite(.enabled(if: PostgresTestDatabase.url != nil, "needs HEALTHPIPE_TEST_POSTGRES_URL"))
+struct PostgresStoreTests {
+    static let t0 = SQLiteStoreTests.t0
+
+    /// A store with ``SQLiteStoreTests/samples()`` written one record at a time, and the reference.
+    static func stores(_ test: PostgresTestDatabase) async throws -> (PostgresHealthStore, InMemoryHealthStore) {
+        let samples = SQLiteStoreTests.samples()
+        let store = test.database.store(for: UUID().uuidString.lowercased())
+        try await store.write { writer in try await writer.write(samples.map(HealthRecord.sample)) }
+        return (store, InMemoryHealthStore(samples: samples))
+    }
+
+    @Test func overlapQueriesMatchTheReference() async throws {
+        let test = try await PostgresTestDatabase.make("overlap")
+        let (store, reference) = try await Self.stores(test)
+        for type in [SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass] {
+            for startHour in stride(from: -11, to: 26, by: 3) {
+                for hours in [0.5, 1, 6, 24] {
+                    let interval = DateInterval(
+                        start: Self.t0.addingTimeInterval(Double(startHour) * 3600), duration: hours * 3600)
+                    let got = try await store.samples(of: type, overlapping: interval)
+                    let expected = await reference.samples(of: type, overlapping: interval)
+                    #expect(got == expected, "\(type) \(interval)")
+                }
+            }
+        }
+        await test.close()
+    }
+
+    @Test func latestAndStatisticsMatchTheReference() async throws {
+        let test = try await PostgresTestDatabase.make("latest")
+        let (store, reference) = try await Self.stores(test)
+        for type in [SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass] {
+            #expect(try await store.latestSample(of: type) == (try await reference.latestSample(of: type)))
+            for hour in stride(from: -1, through: 36, by: 1) {
+                let instant = Self.t0.addingTimeInterval(Double(hour) * 3600 + 17)
+                let asOf = try await store.latestSample(of: type, endingBy: instant)
+                #expect(asOf == (await reference.latestSample(of: type, endingBy: instant)), "\(type) \(hour)")
+            }
+        }
+        let count = try HealthUnit(parsing: "count")
+        let day = DateInterval(start: Self.t0.addingTimeInterval(3600), duration: 43200)
+        let got = try await store.statistics(of: .stepCount, over: day, unit: count)
+        #expect(got == (await reference.statistics(of: .stepCount, over: day, unit: count)))
+        #expect(got.count > 10)
+        await test.close()
+    }
+
+    /// The records of ``SQLiteStoreTests/batchedWritesStoreWhatOneByOneWritesStore()`` —
+    /// duplicates inside a run, a correlation with a stored and a new member, beats — give
+    /// the same counts and the same feeds as in SQLite.
+    @Test func writesCountAndStoreWhatSQLiteDoes() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let test = try await PostgresTestDatabase.make("writes")
+        var samples = SQLiteStoreTests.samples()
+        samples[5].beats = [
+            HeartbeatInstant(time: Self.t0, beatsPerMinute: 61), HeartbeatInstant(time: Self.t0 + 1.5, beatsPerMinute: 63),
+        ]
+        var records: [HealthRecord] = samples.prefix(20).map { .sample($0) }
+        for (index, sample) in samples.enumerated() {
+            records.append(.sample(sample))
+            if index % 7 == 3 { records.append(.sample(sample)) }
+            if index == 200 {
+                var member = samples[10]
+                member.type = .bloodPressureDiastolic
+                records.append(
+                    .correlation(
+                        Correlation(
+                            type: .bloodPressure, start: sample.start, end: sample.start, source: sample.source,
+                            objects: [samples[9], member])))
+            }
+        }
+        records += samples[100..<140].map { .sample($0) }
+        let sqlite = try Fixtures.database(in: folder)
+        let expected = try sqlite.write { writer in
+            try writer.write(RecordWriter.prepare(records))
+            return (writer.added, writer.duplicates, writer.addedByType)
+        }
+        let store = test.database.store(for: "writes")
+        let got = try await store.write { writer in
+            // In two calls, so that the second finds the first's rows stored.
+            try await writer.write(Array(records[..<250]))
+            try await writer.write(Array(records[250...]))
+            try await writer.flush()
+            return (writer.added, writer.duplicates, writer.addedByType)
+        }
+        #expect(got.0 == expected.0 && got.1 == expected.1 && got.2 == expected.2)
+        for type in [SampleType.stepCount, .heartRate, .sleepAnalysis, .bloodPressure, .bloodPressureDiastolic] {
+            let want = try await sqlite.store.changes(of: type, since: .initial, limit: 1000).samples
+            let have = try await store.changes(of: type, since: .initial, limit: 1000).samples
+            #expect(have == want, "\(type)")
+            #expect(!have.isEmpty)
+        }
+        let everything = DateInterval(start: Self.t0 - 86400, duration: 3 * 86400)
+        let pressure = try await store.correlations(of: .bloodPressure, overlapping: everything)
+        let reference = try await sqlite.store.correlations(of: .bloodPressure, overlapping: everything)
+        #expect(pressure.map(\.correlation) == reference.map(\.correlation))
+        #expect(pressure.map(\.members) == reference.map(\.members) && pressure.first?.members.count == 2)
+        // Deleting the correlation deletes its members (no other correlation holds them).
+        let report = try await store.delete(uuids: [pressure[0].correlation.uuid])
+        #expect(report.deleted == [pressure[0].correlation.uuid] + pressure[0].members.map(\.uuid))
+        #expect(try await store.correlations(of: .bloodPressure, overlapping: everything).isEmpty)
+        await test.close()
+    }
+
+    /// ``IdentityAndDeletionTests/givenUUIDsAreKeptReplacedAndResent()`` on PostgreSQL, and a
+    /// UUID named again as another type is refused with nothing written.
+    @Test func givenUUIDsAreKeptReplacedResentAndOfOneType() async throws {
+        let test = try await PostgresTestDatabase.make("identity")
+        let store = test.database.store(for: "identity")
+        let id = UUID()
+        func steps(_ value: Double, uuid: UUID? = id) -> Sample {
+            Sample(
+                type: .stepCount, start: Self.t0, end: Self.t0 + 60, value: .quantity(value, unit: "count"),
+                source: Source(name: "Phone"), uuid: uuid)
+        }
+        #expect(try await store.add([steps(10)]) == 1)
+        #expect(try await store.add([steps(10)]) == 0)
+        #expect(try await store.add([steps(10, uuid: UUID())]) == 0)
+        var feed = try await store.changes(of: .stepCount, since: .initial, limit: 100)
+        #expect(feed.samples.map(\.uuid) == [id])
+        let first = feed.nextAnchor
+        #expect(try await store.add([steps(12)]) == 1)
+        feed = try await store.changes(of: .stepCount, since: first, limit: 100)
+        #expect(feed.deletedObjects.map(\.uuid) == [id])
+        #expect(feed.samples.map(\.value.number) == [12])
+        #expect(try await store.delete(uuids: [id]).deleted == [id])
+        #expect(try await store.add([steps(12)]) == 1)
+        feed = try await store.changes(of: .stepCount, since: .initial, limit: 100)
+        #expect(feed.deletedObjects.map(\.uuid) == [id, id])
+        #expect(feed.samples.map(\.uuid) == [id])
+        #expect(feed.changes.map(\.anchor) == feed.changes.map(\.anchor).sorted())
+
+        let before = try await store.latestAnchor()
+        var pulse = Sample(
+            type: .heartRate, start: Self.t0, end: Self.t0, value: .quantity(60, unit: "count/min"),
+            source: Source(name: "Watch"), uuid: id)
+        await #expect(throws: SampleIdentityError.self) {
+            try await store.add([steps(1, uuid: UUID()), pulse])
+        }
+        #expect(try await store.latestAnchor() == before)
+        pulse.givenUUID = nil
+        #expect(try await store.add([pulse]) == 1)
+        let unknown = UUID()
+        #expect(try await store.delete(uuids: [unknown]).unknown == [unknown])
+        await test.close()
+    }
+
+    /// One database, many users: a user's reads, feeds and deletions never reach another's samples.
+    @Test func usersAreIsolated() async throws {
+        let test = try await PostgresTestDatabase.make("users")
+        let alice = test.database.store(for: "alice")
+        let bob = test.database.store(for: "bob")
+        let sample = SQLiteStoreTests.samples()[0]
+        try await alice.add([sample])
+        try await bob.add([sample])  // the same content for both: stored for each
+        let day = DateInterval(start: Self.t0 - 86400, duration: 3 * 86400)
+        #expect(try await bob.samples(of: sample.type, overlapping: day).count == 1)
+        #expect(try await bob.delete(uuids: [sample.uuid]).deleted == [sample.uuid])
+        #expect(try await alice.samples(of: sample.type, overlapping: day) == [sample.withUUID])
+        #expect(try await bob.samples(of: sample.type, overlapping: day).isEmpty)
+        #expect(try await alice.latestAnchor() == QueryAnchor(1))
+        #expect(try await bob.latestAnchor() == QueryAnchor(2))
+        #expect(try await test.database.deleteUser("bob") == 0)
+        #expect(try await bob.changes(of: sample.type, since: .initial, limit: 10).changes.isEmpty)
+        #expect(try await alice.changes(of: sample.type, since: .initial, limit: 10).samples.count == 1)
+        await test.close()
+    }
+
+    /// Each committed write is heard once by an observer — also when another server (another
+    /// pool on the same database) writes — and another user's writes are not heard.
+    @Test func observersHearEveryServersCommitsOnce() async throws {
+        let test = try await PostgresTestDatabase.make("observe")
+        let other = try await test.another()
+        let notices = test.database.store(for: "alice").observe(nil)
+        let heartOnly = test.database.store(for: "alice").observe([.heartRate])
+        var next = notices.makeAsyncIterator()
+        let steps = SQLiteStoreTests.samples().filter { $0.type == .stepCount }
+        let pulse = SQLiteStoreTests.samples().first { $0.type == .heartRate }!
+
+        try await other.database.store(for: "bob").add([steps[0]])  // another user: not heard
+        try await other.database.store(for: "alice").add([steps[0]])
+        let first = try #require(await next.next())
+        #expect(first.types == [.stepCount] && first.lastAnchor == QueryAnchor(1))
+        try await test.database.store(for: "alice").add([steps[0]])  // a duplicate: no notice
+        _ = try await other.database.store(for: "alice").delete(uuids: [steps[0].uuid])
+        let deleted = try #require(await next.next())
+        #expect(deleted.types == [.stepCount] && deleted.lastAnchor == QueryAnchor(2))
+        try await test.database.store(for: "alice").add([pulse])
+        #expect(try #require(await next.next()) == ChangeNotice(types: [.heartRate], lastAnchor: QueryAnchor(3)))
+        var heart = heartOnly.makeAsyncIterator()
+        #expect(try #require(await heart.next()) == ChangeNotice(types: [.heartRate], lastAnchor: QueryAnchor(3)))
+        notices.finish()
+        #expect(await next.next() == nil)
+        await other.close(drop: false)
+        await test.close()
+    }
+
+    @Test func aReplicaFromTheFeedEqualsTheStoreOnPostgres() async throws {
+        let test = try await PostgresTestDatabase.make("feed")
+        await propertyCheck(count: 150, input: ChangeFeedPropertyTests.histories) { steps, reading in
+            let agreed = try await ChangeFeedPropertyTests.run(
+                steps, reading: reading, on: Self.target(test.database.store(for: UUID().uuidString)))
+            #expect(agreed, "\(steps)")
+        }
+        let history: [ChangeFeedPropertyTests.Step] = [.init(kind: 0, a: 0, b: 11, c: 0), .init(kind: 3, a: 1, b: 2, c: 0)]
+        let store = test.database.store(for: UUID().uuidString)
+        #expect(try await !ChangeFeedPropertyTests.run(history, reading: [3], on: Self.target(store), dropTombstones: true))
+        await test.close()
+    }
+
+    /// An export's records go through the writer's batch path.
+    static func target(_ store: PostgresHealthStore) -> ChangeFeedPropertyTests.Target {
+        ChangeFeedPropertyTests.Target(store: store) { samples in
+            try await store.write { writer in try await writer.write(samples.map(HealthRecord.sample)) }
+        }
+    }
+}
+
+extension Sample {
+    /// The sample as a store reads it back: its UUID given.
+    var withUUID: Sample {
+        var copy = self
+        copy.givenUUID = uuid
+        return copy
+    }
+}
