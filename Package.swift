@@ -70,8 +70,9 @@ let package = Package(
             name: "HealthImportReader",
             dependencies: ["HealthCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        // The import: the reader feeding the store's writer, one transaction, two threads.
-        .target(name: "HealthImport", dependencies: ["HealthCore", "HealthImportReader", "HealthStore"]),
+        // The import: the reader feeding a store's writer (SQLite or PostgreSQL), one transaction,
+        // two threads.
+        .target(name: "HealthImport", dependencies: ["HealthCore", "HealthImportReader", "HealthStore", "HealthPostgres"]),
         // The per-day payload (`NormalizedDailyMetrics`): plain values, Foundation only.
         .target(name: "HealthMetrics", dependencies: ["HealthBasics"]),
         // Daily normalisation (norm_v1, norm_v2): pure rules over the query protocol.

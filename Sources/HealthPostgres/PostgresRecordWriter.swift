@@ -104,30 +104,36 @@ public final class PostgresRecordWriter {
     /// Writes `records` in order (buffered plain samples are written by the next statement
     /// that needs them, at the latest by the commit).
     public func write(_ records: [HealthRecord]) async throws {
+        try await write(records, keys: records.map(\.contentKey))
+    }
+
+    /// Writes `records` whose content keys are `keys` (computed by the caller, on another
+    /// thread for an import).
+    public func write(_ records: [HealthRecord], keys: [ContentKey]) async throws {
         try await learnIdentities(of: records)
-        for record in records {
+        for (record, key) in zip(records, keys) {
             switch record {
             case .sample(let sample):
-                try await buffer(sample, key: record.contentKey, details: nil, family: .sample)
+                try await buffer(sample, key: key, details: nil, family: .sample)
             case .workout(let workout):
                 try await buffer(
-                    workout.header, key: record.contentKey, details: try WorkoutDetails(workout).json(), family: .workout)
+                    workout.header, key: key, details: try WorkoutDetails(workout).json(), family: .workout)
             case .audiogram(let audiogram):
                 try await buffer(
-                    audiogram.sample, key: record.contentKey, details: try JSONText.encode(audiogram.points),
+                    audiogram.sample, key: key, details: try JSONText.encode(audiogram.points),
                     family: .audiogram)
             case .correlation(let correlation):
-                try await writeCorrelation(correlation, key: record.contentKey)
+                try await writeCorrelation(correlation, key: key)
             case .activitySummary(let summary):
                 try await writeSummary(summary)
             case .clinicalRecord(let clinical):
                 try await writeRecord(
-                    .clinicalRecord, key: record.contentKey, received: clinical.receivedDate, body: try JSONText.encode(clinical))
+                    .clinicalRecord, key: key, received: clinical.receivedDate, body: try JSONText.encode(clinical))
             case .electrocardiogram(let ecg):
                 try await writeRecord(
-                    .electrocardiogram, key: record.contentKey, received: ecg.recordedDate, body: try JSONText.encode(ecg))
+                    .electrocardiogram, key: key, received: ecg.recordedDate, body: try JSONText.encode(ecg))
             case .other(let element):
-                try await writeRecord(.other, key: record.contentKey, received: nil, body: try JSONText.encode(element))
+                try await writeRecord(.other, key: key, received: nil, body: try JSONText.encode(element))
             }
         }
     }

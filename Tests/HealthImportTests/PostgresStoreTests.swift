@@ -1,5 +1,8 @@
 import Foundation
+import HealthBasics
 import HealthCore
+import HealthDaily
+import HealthImport
 import HealthPostgres
 import HealthStore
 import HealthTestSupport
@@ -235,5 +238,46 @@ extension Sample {
         var copy = self
         copy.givenUUID = uuid
         return copy
+    }
+}
+
+/// A generated export imported into PostgreSQL and into SQLite: the same counts, the same
+/// daily metrics field for field, and a second import recognised without being read.
+@Suite(.enabled(if: PostgresTestDatabase.url != nil, "needs HEALTHPIPE_TEST_POSTGRES_URL"))
+struct PostgresImportTests {
+    @Test func aGeneratedExportGivesTheSameDaysAsSQLite() async throws {
+        let export = try await GeneratedStores.generated(days: 45, seed: 11, start: "2024-03-01", heartRatePerHour: 6)
+        defer { try? FileManager.default.removeItem(at: export.deletingLastPathComponent()) }
+        let sqlite = try HealthDatabase(path: export.deletingLastPathComponent().appendingPathComponent("h.sqlite").path)
+        let expected = try await HealthImporter(database: sqlite).run(path: export.path)
+        let test = try await PostgresTestDatabase.make("import")
+        let store = test.database.store(for: "generated")
+        let summary = try await PostgresImporter(store: store).run(path: export.path)
+        #expect(summary.added == expected.added && summary.duplicates == expected.duplicates)
+        #expect(summary.addedByType == expected.addedByType)
+        #expect(summary.recordsRead == expected.recordsRead && summary.totalAdded > 10_000)
+        #expect(summary.added[.workout] ?? 0 > 0)
+
+        let zone = TimeZone(identifier: "America/Los_Angeles")!
+        var configuration = DailyNormalizer.Configuration()
+        configuration.homeZone = zone
+        configuration.version = .v2
+        let first = LocalDate("2024-02-28")!
+        let last = LocalDate("2024-04-16")!
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let fromSQLite = try await DailyNormalizer(store: sqlite.store, configuration: configuration, now: { now })
+            .metrics(from: first, through: last)
+        let fromPostgres = try await DailyNormalizer(store: store, configuration: configuration, now: { now })
+            .metrics(from: first, through: last)
+        #expect(fromPostgres == fromSQLite)
+        #expect(fromSQLite.count == 49 && fromSQLite.filter { $0.stepsNormalized != nil }.count >= 44)
+        let everything = DateInterval(start: Date(timeIntervalSince1970: 1_700_000_000), duration: 86400 * 365)
+        let routes = try await store.workoutRoutes(overlapping: everything, maxPoints: 50)
+        #expect(routes == (try await sqlite.store.workoutRoutes(overlapping: everything, maxPoints: 50)))
+        #expect(try await store.sampleInventory() == (try await sqlite.store.sampleInventory()))
+
+        let again = try await PostgresImporter(store: store).run(path: export.path)
+        #expect(again.alreadyImported?.recordsAdded == summary.totalAdded)
+        await test.close()
     }
 }

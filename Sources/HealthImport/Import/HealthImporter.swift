@@ -56,10 +56,8 @@ public struct HealthImporter: Sendable {
         var summary = ImportSummary(
             inputKind: reader.kind, path: path, databasePath: database.path, fingerprint: fingerprint)
         summary.refusedEntries = reader.refusedEntries
-        if !options.force, let previous = try database.importRun(fingerprint: fingerprint),
-            try identity.isTrusted(importStartedAt: previous.startedAt)
-                || previous.contentHash.map({ try reader.contentHash() == $0 }) == true
-        {
+        let previous = try database.importRun(fingerprint: fingerprint)
+        if try Self.isImported(reader, identity: identity, previous: previous, options) {
             summary.alreadyImported = previous
             summary.elapsed = Date().timeIntervalSince(started)
             return summary
@@ -76,31 +74,55 @@ public struct HealthImporter: Sendable {
                         bytes: bytes, totalBytes: reader.mainXMLSize, records: records,
                         elapsed: lastReport.timeIntervalSince(started)))
             }
-            summary.phases["read"] = Date().timeIntervalSince(started)
-            summary.exportInfo = reading.info
-            summary.bytes = reading.bytesRead
-            summary.recordsRead = reading.recordsRead
-            summary.warnings = reading.warnings
-            summary.routeFilesLoaded = reading.routeFilesLoaded
-            summary.routePoints = reading.routePoints
-            summary.clinicalResourcesLoaded = reading.clinicalResourcesLoaded
-            summary.contentHash = reading.contentHash
+            summary.record(reading, started: started)
             try writer.writeCharacteristics(reading.info.characteristics, asOf: reading.info.exportDate)
             summary.added = writer.added
             summary.duplicates = writer.duplicates
             summary.updated = writer.updated
             summary.addedByType = writer.addedByType
             summary.elapsed = Date().timeIntervalSince(started)
-            try writer.recordImport(
-                ImportRun(
-                    fingerprint: fingerprint, path: path, inputKind: reader.kind, startedAt: started, finishedAt: Date(),
-                    locale: reading.info.locale, exportDate: reading.info.exportDate,
-                    exportVersion: reading.info.exportVersion, bytes: reading.bytesRead, recordsRead: reading.recordsRead,
-                    recordsAdded: summary.totalAdded, duplicates: summary.totalDuplicates, contentHash: reading.contentHash))
+            try writer.recordImport(summary.run(reading, started: started))
             commitStarted = Date()
         }
         summary.phases["commit"] = Date().timeIntervalSince(commitStarted)
         summary.elapsed = Date().timeIntervalSince(started)
         return summary
+    }
+}
+
+extension HealthImporter {
+    /// Whether an input was imported before and need not be read: `previous` is the last
+    /// import of its quick identity, trusted when that import started well after the
+    /// input's files last changed, else only when the full content hash agrees.
+    static func isImported(
+        _ reader: AppleExportReader, identity: SourceIdentity, previous: ImportRun?, _ options: Options
+    ) throws -> Bool {
+        guard !options.force, let previous else { return false }
+        return try identity.isTrusted(importStartedAt: previous.startedAt)
+            || previous.contentHash.map({ try reader.contentHash() == $0 }) == true
+    }
+}
+
+extension ImportSummary {
+    /// Takes the figures of a finished read.
+    mutating func record(_ reading: ExportReading, started: Date) {
+        phases["read"] = Date().timeIntervalSince(started)
+        exportInfo = reading.info
+        bytes = reading.bytesRead
+        recordsRead = reading.recordsRead
+        warnings = reading.warnings
+        routeFilesLoaded = reading.routeFilesLoaded
+        routePoints = reading.routePoints
+        clinicalResourcesLoaded = reading.clinicalResourcesLoaded
+        contentHash = reading.contentHash
+    }
+
+    /// The run a store records, from this summary's counts.
+    func run(_ reading: ExportReading, started: Date) -> ImportRun {
+        ImportRun(
+            fingerprint: fingerprint, path: path, inputKind: inputKind, startedAt: started, finishedAt: Date(),
+            locale: reading.info.locale, exportDate: reading.info.exportDate, exportVersion: reading.info.exportVersion,
+            bytes: reading.bytesRead, recordsRead: reading.recordsRead, recordsAdded: totalAdded,
+            duplicates: totalDuplicates, contentHash: reading.contentHash)
     }
 }

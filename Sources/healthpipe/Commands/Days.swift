@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthCore
 import HealthDaily
 import HealthMetrics
 import HealthStore
@@ -14,6 +15,8 @@ struct Days: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var postgres: PostgresStoreOptions
+
     @OptionGroup var range: DayRangeOptions
 
     @Option(help: "norm_v1 (the Flo rules) or norm_v2 (merge by the second).")
@@ -26,13 +29,9 @@ struct Days: AsyncParsableCommand {
     var format = DaysFormat.table
 
     func run() async throws {
-        let store = try database.open()
-        var configuration = range.configuration()
-        configuration.version = version
-        configuration.userID = userId
-        let normalizer = DailyNormalizer(store: store.store, configuration: configuration, now: { Date() })
-        let (first, last) = try await range.dates(store: store.store, configuration: configuration)
-        let days = try await normalizer.metrics(from: first, through: last)
+        var fromPostgres = try await postgres.withStore { try await metrics(from: $0) }
+        if fromPostgres == nil { fromPostgres = try await metrics(from: database.open().store) }
+        let days = fromPostgres ?? []
         switch format {
         case .json:
             print(String(decoding: try NormalizedDailyMetrics.backendEncoder(pretty: true).encode(days), as: UTF8.self))
@@ -42,6 +41,15 @@ struct Days: AsyncParsableCommand {
         case .table:
             print(DaysTable.render(days))
         }
+    }
+
+    private func metrics(from store: any HealthQuerying) async throws -> [NormalizedDailyMetrics] {
+        var configuration = range.configuration()
+        configuration.version = version
+        configuration.userID = userId
+        let normalizer = DailyNormalizer(store: store, configuration: configuration, now: { Date() })
+        let (first, last) = try await range.dates(store: store, configuration: configuration)
+        return try await normalizer.metrics(from: first, through: last)
     }
 }
 

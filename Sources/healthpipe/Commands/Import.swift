@@ -4,7 +4,7 @@ import HealthImport
 import HealthImportReader
 import HealthStore
 
-struct Import: ParsableCommand {
+struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import an Apple Health export (export.zip, export.xml or the unpacked folder).")
 
@@ -13,20 +13,28 @@ struct Import: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var postgres: PostgresStoreOptions
+
     @Flag(help: "Import even if this identical file was imported before.")
     var force = false
 
     @Flag(help: "No progress line.")
     var quiet = false
 
-    func run() throws {
-        let store = try HealthDatabase(path: database.path)
+    func run() async throws {
         var options = HealthImporter.Options()
         options.force = force
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         let summary: ImportSummary
         do {
-            summary = try HealthImporter(database: store, options: options).run(path: path) { progress.show($0) }
+            if let imported = try await postgres.withStore({ store in
+                try await PostgresImporter(store: store, options: options).run(path: path) { progress.show($0) }
+            }) {
+                summary = imported
+            } else {
+                let store = try HealthDatabase(path: database.path)
+                summary = try await HealthImporter(database: store, options: options).run(path: path) { progress.show($0) }
+            }
         } catch let error as ImportError {
             progress.clear()
             printError("error: \(error)")

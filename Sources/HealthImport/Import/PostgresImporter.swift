@@ -1,0 +1,117 @@
+import Foundation
+import HealthCore
+import HealthImportReader
+import HealthPostgres
+
+/// Imports an Apple Health export into one user's samples in PostgreSQL, as
+/// ``HealthImporter`` does into SQLite: the same reader and pipeline (parsing on one
+/// thread, writing on another), one transaction, re-imports recognised by fingerprint.
+///
+/// ```swift
+/// let store = database.store(for: userID)
+/// let summary = try await PostgresImporter(store: store).run(path: "export.zip")
+/// ```
+public struct PostgresImporter: Sendable {
+    public let store: PostgresHealthStore
+    public var options: HealthImporter.Options
+
+    public init(store: PostgresHealthStore, options: HealthImporter.Options = HealthImporter.Options()) {
+        self.store = store
+        self.options = options
+    }
+
+    /// Runs the import; `progress` is called from the writing thread every
+    /// `options.progressInterval` seconds.
+    public func run(path: String, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws -> ImportSummary {
+        let started = Date()
+        let (options, store) = (options, store)
+        let opened = try await BlockingWork.run("healthpipe-import-open") { Exclusive(try AppleExportReader(path: path)) }
+        let reader = opened.value
+        let identity = try reader.identity()
+        let fingerprint = identity.quickKey
+        var summary = ImportSummary(
+            inputKind: reader.kind, path: path, databasePath: "postgres user \(store.userID)", fingerprint: fingerprint)
+        summary.refusedEntries = reader.refusedEntries
+        let previous = try await store.importRun(fingerprint: fingerprint)
+        if try await BlockingWork.run(
+            "healthpipe-import-check",
+            {
+                try HealthImporter.isImported(opened.value, identity: identity, previous: previous, options)
+            })
+        {
+            summary.alreadyImported = previous
+            summary.elapsed = Date().timeIntervalSince(started)
+            return summary
+        }
+        let written = try await store.write { writer in
+            let sink = PostgresImportSink(writer: writer)
+            let reading = try await BlockingWork.run("healthpipe-import") {
+                var lastReport = Date()
+                let reader = opened.value
+                return try ImportPipeline.run(reader, into: sink, batchSize: options.batchSize) { bytes, records in
+                    guard let progress, Date().timeIntervalSince(lastReport) >= options.progressInterval else { return }
+                    lastReport = Date()
+                    progress(
+                        ImportProgress(
+                            bytes: bytes, totalBytes: reader.mainXMLSize, records: records,
+                            elapsed: lastReport.timeIntervalSince(started)))
+                }
+            }
+            var summary = summary
+            summary.record(reading, started: started)
+            try await writer.flush()
+            try await writer.writeCharacteristics(reading.info.characteristics, asOf: reading.info.exportDate)
+            summary.added = writer.added
+            summary.duplicates = writer.duplicates
+            summary.updated = writer.updated
+            summary.addedByType = writer.addedByType
+            try await writer.recordImport(summary.run(reading, started: started))
+            return (summary, Date())
+        }
+        summary = written.0
+        summary.phases["commit"] = Date().timeIntervalSince(written.1)
+        summary.elapsed = Date().timeIntervalSince(started)
+        return summary
+    }
+}
+
+/// A value used by one thread at a time, handed from one to the next (the reader: opened
+/// on one thread, checked on another, read on a third, never two at once).
+private struct Exclusive<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// The PostgreSQL writer as the pipeline's synchronous sink: each batch is written by the
+/// writer (async) while the pipeline's writing thread — a thread of its own, never one of
+/// the cooperative pool — waits for it. Content keys are computed on the parsing thread.
+private final class PostgresImportSink: HealthRecordSink, @unchecked Sendable {
+    struct PreparedBatch: Sendable {
+        let records: [HealthRecord]
+        let keys: [ContentKey]
+    }
+
+    /// Used by one thread at a time: the writing thread hands it to one task and waits.
+    let writer: PostgresRecordWriter
+
+    init(writer: PostgresRecordWriter) { self.writer = writer }
+
+    static func prepare(_ records: [HealthRecord]) -> PreparedBatch {
+        PreparedBatch(records: records, keys: records.map(\.contentKey))
+    }
+
+    func write(_ batch: PreparedBatch) throws {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<Result<Void, any Error>>(.success(()))
+        Task {
+            do {
+                try await writer.write(batch.records, keys: batch.keys)
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        try outcome.withLock { $0 }.get()
+    }
+}
