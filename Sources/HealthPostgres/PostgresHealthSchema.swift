@@ -142,6 +142,43 @@ enum PostgresHealthSchema {
                 )
                 """,
                 "CREATE INDEX health_import_run_fingerprint ON health_import_run (user_id, fingerprint)",
-            ])
+            ]),
+        // The app's own records per user (docs/context.md), as migration v2 of the SQLite store.
+        PostgresPool.Migration(
+            id: "health-v2",
+            statements: [
+                """
+                CREATE TABLE health_daily_log (
+                    user_id TEXT NOT NULL,
+                    local_date TEXT NOT NULL,
+                    energy INTEGER CHECK (energy BETWEEN 1 AND 5),
+                    mood INTEGER CHECK (mood BETWEEN 1 AND 5),
+                    stress INTEGER CHECK (stress BETWEEN 1 AND 5),
+                    note TEXT,
+                    PRIMARY KEY (user_id, local_date)
+                )
+                """,
+                """
+                CREATE TABLE health_planned_workout (
+                    user_id TEXT NOT NULL,
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    scheduled_at DOUBLE PRECISION NOT NULL,
+                    duration_minutes INTEGER,
+                    started_at DOUBLE PRECISION,
+                    finished_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX health_planned_workout_scheduled ON health_planned_workout (user_id, scheduled_at)",
+                """
+                CREATE TABLE health_coach_interaction (
+                    user_id TEXT NOT NULL,
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    at DOUBLE PRECISION NOT NULL,
+                    kind TEXT NOT NULL
+                )
+                """,
+                "CREATE INDEX health_coach_interaction_at ON health_coach_interaction (user_id, at)",
+            ]),
     ]
 }

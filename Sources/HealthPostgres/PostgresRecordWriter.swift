@@ -110,7 +110,7 @@ public final class PostgresRecordWriter {
     /// Writes `records` whose content keys are `keys` (computed by the caller, on another
     /// thread for an import).
     public func write(_ records: [HealthRecord], keys: [ContentKey]) async throws {
-        try await learnIdentities(of: records)
+        try await learnIdentities(of: records, keys: keys)
         for (record, key) in zip(records, keys) {
             switch record {
             case .sample(let sample):
@@ -138,24 +138,25 @@ public final class PostgresRecordWriter {
         }
     }
 
-    /// Reads what is stored under the writer-given UUIDs of `records`, and which of their
-    /// content keys are stored: three statements for the whole batch.
-    private func learnIdentities(of records: [HealthRecord]) async throws {
+    /// Reads what is stored under the writer-given UUIDs of `records` (whose content keys
+    /// are `keys`), and which of their content keys are stored: three statements per batch.
+    private func learnIdentities(of records: [HealthRecord], keys: [ContentKey]) async throws {
         var uuids: [UUID] = []
-        var keys: [UUID] = []
-        for record in records {
-            let given: [Sample] =
-                switch record {
-                case .sample(let sample): [sample]
-                case .workout(let workout): [workout.header]
-                case .audiogram(let audiogram): [audiogram.sample]
-                case .correlation(let correlation): [correlation.header] + correlation.objects
-                default: []
-                }
-            for sample in given {
-                guard let uuid = sample.givenUUID, identities.stored[uuid] == nil else { continue }
-                uuids.append(uuid)
-                keys.append(sample.contentKey.storedUUID)
+        var storedKeys: [UUID] = []
+        func note(_ uuid: UUID?, key: ContentKey) {
+            guard let uuid, identities.stored[uuid] == nil else { return }
+            uuids.append(uuid)
+            storedKeys.append(key.storedUUID)
+        }
+        for (record, key) in zip(records, keys) {
+            switch record {
+            case .sample(let sample): note(sample.givenUUID, key: key)
+            case .workout(let workout): note(workout.givenUUID, key: key)
+            case .audiogram(let audiogram): note(audiogram.sample.givenUUID, key: key)
+            case .correlation(let correlation):
+                note(correlation.givenUUID, key: key)
+                for member in correlation.objects { note(member.givenUUID, key: member.contentKey) }
+            default: break
             }
         }
         guard !uuids.isEmpty else { return }
@@ -170,7 +171,8 @@ public final class PostgresRecordWriter {
             identities.deleted[uuid] = type
         }
         for try await key in try await connection.query(
-            "SELECT content_key FROM health_sample WHERE user_id = \(userID) AND content_key = ANY(\(keys))", logger: logger
+            "SELECT content_key FROM health_sample WHERE user_id = \(userID) AND content_key = ANY(\(storedKeys))",
+            logger: logger
         ).decode(UUID.self) {
             identities.keys.insert(ContentKey(storedUUID: key))
         }
@@ -278,8 +280,9 @@ public final class PostgresRecordWriter {
                 lastAnchor = max(lastAnchor, row.anchor)
                 if let family = row.family { added[family, default: 0] += 1 }
                 addedByTypeID[row.ids.type, default: 0] += 1
-                let duration = row.sample.end.timeIntervalSince(row.sample.start)
-                if duration > maxDurations[row.ids.type, default: 0] { maxDurations[row.ids.type] = duration }
+                // Every stored type gets its row (instants too: `storedSpan` walks them).
+                let duration = max(0, row.sample.end.timeIntervalSince(row.sample.start))
+                maxDurations[row.ids.type] = max(maxDurations[row.ids.type] ?? 0, duration)
             } else if let family = row.family {
                 duplicates[family, default: 0] += 1
             }

@@ -101,17 +101,7 @@ private final class PostgresImportSink: HealthRecordSink, @unchecked Sendable {
     }
 
     func write(_ batch: PreparedBatch) throws {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<Result<Void, any Error>>(.success(()))
-        Task {
-            do {
-                try await writer.write(batch.records, keys: batch.keys)
-            } catch {
-                outcome.withLock { $0 = .failure(error) }
-            }
-            done.signal()
-        }
-        done.wait()
-        try outcome.withLock { $0 }.get()
+        let writer = Exclusive(writer)
+        try BlockingWork.wait { try await writer.value.write(batch.records, keys: batch.keys) }
     }
 }

@@ -1,0 +1,142 @@
+import Foundation
+import HealthCore
+import PostgresNIO
+
+/// ``AppDataRepository`` for one user in PostgreSQL (migration `health-v2`): the same
+/// records as `SQLiteAppData`, keyed by user.
+public struct PostgresAppData: AppDataRepository {
+    let database: PostgresHealthDatabase
+    let userID: String
+
+    public init(store: PostgresHealthStore) {
+        database = store.database
+        userID = store.userID
+    }
+
+    private func rows<Row: PostgresDecodable>(_ query: PostgresQuery, as type: Row.Type) async throws -> [Row] {
+        var rows: [Row] = []
+        for try await row in try await database.client.query(query, logger: database.logger).decode(Row.self) {
+            rows.append(row)
+        }
+        return rows
+    }
+
+    public func dailyLog(on date: LocalDate) async throws -> DailyLogEntry? {
+        for try await (energy, mood, stress, note) in try await database.client.query(
+            """
+            SELECT energy, mood, stress, note FROM health_daily_log WHERE user_id = \(userID)
+                AND local_date = \(date.description)
+            """, logger: database.logger
+        ).decode((Int?, Int?, Int?, String?).self) {
+            // The table's CHECK constraints hold the 1–5 scale, so the entry is valid.
+            return try! DailyLogEntry(date: date, energy: energy, mood: mood, stress: stress, note: note)
+        }
+        return nil
+    }
+
+    @discardableResult
+    public func saveDailyLog(_ entry: DailyLogEntry) async throws -> DailyLogEntry {
+        // One statement: fields not given keep their stored value (`DailyLogEntry.merging`).
+        let query: PostgresQuery = """
+            INSERT INTO health_daily_log AS d (user_id, local_date, energy, mood, stress, note)
+            VALUES (\(userID), \(entry.date.description), \(entry.energy), \(entry.mood), \(entry.stress), \(entry.note))
+            ON CONFLICT (user_id, local_date) DO UPDATE SET energy = coalesce(EXCLUDED.energy, d.energy),
+                mood = coalesce(EXCLUDED.mood, d.mood), stress = coalesce(EXCLUDED.stress, d.stress),
+                note = coalesce(EXCLUDED.note, d.note)
+            RETURNING energy, mood, stress, note
+            """
+        for try await (energy, mood, stress, note) in try await database.client.query(query, logger: database.logger)
+            .decode((Int?, Int?, Int?, String?).self)
+        {
+            return try DailyLogEntry(date: entry.date, energy: energy, mood: mood, stress: stress, note: note)
+        }
+        return entry
+    }
+
+    public func addPlannedWorkout(_ workout: PlannedWorkout) async throws -> PlannedWorkout {
+        var stored = workout
+        stored.id = try await rows(
+            """
+            INSERT INTO health_planned_workout (user_id, name, scheduled_at, duration_minutes, started_at, finished_at)
+            VALUES (\(userID), \(workout.name), \(workout.scheduledAt.timeIntervalSince1970), \(workout.durationMinutes),
+                \(workout.startedAt?.timeIntervalSince1970), \(workout.finishedAt?.timeIntervalSince1970))
+            RETURNING id
+            """, as: Int64.self)[0]
+        return stored
+    }
+
+    public func updatePlannedWorkout(_ workout: PlannedWorkout) async throws {
+        let updated = try await rows(
+            """
+            UPDATE health_planned_workout SET name = \(workout.name),
+                scheduled_at = \(workout.scheduledAt.timeIntervalSince1970), duration_minutes = \(workout.durationMinutes),
+                started_at = \(workout.startedAt?.timeIntervalSince1970),
+                finished_at = \(workout.finishedAt?.timeIntervalSince1970)
+            WHERE user_id = \(userID) AND id = \(workout.id) RETURNING id
+            """, as: Int64.self)
+        guard updated.count == 1 else { throw AppDataError(missingWorkoutID: workout.id) }
+    }
+
+    public func plannedWorkout(id: Int64) async throws -> PlannedWorkout? {
+        try await workouts("AND id = $2", [id]).first
+    }
+
+    public func plannedWorkouts(scheduledIn interval: DateInterval) async throws -> [PlannedWorkout] {
+        try await workouts(
+            "AND scheduled_at >= $2 AND scheduled_at < $3 ORDER BY scheduled_at, id",
+            [interval.start.timeIntervalSince1970, interval.end.timeIntervalSince1970])
+    }
+
+    public func workoutInProgress(at instant: Date) async throws -> PlannedWorkout? {
+        try await workouts(
+            "AND started_at <= $2 AND (finished_at IS NULL OR finished_at > $2) ORDER BY started_at DESC, id DESC LIMIT 1",
+            [instant.timeIntervalSince1970]
+        ).first
+    }
+
+    @discardableResult
+    public func recordCoachInteraction(_ interaction: CoachInteraction) async throws -> CoachInteraction {
+        var stored = interaction
+        stored.id = try await rows(
+            """
+            INSERT INTO health_coach_interaction (user_id, at, kind)
+            VALUES (\(userID), \(interaction.at.timeIntervalSince1970), \(interaction.kind)) RETURNING id
+            """, as: Int64.self)[0]
+        return stored
+    }
+
+    public func lastCoachInteraction(atOrBefore instant: Date) async throws -> CoachInteraction? {
+        for try await (id, at, kind) in try await database.client.query(
+            """
+            SELECT id, at, kind FROM health_coach_interaction WHERE user_id = \(userID)
+                AND at <= \(instant.timeIntervalSince1970) ORDER BY at DESC, id DESC LIMIT 1
+            """, logger: database.logger
+        ).decode((Int64, Double, String).self) {
+            return CoachInteraction(id: id, at: Date(timeIntervalSince1970: at), kind: kind)
+        }
+        return nil
+    }
+
+    /// Planned workouts of the user matching `clause` (parameters from `$2`).
+    private func workouts(_ clause: String, _ values: [any PostgresDynamicTypeEncodable]) async throws -> [PlannedWorkout] {
+        var bindings = PostgresBindings()
+        bindings.append(userID)
+        for value in values { bindings.append(value) }
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT id, name, scheduled_at, duration_minutes, started_at, finished_at FROM health_planned_workout
+                WHERE user_id = $1 \(clause)
+                """, binds: bindings)
+        var found: [PlannedWorkout] = []
+        for try await (id, name, scheduled, minutes, started, finished) in try await database.client.query(
+            query, logger: database.logger
+        ).decode((Int64, String, Double, Int?, Double?, Double?).self) {
+            found.append(
+                PlannedWorkout(
+                    id: id, name: name, scheduledAt: Date(timeIntervalSince1970: scheduled), durationMinutes: minutes,
+                    startedAt: started.map(Date.init(timeIntervalSince1970:)),
+                    finishedAt: finished.map(Date.init(timeIntervalSince1970:))))
+        }
+        return found
+    }
+}
