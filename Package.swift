@@ -159,7 +159,7 @@ let package = Package(
                 "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth", "HealthDaily",
                 "HealthMetrics", "HealthReadiness",
                 "HealthExport", "HealthServer", "HealthContext", "HealthWeather", "HealthWire", "HealthSync",
-                "HealthKitCompat", "HealthDashboard", "HealthMCP",
+                "HealthKitCompat", "HealthDashboard", "HealthMCP", "HealthPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
@@ -177,7 +177,7 @@ let package = Package(
             name: "HealthServerTests",
             dependencies: [
                 "HealthServer", "HealthMetrics", "HealthReadiness", "HealthAutoExport", "HealthCore", "HealthDaily",
-                "HealthImport", "HealthStore", "HealthSynth", "HealthWire", "HealthSync",
+                "HealthImport", "HealthStore", "HealthSynth", "HealthWire", "HealthSync", "HealthPostgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HealthMetrics
+import HealthPostgres
 import HealthServer
 import Hummingbird
 import HummingbirdTesting
@@ -33,6 +34,8 @@ struct ServerHarness {
     let tokens: [String: String]
     let ids: [String: String]
     let schema: String?
+    /// With PostgreSQL, the users' samples are there too (as `serve --postgres` keeps them).
+    let samples: PostgresHealthDatabase?
 
     init(_ backend: ServerBackend, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
         self.backend = backend
@@ -41,11 +44,14 @@ struct ServerHarness {
         switch backend {
         case .sqlite:
             schema = nil
+            samples = nil
             store = try SQLiteServerStore(path: folder.appendingPathComponent("server.sqlite").path)
         case .postgres:
             let schema = try await TestSchemas.shared.make()
             self.schema = schema
-            store = try await PostgresServerStore(url: ServerBackend.postgresURL!, schema: schema)
+            let server = try await PostgresServerStore(url: ServerBackend.postgresURL!, schema: schema)
+            store = server
+            samples = try await PostgresHealthDatabase(pool: server.pool)
         }
         var tokens: [String: String] = [:]
         var ids: [String: String] = [:]
@@ -58,15 +64,20 @@ struct ServerHarness {
         self.ids = ids
         var configuration = ServerConfiguration()
         configure(&configuration)
-        app = try buildApplication(configuration: configuration, repositories: .init(store: store, dataFolder: folder.path))
+        let healthStores: any UserHealthStores =
+            samples.map(PostgresUserHealthStores.init(database:)) ?? SQLiteUserHealthStores(folder: folder.path)
+        app = try buildApplication(
+            configuration: configuration,
+            repositories: .init(store: store, healthStores: healthStores, dataFolder: folder.path))
     }
 
     /// Removes the folder; closes the store and drops its schema in the background (a
     /// schema left behind is swept by the next run).
     func cleanUp() {
         try? FileManager.default.removeItem(at: folder)
-        let (store, schema) = (store, schema)
+        let (store, schema, samples) = (store, schema, samples)
         Task {
+            await samples?.close()
             await store.close()
             if let schema { await TestSchemas.shared.drop(schema) }
         }

@@ -72,10 +72,10 @@ import Testing
                     }
                 })
             let first = try await engine.runOnce()
-            let server = try await harness.healthDatabase("alice")
+            let server = try await harness.healthStore("alice")
             let expected = try await Self.contents(device.store)
             #expect(expected.count == 3000)
-            #expect(try await Self.contents(server.store) == expected)
+            #expect(try await Self.contents(server) == expected)
             #expect(
                 first.itemsSent == 3000 && first.added == 3000 && first.deadLetters == 0 && first.retries == 0,
                 "retried: \(retried.withLock { $0 })")
@@ -86,13 +86,13 @@ import Testing
                 .heartRate, overlapping: DateInterval(start: Self.end.addingTimeInterval(-10 * 86400), duration: 86400),
                 source: "Jane’s Apple Watch")
             try await device.store.add(Self.history(500, seed: 2))
-            let resent = try await server.store.samples(
+            let resent = try await server.samples(
                 of: .stepCount, overlapping: DateInterval(start: .distantPast, end: .distantFuture)
             )
             .filter { gone.deleted.contains($0.uuid) }.prefix(10)
             try await device.store.add(Array(resent))
             let second = try await engine.runOnce()
-            #expect(try await Self.contents(server.store) == (try await Self.contents(device.store)))
+            #expect(try await Self.contents(server) == (try await Self.contents(device.store)))
             #expect(second.deadLetters == 0 && second.deleted >= 200)
             // Nothing more to send: a third run reads and sends nothing.
             let third = try await engine.runOnce()
@@ -103,8 +103,10 @@ import Testing
 }
 
 extension ServerHarness {
-    /// The user's health store on the server, opened beside the server's own connection.
-    func healthDatabase(_ user: String) async throws -> HealthDatabase {
-        try HealthDatabase(path: folder.appendingPathComponent("users/\(ids[user]!).sqlite").path)
+    /// The user's samples on the server: their SQLite file opened beside the server's own
+    /// connection, or their rows in PostgreSQL.
+    func healthStore(_ user: String) async throws -> any HealthQuerying {
+        if let samples { return samples.store(for: ids[user]!) }
+        return try HealthDatabase(path: folder.appendingPathComponent("users/\(ids[user]!).sqlite").path).store
     }
 }

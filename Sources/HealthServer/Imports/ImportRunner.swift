@@ -31,7 +31,7 @@ final class ImportRunner: Sendable {
 
     /// Recomputes and upserts the user's daily metrics over an interval; answers how many
     /// days and what the upsert did.
-    typealias RecomputeDays = @Sendable (DateInterval, HealthDatabase) async throws -> (Int, UpsertCounts)
+    typealias RecomputeDays = @Sendable (DateInterval, any UserHealthStore) async throws -> (Int, UpsertCounts)
 
     private struct Live: Sendable {
         var started = false
@@ -40,7 +40,6 @@ final class ImportRunner: Sendable {
 
     private func run(_ job: ImportJob, file: String, user: User, zone: TimeZone, recompute: RecomputeDays) async {
         var job = job
-        defer { try? FileManager.default.removeItem(atPath: file) }
         let live = Locked(Live())
         do {
             let database = try await repositories.healthStores.store(for: user.id)
@@ -75,7 +74,7 @@ final class ImportRunner: Sendable {
             job.added = summary.totalAdded
             job.duplicates = summary.duplicates.values.reduce(0, +)
             job.alreadyImported = summary.alreadyImported != nil
-            if summary.alreadyImported == nil, let span = try database.store.storedSpan() {
+            if summary.alreadyImported == nil, let span = try await database.storedSpan() {
                 let (days, daily) = try await recompute(span, database)
                 job.daysRecomputed = days
                 job.daily = daily
@@ -89,6 +88,9 @@ final class ImportRunner: Sendable {
             job = job.failed(Self.reason(error, file: file))
             logger.notice("import failed", metadata: ["job": "\(job.id)", "error.type": "\(type(of: error))"])
         }
+        // Gone before the job says it ended: a client that sees the final state never finds
+        // the upload still on disk.
+        try? FileManager.default.removeItem(atPath: file)
         do {
             try await repositories.imports.saveImport(job, userID: user.id)
         } catch {
@@ -96,16 +98,21 @@ final class ImportRunner: Sendable {
         }
     }
 
-    private func importOnQueue(file: String, database: HealthDatabase, live: Locked<Live>) async throws -> ImportSummary {
+    private func importOnQueue(file: String, database: any UserHealthStore, live: Locked<Live>) async throws -> ImportSummary {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 live.withLock { $0.started = true }
-                var options = HealthImporter.Options()
-                options.progressInterval = self.progressInterval
+                var settings = HealthImporter.Options()
+                settings.progressInterval = self.progressInterval
+                let options = settings
+                // The queue's thread waits for the import (its own threads do the work): one
+                // import at a time, whichever store it writes.
                 continuation.resume(
                     with: Result {
-                        try HealthImporter(database: database, options: options).run(path: file) { progress in
-                            live.withLock { $0.progress = progress }
+                        try BlockingWork.wait {
+                            try await database.importExport(path: file, options: options) { progress in
+                                live.withLock { $0.progress = progress }
+                            }
                         }
                     })
             }

@@ -41,10 +41,15 @@ public struct ServerRepositories: Sendable {
     /// Every repository from one store; each user's samples in `dataFolder/users/<id>.sqlite`,
     /// uploads in `dataFolder/uploads`.
     public init(store: any ServerStore, dataFolder: String) {
+        self.init(store: store, healthStores: SQLiteUserHealthStores(folder: dataFolder), dataFolder: dataFolder)
+    }
+
+    /// Every repository from one store, users' samples in `healthStores` (PostgreSQL's:
+    /// ``PostgresUserHealthStores``), uploads in `dataFolder/uploads`.
+    public init(store: any ServerStore, healthStores: any UserHealthStores, dataFolder: String) {
         self.init(
-            users: store, dailyMetrics: store, healthStores: SQLiteUserHealthStores(folder: dataFolder),
-            idempotency: store, imports: store, devices: store, web: store,
-            uploadFolder: (dataFolder as NSString).appendingPathComponent("uploads"))
+            users: store, dailyMetrics: store, healthStores: healthStores, idempotency: store, imports: store,
+            devices: store, web: store, uploadFolder: (dataFolder as NSString).appendingPathComponent("uploads"))
     }
 }
 

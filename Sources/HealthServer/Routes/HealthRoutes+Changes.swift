@@ -24,7 +24,7 @@ extension HealthRoutes {
         let since = try Self.integer(query["since"], name: "since", default: 0, in: 0...Int64.max)
         let limit = try Self.integer(query["limit"], name: "limit", default: 1000, in: 1...10_000)
         let database = try await repositories.healthStores.store(for: user.id)
-        let page = try await database.store.changes(of: SampleType(type), since: QueryAnchor(since), limit: Int(limit))
+        let page = try await database.queries.changes(of: SampleType(type), since: QueryAnchor(since), limit: Int(limit))
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(bytes: try SampleWire.encoder().encode(ChangeFeedPage(page)))))
@@ -50,7 +50,7 @@ extension HealthRoutes {
                 }
             }
             let database = try await repositories.healthStores.store(for: user.id)
-            let report = try await database.store.delete(uuids: uuids)
+            let report = try await database.apply([.delete(uuids)]).deletions[0]
             var days = 0
             var daily = UpsertCounts()
             if !report.intervals.isEmpty {

@@ -71,24 +71,22 @@ extension HealthRoutes {
     /// Writes `records` into the user's store and recomputes their days.
     private func ingest(_ records: [HealthRecord], user: User, zone: TimeZone) async throws -> IngestReport {
         let database = try await repositories.healthStores.store(for: user.id)
-        let (added, duplicates) = try await database.writeAsync { writer in
-            do {
-                try writer.write(records)
-            } catch let error as SampleIdentityError {
-                throw Problem.unprocessable(error.description, pointer: "/samples")
-            }
-            return (writer.added.values.reduce(0, +), writer.duplicates.values.reduce(0, +))
+        let written: HealthWriteReport
+        do {
+            written = try await database.apply([.records(records)])
+        } catch let error as SampleIdentityError {
+            throw Problem.unprocessable(error.description, pointer: "/samples")
         }
         let (days, daily) = try await recompute(records, user: user, zone: zone, database: database)
         return IngestReport(
-            records: records.count, added: added, duplicates: duplicates, ignoredKeys: [], unknownMetrics: [],
+            records: records.count, added: written.added, duplicates: written.duplicates, ignoredKeys: [], unknownMetrics: [],
             daysRecomputed: days, daily: daily)
     }
 
     /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) that the records
     /// start on, plus the day after each night, and upserts them as `norm_v1`.
     private func recompute(
-        _ records: [HealthRecord], user: User, zone: TimeZone, database: HealthDatabase
+        _ records: [HealthRecord], user: User, zone: TimeZone, database: any UserHealthStore
     ) async throws -> (Int, UpsertCounts) {
         let starts: [Date] = records.compactMap { record in
             switch record {
@@ -104,7 +102,7 @@ extension HealthRoutes {
 
     /// ``recompute(touching:user:zone:database:)`` of one interval.
     func recompute(
-        _ span: DateInterval, user: User, zone: TimeZone, database: HealthDatabase
+        _ span: DateInterval, user: User, zone: TimeZone, database: any UserHealthStore
     ) async throws -> (Int, UpsertCounts) {
         try await recompute(touching: [span], user: user, zone: zone, database: database)
     }
@@ -115,7 +113,7 @@ extension HealthRoutes {
     /// around each, not the months between — at most 3660 days, the latest ones, and
     /// upserts them as `norm_v1`.
     func recompute(
-        touching intervals: [DateInterval], user: User, zone: TimeZone, database: HealthDatabase
+        touching intervals: [DateInterval], user: User, zone: TimeZone, database: any UserHealthStore
     ) async throws -> (Int, UpsertCounts) {
         let limit = 3660
         var touched = Set<LocalDate>()
@@ -141,7 +139,7 @@ extension HealthRoutes {
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = zone
         settings.userID = user.id
-        let normalizer = DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
+        let normalizer = DailyNormalizer(store: database.queries, configuration: settings, now: { Date() })
         var days: [NormalizedDailyMetrics] = []
         for run in runs { days += try await normalizer.metrics(from: run.lowerBound, through: run.upperBound) }
         return (days.count, try await repositories.dailyMetrics.upsert(days, userID: user.id))

@@ -29,7 +29,8 @@ extension HealthRoutes {
         settings.homeZone = try dayZone(request)
         let tools = CoachTools(
             source: CoachSource(
-                store: database.store, appData: database.appData, weather: OpenMeteoClient(configuration: configuration.weather),
+                store: database.queries, appData: database.appData,
+                weather: OpenMeteoClient(configuration: configuration.weather),
                 daily: StoredDailyMetrics(
                     repository: repositories.dailyMetrics, userID: user.id, version: settings.version, zone: settings.homeZone),
                 normalization: settings, withheld: Set(HealthDataCategory.allCases).subtracting(access.readable),

@@ -17,7 +17,7 @@ extension HealthRoutes {
         settings.homeZone = try dayZone(request)
         let database = try await repositories.healthStores.store(for: user.id)
         return try json(
-            try await SleepAnalyzer(store: database.store, configuration: settings).nights(from: first, through: last))
+            try await SleepAnalyzer(store: database.queries, configuration: settings).nights(from: first, through: last))
     }
 
     /// `GET /v1/export.csv?metrics=weight,steps|all&from=&to=[&tz=&weight_unit=&glucose_unit=
@@ -51,7 +51,7 @@ extension HealthRoutes {
         case "F": options.units.temperature = .fahrenheit
         default: throw Problem.badRequest("temperature_unit must be C or F")
         }
-        let store = try await repositories.healthStores.store(for: user.id).store
+        let store = try await repositories.healthStores.store(for: user.id).scanning
         let stored = try store.storedSampleTypes()
         var metrics: [ExportMetric]
         let list = parameter("metrics") ?? "all"

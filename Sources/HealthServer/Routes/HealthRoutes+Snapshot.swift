@@ -47,7 +47,7 @@ extension HealthRoutes {
         settings.dayTimeout = configuration.snapshotProviderTimeout
         let database = try await repositories.healthStores.store(for: user.id)
         let assembler = ContextAssembler.standard(
-            store: database.store, appData: database.appData, weather: OpenMeteoClient(configuration: configuration.weather),
+            store: database.queries, appData: database.appData, weather: OpenMeteoClient(configuration: configuration.weather),
             location: location, configuration: settings,
             withheld: Set(HealthDataCategory.allCases).subtracting(shown))
         return try json(await assembler.assemble(at: instant))

@@ -89,29 +89,29 @@ extension HealthRoutes {
             return try Self.records(content.items)
         }
         let database = try await repositories.healthStores.store(for: user.id)
-        var (answer, touched) = try await database.writeAsync { writer in
-            var answer = SyncBatchAnswer(batchID: envelope.batchID, sequence: envelope.sequence)
-            var touched: [DateInterval] = []
-            do {
-                for item in items {
-                    switch item {
-                    case .add(let samples):
-                        try writer.write(samples.map(HealthRecord.sample))
-                        touched += samples.map { DateInterval(start: $0.start, end: max($0.start, $0.end)) }
-                    case .delete(let uuids):
-                        let report = try writer.delete(uuids: uuids)
-                        answer.deleted += report.deleted.count
-                        answer.unknown += report.unknown.count
-                        touched += report.intervals
-                    }
-                }
-            } catch let error as SampleIdentityError {
-                throw Problem.unprocessable(error.description, pointer: "/ciphertext")
+        var answer = SyncBatchAnswer(batchID: envelope.batchID, sequence: envelope.sequence)
+        var touched: [DateInterval] = []
+        let writes: [HealthWrite] = items.map { item in
+            switch item {
+            case .add(let samples):
+                touched += samples.map { DateInterval(start: $0.start, end: max($0.start, $0.end)) }
+                return .records(samples.map(HealthRecord.sample))
+            case .delete(let uuids): return .delete(uuids)
             }
-            answer.added = writer.added.values.reduce(0, +)
-            answer.duplicates = writer.duplicates.values.reduce(0, +)
-            return (answer, touched)
         }
+        let written: HealthWriteReport
+        do {
+            written = try await database.apply(writes)
+        } catch let error as SampleIdentityError {
+            throw Problem.unprocessable(error.description, pointer: "/ciphertext")
+        }
+        for report in written.deletions {
+            answer.deleted += report.deleted.count
+            answer.unknown += report.unknown.count
+            touched += report.intervals
+        }
+        answer.added = written.added
+        answer.duplicates = written.duplicates
         _ = try await repositories.devices.advanceSequence(
             deviceID: device.id, to: envelope.sequence, batchID: envelope.batchID, at: configuration.clock())
         if !touched.isEmpty {

@@ -3,11 +3,11 @@ import HealthCore
 import HealthStore
 import NIOPosix
 
-/// Each user's samples live in a health store of their own (the same SQLite store the CLI
-/// imports into), so one user's query can never reach another's samples.
+/// Each user's samples: a SQLite file of their own (the same store the CLI imports into)
+/// or their rows in the shared PostgreSQL database. A user's store reaches only their samples.
 public protocol UserHealthStores: Sendable {
     /// The store of `userID`, created on first use.
-    func store(for userID: String) async throws -> HealthDatabase
+    func store(for userID: String) async throws -> any UserHealthStore
 
     /// Deletes the store of `userID` entirely (nothing of it stays on disk); returns how
     /// many samples it held and the bytes of the files removed.
@@ -29,7 +29,10 @@ public final class SQLiteUserHealthStores: UserHealthStores {
         self.threadPool = threadPool
     }
 
-    public func store(for userID: String) async throws -> HealthDatabase {
+    public func store(for userID: String) async throws -> any UserHealthStore { try await database(for: userID) }
+
+    /// The SQLite store of `userID`, opened once.
+    public func database(for userID: String) async throws -> HealthDatabase {
         let path = try path(for: userID)
         let threadPool = threadPool
         let opening = opened.withLock { stores in

@@ -157,7 +157,7 @@ struct WebRoutes: Sendable {
         let daily = StoredDailyMetrics(
             repository: repositories.dailyMetrics, userID: user.id, version: settings.normalization.version, zone: zone)
         let clock = configuration.clock
-        let data = try await DashboardAssembler(store: database.store, settings: settings, now: clock, daily: daily)
+        let data = try await DashboardAssembler(store: database.queries, settings: settings, now: clock, daily: daily)
             .assemble(today: day ?? LocalDate(now, in: zone))
         // The kinds a panel uses that are off; asked about again once the interval after a decline is over.
         let off = (user.dataTypes ?? Set(HealthDataCategory.allCases)).subtracting(shown).subtracting([.other])

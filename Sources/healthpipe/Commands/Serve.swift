@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthCore
+import HealthPostgres
 import HealthServer
 import Hummingbird
 
@@ -38,6 +39,32 @@ struct ServerDatabaseOptions: ParsableArguments {
     func open() async throws -> any ServerStore {
         if let url = postgresURL { return try await PostgresServerStore(url: url) }
         return try SQLiteServerStore(path: path)
+    }
+
+    /// The server's records and the users' samples: all in PostgreSQL with `--postgres`
+    /// (one pool for both), else SQLite files under `dataFolder`. `close` releases them.
+    func openRepositories(dataFolder: String) async throws -> (ServerRepositories, close: @Sendable () async -> Void) {
+        guard let url = postgresURL else {
+            let store = try SQLiteServerStore(path: path)
+            return (ServerRepositories(store: store, dataFolder: dataFolder), { await store.close() })
+        }
+        let pool = try await PostgresPool(url: url)
+        do {
+            let store = try await PostgresServerStore(pool: pool)
+            let samples = try await PostgresHealthDatabase(pool: pool)
+            let repositories = ServerRepositories(
+                store: store, healthStores: PostgresUserHealthStores(database: samples), dataFolder: dataFolder)
+            return (
+                repositories,
+                {
+                    await samples.close()
+                    await pool.close()
+                }
+            )
+        } catch {
+            await pool.close()
+            throw error
+        }
     }
 
     /// Runs `body` on the opened store and closes it, also when `body` throws.
@@ -120,9 +147,8 @@ struct Serve: AsyncParsableCommand {
         if let tlsCert, let tlsKey {
             configuration.tls = try ServerTLS.configuration(certificate: tlsCert, key: tlsKey)
         }
-        let store = try await database.open()
         let folder = dataDir ?? (database.path as NSString).deletingLastPathComponent
-        let repositories = ServerRepositories(store: store, dataFolder: folder)
+        let (repositories, close) = try await database.openRepositories(dataFolder: folder)
         let interrupted = try await repositories.imports.failUnfinishedImports(
             reason: "the server stopped before this import finished; upload the export again")
         if interrupted > 0 { printError("Marked \(interrupted) unfinished import(s) failed.") }
@@ -133,10 +159,10 @@ struct Serve: AsyncParsableCommand {
         do {
             try await app.runService()
         } catch {
-            await store.close()
+            await close()
             throw error
         }
-        await store.close()
+        await close()
     }
 }
 
@@ -234,10 +260,19 @@ struct UsersDelete: AsyncParsableCommand {
 
     func run() async throws {
         let folder = dataDir ?? (database.path as NSString).deletingLastPathComponent
-        let report = try await database.withStore { store -> UserDeletionReport? in
-            guard let user = try await store.users().first(where: { $0.name == name }) else { return nil }
-            guard try Confirmation.ask("Delete \(name) and all their data for good?", skip: yes) else { throw ExitCode(1) }
-            return try await ServerRepositories(store: store, dataFolder: folder).deleteUser(user)
+        let (repositories, close) = try await database.openRepositories(dataFolder: folder)
+        let report: UserDeletionReport?
+        do {
+            if let user = try await repositories.users.users().first(where: { $0.name == name }) {
+                guard try Confirmation.ask("Delete \(name) and all their data for good?", skip: yes) else { throw ExitCode(1) }
+                report = try await repositories.deleteUser(user)
+            } else {
+                report = nil
+            }
+            await close()
+        } catch {
+            await close()
+            throw error
         }
         guard let report else {
             printError("error: no user named '\(name)'")

@@ -1,0 +1,114 @@
+import Foundation
+import HealthCore
+import HealthImport
+import HealthPostgres
+import HealthStore
+
+/// One user's samples as the routes use them: a SQLite file of their own
+/// (``HealthDatabase``) or their rows in the shared PostgreSQL database
+/// (``PostgresHealthStore``), with the same semantics (docs/store.md).
+public protocol UserHealthStore: Sendable {
+    /// The queries (also ``WorkoutDetailsReading`` and ``SampleInventoryReading``).
+    var queries: any HealthQuerying { get }
+    /// The app's own records: daily log, planned workouts, coach interactions.
+    var appData: any AppDataRepository { get }
+    /// Streaming reads for CSV exports: synchronous, for a thread that may block.
+    var scanning: any SampleScanning { get }
+    /// Applies `writes` in order in one transaction (all or nothing): records stored with
+    /// the identity rules, deletions by UUID. A UUID named as another type throws
+    /// ``SampleIdentityError``.
+    func apply(_ writes: [HealthWrite]) async throws -> HealthWriteReport
+    /// From the earliest start to the latest end of the samples; `nil` when empty.
+    func storedSpan() async throws -> DateInterval?
+    /// Imports an export file in one transaction.
+    func importExport(
+        path: String, options: HealthImporter.Options, progress: @escaping @Sendable (ImportProgress) -> Void
+    ) async throws -> ImportSummary
+}
+
+/// One step of ``UserHealthStore/apply(_:)``.
+public enum HealthWrite: Sendable {
+    case records([HealthRecord])
+    case delete([UUID])
+}
+
+/// What ``UserHealthStore/apply(_:)`` did.
+public struct HealthWriteReport: Sendable {
+    /// Records stored, and records that were stored already.
+    public var added = 0
+    public var duplicates = 0
+    /// One report per ``HealthWrite/delete(_:)``, in order.
+    public var deletions: [DeletionReport] = []
+}
+
+extension HealthDatabase: UserHealthStore {
+    public var queries: any HealthQuerying { store }
+    public var appData: any AppDataRepository { SQLiteAppData(database: self) }
+    public var scanning: any SampleScanning { store }
+
+    public func apply(_ writes: [HealthWrite]) async throws -> HealthWriteReport {
+        try await writeAsync { writer in
+            var report = HealthWriteReport()
+            for write in writes {
+                switch write {
+                case .records(let records): try writer.write(records)
+                case .delete(let uuids): report.deletions.append(try writer.delete(uuids: uuids))
+                }
+            }
+            report.added = writer.added.values.reduce(0, +)
+            report.duplicates = writer.duplicates.values.reduce(0, +)
+            return report
+        }
+    }
+
+    public func storedSpan() async throws -> DateInterval? { try store.storedSpan() }
+
+    public func importExport(
+        path: String, options: HealthImporter.Options, progress: @escaping @Sendable (ImportProgress) -> Void
+    ) async throws -> ImportSummary {
+        try await HealthImporter(database: self, options: options).run(path: path, progress: progress)
+    }
+}
+
+extension PostgresHealthStore: UserHealthStore {
+    public var queries: any HealthQuerying { self }
+    public var appData: any AppDataRepository { PostgresAppData(store: self) }
+    public var scanning: any SampleScanning { scanner }
+
+    public func apply(_ writes: [HealthWrite]) async throws -> HealthWriteReport {
+        try await write { writer in
+            var report = HealthWriteReport()
+            for write in writes {
+                switch write {
+                case .records(let records): try await writer.write(records)
+                case .delete(let uuids): report.deletions.append(try await writer.delete(uuids: uuids))
+                }
+            }
+            try await writer.flush()
+            report.added = writer.added.values.reduce(0, +)
+            report.duplicates = writer.duplicates.values.reduce(0, +)
+            return report
+        }
+    }
+
+    public func importExport(
+        path: String, options: HealthImporter.Options, progress: @escaping @Sendable (ImportProgress) -> Void
+    ) async throws -> ImportSummary {
+        try await PostgresImporter(store: self, options: options).run(path: path, progress: progress)
+    }
+}
+
+/// Every user's samples in one PostgreSQL database (`healthpipe serve --postgres`): no
+/// file per user, so any number of servers can share the database.
+public struct PostgresUserHealthStores: UserHealthStores {
+    public let database: PostgresHealthDatabase
+
+    public init(database: PostgresHealthDatabase) { self.database = database }
+
+    public func store(for userID: String) async throws -> any UserHealthStore { database.store(for: userID) }
+
+    /// Deletes the user's rows of every health table in one transaction (no file: 0 bytes).
+    public func deleteStore(for userID: String) async throws -> (samples: Int, bytes: Int64) {
+        (try await database.deleteUser(userID), 0)
+    }
+}
