@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 import Logging
 import PostgresNIO
 
@@ -12,6 +13,10 @@ public final class PostgresPool: Sendable {
     /// Where it connects (for messages: never the password).
     public let url: PostgresURL
     private let runner: Task<Void, Never>
+    private let closed = Locked(false)
+
+    /// `true` once ``close()`` was called: long-running loops over the pool stop.
+    public var isClosed: Bool { closed.withLock { $0 } }
 
     /// A migration: an id recorded in `schema_migrations` once applied, and its statements.
     public struct Migration: Sendable {
@@ -62,6 +67,7 @@ public final class PostgresPool: Sendable {
 
     /// Releases the connections; the pool is unusable afterwards.
     public func close() async {
+        closed.withLock { $0 = true }
         runner.cancel()
         await runner.value
     }

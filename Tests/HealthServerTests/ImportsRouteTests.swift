@@ -179,3 +179,58 @@ import Testing
         #expect(try await harness.store.failUnfinishedImports(reason: "stopped") == 0)
     }
 }
+
+/// Several servers on one PostgreSQL database share the import queue: an upload taken by a
+/// server that dies mid-import is imported by another.
+@Suite(.enabled(if: ServerBackend.postgresURL != nil, "needs HEALTHPIPE_TEST_POSTGRES_URL"))
+struct SharedImportQueueTests {
+    @Test func anImportWhoseServerDiesIsFinishedByAnother() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-takeover-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = SyntheticExport.Configuration(days: 45, seed: 5)
+        configuration.startDate = "2024-05-01"
+        configuration.heartRatePerHour = 6
+        let export = folder.appendingPathComponent("export.zip")
+        _ = try await SyntheticExport(configuration: configuration).write(to: export)
+        let reference = try HealthDatabase(path: folder.appendingPathComponent("reference.sqlite").path)
+        let expected = try await HealthImporter(database: reference).run(path: export.path)
+
+        let first = try await ServerHarness(.postgres)
+        defer { first.cleanUp() }
+        let alice = try #require(first.ids["alice"])
+        let id = try await first.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/imports?tz=Europe/Paris", method: .post, headers: first.upload("alice"),
+                body: ByteBuffer(data: try Data(contentsOf: export))
+            ) { ServerHarness.json($0.body)["id"] as? String ?? "" }
+        }
+        // Server 1 has claimed the job and is importing: it dies (its connections close, and
+        // with them its claim and its import's transaction).
+        let running = try await Self.poll(first.store, id: id, user: alice) { $0.state == .running && $0.bytesRead > 0 }
+        #expect(running?.state == .running)
+        await first.samples?.close()
+        await first.store.close()
+
+        let second = try await first.anotherServer()
+        defer { second.close() }
+        let done = try await Self.poll(second.store, id: id, user: alice) { $0.state == .succeeded || $0.state == .failed }
+        #expect(done?.state == .succeeded && done?.error == nil)
+        #expect(done?.added == expected.totalAdded && done?.alreadyImported == false)
+        let samples = try await second.samples.store(for: alice).sampleInventory().map(\.count).reduce(0, +)
+        #expect(samples == (try reference.counts()["sample"]))
+        #expect(try await second.store.unfinishedImports().isEmpty)
+    }
+
+    /// Polls the job until `done` holds (at most 120 s).
+    static func poll(
+        _ store: any ServerStore, id: String, user: String, until done: (ImportJob) -> Bool
+    ) async throws -> ImportJob? {
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            if let job = try await store.importJob(id: id, userID: user), done(job) { return job }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+}

@@ -71,6 +71,33 @@ struct ServerHarness {
             repositories: .init(store: store, healthStores: healthStores, dataFolder: folder.path))
     }
 
+    /// A second server on this harness's PostgreSQL schema (its users, its samples), with
+    /// its own pool and its own import queue loop, as another process would be.
+    func anotherServer() async throws -> OtherServer {
+        let store = try await PostgresServerStore(url: ServerBackend.postgresURL!, schema: schema!)
+        let samples = try await PostgresHealthDatabase(pool: store.pool)
+        let app = try buildApplication(
+            configuration: ServerConfiguration(),
+            repositories: .init(
+                store: store, healthStores: PostgresUserHealthStores(database: samples),
+                dataFolder: folder.appendingPathComponent("second").path))
+        return OtherServer(store: store, samples: samples, app: app)
+    }
+
+    struct OtherServer {
+        let store: PostgresServerStore
+        let samples: PostgresHealthDatabase
+        let app: any ApplicationProtocol
+
+        func close() {
+            let (store, samples) = (store, samples)
+            Task {
+                await samples.close()
+                await store.close()
+            }
+        }
+    }
+
     /// Removes the folder; closes the store and drops its schema in the background (a
     /// schema left behind is swept by the next run).
     func cleanUp() {

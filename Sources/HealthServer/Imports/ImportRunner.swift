@@ -26,8 +26,48 @@ final class ImportRunner: Sendable {
 
     /// Starts importing `file` for `user`; returns at once.
     func start(_ job: ImportJob, file: String, user: User, zone: TimeZone, recompute: @escaping RecomputeDays) {
-        Task { await run(job, file: file, user: user, zone: zone, recompute: recompute) }
+        Task { await run(job, file: file, userID: user.id, zone: zone, recompute: recompute) }
     }
+
+    /// Set by ``ring()``: a job was queued here, no need to wait for the next poll.
+    private let bell = Locked(false)
+
+    /// With several servers on one database: claims queued jobs — this server's and
+    /// others', a dead server's too — one at a time, for as long as the process runs,
+    /// polling every `poll` seconds and at once after ``ring()``. `recompute` gives each
+    /// job's recomputation of days for its user and zone.
+    func startClaiming(
+        _ queue: any SharedImportQueue, poll: TimeInterval = 1,
+        recompute: @escaping @Sendable (_ userID: String, _ zone: TimeZone) -> RecomputeDays
+    ) {
+        let (bell, logger, folder) = (bell, logger, repositories.uploadFolder)
+        Task {
+            while !Task.isCancelled {
+                do {
+                    let claimed = try await queue.claimNextImport(into: folder) { claimed in
+                        let zone = TimeZone(identifier: claimed.zone) ?? .gmt
+                        await self.run(
+                            claimed.job, file: claimed.file, userID: claimed.userID, zone: zone,
+                            recompute: recompute(claimed.userID, zone))
+                    }
+                    if claimed { continue }
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.warning("import queue: \(type(of: error)); trying again")
+                }
+                // The next poll, or sooner when this server queues a job.
+                let deadline = Date().addingTimeInterval(poll)
+                while Date() < deadline, !bell.withLock({ $0 }), !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
+                bell.withLock { $0 = false }
+            }
+        }
+    }
+
+    /// Wakes the claim loop.
+    func ring() { bell.withLock { $0 = true } }
 
     /// Recomputes and upserts the user's daily metrics over an interval; answers how many
     /// days and what the upsert did.
@@ -38,11 +78,11 @@ final class ImportRunner: Sendable {
         var progress: ImportProgress?
     }
 
-    private func run(_ job: ImportJob, file: String, user: User, zone: TimeZone, recompute: RecomputeDays) async {
+    private func run(_ job: ImportJob, file: String, userID: String, zone: TimeZone, recompute: RecomputeDays) async {
         var job = job
         let live = Locked(Live())
         do {
-            let database = try await repositories.healthStores.store(for: user.id)
+            let database = try await repositories.healthStores.store(for: userID)
             let queued = job
             let summary: ImportSummary = try await withThrowingTaskGroup(of: ImportSummary?.self) { group in
                 group.addTask { try await self.importOnQueue(file: file, database: database, live: live) }
@@ -59,7 +99,7 @@ final class ImportRunner: Sendable {
                         update.state = .running
                         update.apply(now.progress)
                         update.updatedAt = Date()
-                        try? await self.repositories.imports.saveImport(update, userID: user.id)
+                        try? await self.repositories.imports.saveImport(update, userID: userID)
                         saved = position
                     }
                     return nil
@@ -92,7 +132,7 @@ final class ImportRunner: Sendable {
         // the upload still on disk.
         try? FileManager.default.removeItem(atPath: file)
         do {
-            try await repositories.imports.saveImport(job, userID: user.id)
+            try await repositories.imports.saveImport(job, userID: userID)
         } catch {
             logger.error("could not save an import's result", metadata: ["job": "\(job.id)"])
         }

@@ -22,6 +22,9 @@ public struct ServerRepositories: Sendable {
     public var web: any WebAccessRepository
     /// Where uploaded exports wait for their import.
     public var uploadFolder: String
+    /// With several servers on one PostgreSQL database: where uploads wait for whichever
+    /// server claims them (`nil`: this server imports its own uploads from `uploadFolder`).
+    public var importQueue: (any SharedImportQueue)?
 
     public init(
         users: any UserRepository, dailyMetrics: any DailyMetricsRepository, healthStores: any UserHealthStores,
@@ -46,10 +49,12 @@ public struct ServerRepositories: Sendable {
 
     /// Every repository from one store, users' samples in `healthStores` (PostgreSQL's:
     /// ``PostgresUserHealthStores``), uploads in `dataFolder/uploads`.
+    /// A store that is a ``SharedImportQueue`` (PostgreSQL) queues uploads for any server.
     public init(store: any ServerStore, healthStores: any UserHealthStores, dataFolder: String) {
         self.init(
             users: store, dailyMetrics: store, healthStores: healthStores, idempotency: store, imports: store,
             devices: store, web: store, uploadFolder: (dataFolder as NSString).appendingPathComponent("uploads"))
+        importQueue = store as? any SharedImportQueue
     }
 }
 
@@ -68,9 +73,13 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     let router = Router(context: HealthRequestContext.self)
     router.add(middleware: ProblemMiddleware())
-    let routes = HealthRoutes(
-        configuration: configuration, repositories: repositories,
-        imports: ImportRunner(repositories: repositories, logger: logger))
+    let imports = ImportRunner(repositories: repositories, logger: logger)
+    let routes = HealthRoutes(configuration: configuration, repositories: repositories, imports: imports)
+    if let queue = repositories.importQueue {
+        imports.startClaiming(queue) { userID, zone in
+            { span, database in try await routes.recompute(span, userID: userID, zone: zone, database: database) }
+        }
+    }
     router.get("/healthz") { _, _ in try routes.json(["status": "ok"]) }
     router.get("/readyz") { _, _ in try await routes.ready() }
     router.get("/openapi.json") { _, _ in

@@ -54,7 +54,7 @@ extension HealthRoutes {
             var days = 0
             var daily = UpsertCounts()
             if !report.intervals.isEmpty {
-                (days, daily) = try await recompute(touching: report.intervals, user: user, zone: zone, database: database)
+                (days, daily) = try await recompute(touching: report.intervals, userID: user.id, zone: zone, database: database)
             }
             return DeletionAnswer(
                 deleted: report.deleted, unknown: report.unknown, deletedByType: report.deletedByType,

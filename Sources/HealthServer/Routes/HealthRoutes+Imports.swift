@@ -51,9 +51,21 @@ extension HealthRoutes {
             throw Problem.badRequest("the body is empty; send the export.zip as the body")
         }
         let job = ImportJob(id: id, state: .queued, uploadBytes: size, createdAt: Date())
-        try await repositories.imports.saveImport(job, userID: user.id)
-        imports.start(job, file: path, user: user, zone: zone) { span, database in
-            try await self.recompute(span, user: user, zone: zone, database: database)
+        if let queue = repositories.importQueue {
+            // Into the database, for whichever server claims it first.
+            do {
+                try await queue.enqueue(job, userID: user.id, zone: zone.identifier, file: path)
+            } catch {
+                await removeUpload(path)
+                throw error
+            }
+            await removeUpload(path)
+            imports.ring()
+        } else {
+            try await repositories.imports.saveImport(job, userID: user.id)
+            imports.start(job, file: path, user: user, zone: zone) { span, database in
+                try await self.recompute(span, userID: user.id, zone: zone, database: database)
+            }
         }
         var response = try json(job)
         response.status = .accepted

@@ -77,7 +77,7 @@ extension HealthRoutes {
         } catch let error as SampleIdentityError {
             throw Problem.unprocessable(error.description, pointer: "/samples")
         }
-        let (days, daily) = try await recompute(records, user: user, zone: zone, database: database)
+        let (days, daily) = try await recompute(records, userID: user.id, zone: zone, database: database)
         return IngestReport(
             records: records.count, added: written.added, duplicates: written.duplicates, ignoredKeys: [], unknownMetrics: [],
             daysRecomputed: days, daily: daily)
@@ -86,7 +86,7 @@ extension HealthRoutes {
     /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) that the records
     /// start on, plus the day after each night, and upserts them as `norm_v1`.
     private func recompute(
-        _ records: [HealthRecord], user: User, zone: TimeZone, database: any UserHealthStore
+        _ records: [HealthRecord], userID: String, zone: TimeZone, database: any UserHealthStore
     ) async throws -> (Int, UpsertCounts) {
         let starts: [Date] = records.compactMap { record in
             switch record {
@@ -97,14 +97,14 @@ extension HealthRoutes {
             }
         }
         return try await recompute(
-            touching: starts.map { DateInterval(start: $0, duration: 0) }, user: user, zone: zone, database: database)
+            touching: starts.map { DateInterval(start: $0, duration: 0) }, userID: userID, zone: zone, database: database)
     }
 
-    /// ``recompute(touching:user:zone:database:)`` of one interval.
+    /// ``recompute(touching:userID:zone:database:)`` of one interval.
     func recompute(
-        _ span: DateInterval, user: User, zone: TimeZone, database: any UserHealthStore
+        _ span: DateInterval, userID: String, zone: TimeZone, database: any UserHealthStore
     ) async throws -> (Int, UpsertCounts) {
-        try await recompute(touching: [span], user: user, zone: zone, database: database)
+        try await recompute(touching: [span], userID: userID, zone: zone, database: database)
     }
 
     /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) of each interval,
@@ -113,7 +113,7 @@ extension HealthRoutes {
     /// around each, not the months between — at most 3660 days, the latest ones, and
     /// upserts them as `norm_v1`.
     func recompute(
-        touching intervals: [DateInterval], user: User, zone: TimeZone, database: any UserHealthStore
+        touching intervals: [DateInterval], userID: String, zone: TimeZone, database: any UserHealthStore
     ) async throws -> (Int, UpsertCounts) {
         let limit = 3660
         var touched = Set<LocalDate>()
@@ -138,11 +138,11 @@ extension HealthRoutes {
         }
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = zone
-        settings.userID = user.id
+        settings.userID = userID
         let normalizer = DailyNormalizer(store: database.queries, configuration: settings, now: { Date() })
         var days: [NormalizedDailyMetrics] = []
         for run in runs { days += try await normalizer.metrics(from: run.lowerBound, through: run.upperBound) }
-        return (days.count, try await repositories.dailyMetrics.upsert(days, userID: user.id))
+        return (days.count, try await repositories.dailyMetrics.upsert(days, userID: userID))
     }
 
     /// Runs CPU-heavy request work (decoding a body of up to 100,000 samples takes about a

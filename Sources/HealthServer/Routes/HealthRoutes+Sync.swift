@@ -115,7 +115,7 @@ extension HealthRoutes {
         _ = try await repositories.devices.advanceSequence(
             deviceID: device.id, to: envelope.sequence, batchID: envelope.batchID, at: configuration.clock())
         if !touched.isEmpty {
-            (answer.daysRecomputed, _) = try await recompute(touching: touched, user: user, zone: zone, database: database)
+            (answer.daysRecomputed, _) = try await recompute(touching: touched, userID: user.id, zone: zone, database: database)
         }
         return answer
     }

@@ -96,7 +96,10 @@ public final class PostgresServerStore: ServerStore, Sendable {
                 "DELETE FROM device_key WHERE device_id IN (SELECT id FROM device WHERE user_id = \(id)) RETURNING 1",
                 logger: logger
             ).collect().count
-            for table in ["daily_metrics", "idempotency_key", "import_job", "device", "consent", "web_session", "users"] {
+            for table in [
+                "daily_metrics", "idempotency_key", "import_upload", "import_claim", "import_job", "device", "consent",
+                "web_session", "users",
+            ] {
                 let column = table == "users" ? "id" : "user_id"
                 let rows = try await connection.query(
                     PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE \(column) = $1 RETURNING 1", binds: Self.binds(id)),

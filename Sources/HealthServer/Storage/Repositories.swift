@@ -127,6 +127,28 @@ extension ImportJobRepository {
     }
 }
 
+/// Imports shared by several servers on one database (PostgreSQL): the upload is stored
+/// in the database, and a server claims a job by locking its row (`FOR UPDATE SKIP
+/// LOCKED`) for as long as it imports, so no two servers run one job at once, and a job
+/// whose server died (its connection, and with it the lock, gone) is claimed by another.
+public protocol SharedImportQueue: Sendable {
+    /// Stores the upload at `file` (then removable) and queues the job for any server.
+    func enqueue(_ job: ImportJob, userID: String, zone: String, file: String) async throws
+    /// Claims the oldest unclaimed unfinished job, if any: writes its upload to a file in
+    /// `folder` and runs `work` while holding the claim; the job's upload and claim are
+    /// removed once `work` returns. `false` when there was nothing to claim.
+    func claimNextImport(into folder: String, _ work: (ClaimedImport) async -> Void) async throws -> Bool
+}
+
+/// A job claimed by this server.
+public struct ClaimedImport: Sendable {
+    public var job: ImportJob
+    public var userID: String
+    public var zone: String
+    /// The upload, written to this server's disk.
+    public var file: String
+}
+
 /// An uploaded export and what importing it did.
 public struct ImportJob: Codable, Hashable, Sendable {
     public enum State: String, Codable, Sendable {

@@ -210,6 +210,30 @@ enum ServerSchema {
                 """,
                 "CREATE INDEX web_session_by_user ON web_session(user_id)",
             ]),
+        Migration(
+            id: "server-v6",
+            // The shared import queue of several servers on one PostgreSQL database: the
+            // upload itself (so any server can import it) and the row a server locks while
+            // it imports. One SQLite server imports its own uploads from disk.
+            sqlite: "SELECT 1",
+            postgres: [
+                """
+                CREATE TABLE import_upload (
+                    job_id TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    user_id TEXT NOT NULL,
+                    bytes BYTEA NOT NULL,
+                    PRIMARY KEY (job_id, seq)
+                )
+                """,
+                """
+                CREATE TABLE import_claim (
+                    job_id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    zone TEXT NOT NULL
+                )
+                """,
+            ]),
     ]
 
     /// The user columns the stores read into a ``User`` (same names on both backends).

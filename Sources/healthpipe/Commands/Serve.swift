@@ -149,9 +149,14 @@ struct Serve: AsyncParsableCommand {
         }
         let folder = dataDir ?? (database.path as NSString).deletingLastPathComponent
         let (repositories, close) = try await database.openRepositories(dataFolder: folder)
-        let interrupted = try await repositories.imports.failUnfinishedImports(
-            reason: "the server stopped before this import finished; upload the export again")
-        if interrupted > 0 { printError("Marked \(interrupted) unfinished import(s) failed.") }
+        // Alone on its database, a server marks its interrupted imports failed; sharing one,
+        // it leaves them to the import queue (another server may be running them, and a
+        // dead server's job is claimed again).
+        if repositories.importQueue == nil {
+            let interrupted = try await repositories.imports.failUnfinishedImports(
+                reason: "the server stopped before this import finished; upload the export again")
+            if interrupted > 0 { printError("Marked \(interrupted) unfinished import(s) failed.") }
+        }
         let app = try buildApplication(configuration: configuration, repositories: repositories)
         let scheme = configuration.tls == nil ? "http" : "https"
         printError("healthpipe serve: \(scheme)://\(host):\(port) (store \(database.described), data \(folder))")
