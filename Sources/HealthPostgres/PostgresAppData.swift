@@ -139,4 +139,28 @@ public struct PostgresAppData: AppDataRepository {
         }
         return found
     }
+
+    /// Stores another store's records (`healthpipe migrate`): planned workouts keep their
+    /// ids (the identity is raised past them), interactions get new ones.
+    package func copy(logs: [DailyLogEntry], plans: [PlannedWorkout], interactions: [CoachInteraction]) async throws {
+        for entry in logs { try await saveDailyLog(entry) }
+        for plan in plans {
+            try await database.client.query(
+                """
+                INSERT INTO health_planned_workout (user_id, id, name, scheduled_at, duration_minutes, started_at,
+                    finished_at)
+                OVERRIDING SYSTEM VALUE
+                VALUES (\(userID), \(plan.id), \(plan.name), \(plan.scheduledAt.timeIntervalSince1970),
+                    \(plan.durationMinutes), \(plan.startedAt?.timeIntervalSince1970), \(plan.finishedAt?.timeIntervalSince1970))
+                """, logger: database.logger)
+        }
+        if !plans.isEmpty {
+            try await database.client.query(
+                """
+                SELECT setval(pg_get_serial_sequence('health_planned_workout', 'id'),
+                    greatest((SELECT max(id) FROM health_planned_workout), 1))
+                """, logger: database.logger)
+        }
+        for interaction in interactions { try await recordCoachInteraction(interaction) }
+    }
 }

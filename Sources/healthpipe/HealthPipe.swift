@@ -8,7 +8,8 @@ struct HealthPipe: AsyncParsableCommand {
         abstract: "Turn HealthKit data into a clean, queryable store.",
         subcommands: [
             Demo.self, Import.self, Days.self, Sleep.self, Readiness.self, Export.self, Samples.self, Changes.self,
-            Delete.self, Serve.self, Dashboard.self, MCPServe.self, Users.self, Devices.self, Sync.self, Snapshot.self,
+            Delete.self, Serve.self, Migrate.self, Dashboard.self, MCPServe.self, Users.self, Devices.self, Sync.self,
+            Snapshot.self,
             Log.self, Plan.self,
             Coach.self,
             Stats.self, Synth.self,
