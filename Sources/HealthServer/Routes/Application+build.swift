@@ -25,6 +25,9 @@ public struct ServerRepositories: Sendable {
     /// With several servers on one PostgreSQL database: where uploads wait for whichever
     /// server claims them (`nil`: this server imports its own uploads from `uploadFolder`).
     public var importQueue: (any SharedImportQueue)?
+    /// The slots of requests that must not run twice at once: in this process, or in the
+    /// shared database when several servers use it.
+    public var inFlight: any InFlightSlots = LocalInFlightSlots()
 
     public init(
         users: any UserRepository, dailyMetrics: any DailyMetricsRepository, healthStores: any UserHealthStores,
@@ -55,6 +58,7 @@ public struct ServerRepositories: Sendable {
             users: store, dailyMetrics: store, healthStores: healthStores, idempotency: store, imports: store,
             devices: store, web: store, uploadFolder: (dataFolder as NSString).appendingPathComponent("uploads"))
         importQueue = store as? any SharedImportQueue
+        if let shared = store as? any InFlightSlots { inFlight = shared }
     }
 }
 
@@ -158,8 +162,6 @@ struct HealthRoutes: Sendable {
     let configuration: ServerConfiguration
     let repositories: ServerRepositories
     let imports: ImportRunner
-    /// Idempotency keys whose first request is running (in this process).
-    let inFlight = InFlightKeys()
 
     func ready() async throws -> Response {
         do {

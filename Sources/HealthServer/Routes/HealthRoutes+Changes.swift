@@ -99,15 +99,21 @@ extension HealthRoutes {
                 body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
         }
         let slot = user.id + "\u{0}" + key
-        guard inFlight.begin(slot) else {
+        guard try await repositories.inFlight.begin(slot) else {
             throw Problem(
                 .conflict, "Request in progress",
                 detail: "a request with this Idempotency-Key is still being processed; retry it when that one has finished")
         }
-        defer { inFlight.end(slot) }
-        let answer = try encoded(try await body(data))
-        try await repositories.idempotency.remember(
-            userID: user.id, key: key, response: RememberedResponse(requestHash: hash, status: 200, body: answer))
+        let answer: Data
+        do {
+            answer = try encoded(try await body(data))
+            try await repositories.idempotency.remember(
+                userID: user.id, key: key, response: RememberedResponse(requestHash: hash, status: 200, body: answer))
+        } catch {
+            await repositories.inFlight.end(slot)
+            throw error
+        }
+        await repositories.inFlight.end(slot)
         return Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
     }
@@ -185,13 +191,22 @@ extension ServerRepositories {
     }
 }
 
-/// The (user, Idempotency-Key) pairs whose first request is being processed by this
-/// server process.
-final class InFlightKeys: Sendable {
+/// Requests that must not run twice at once — the first request of an (user,
+/// Idempotency-Key), one sync batch per device — hold a slot while they run.
+public protocol InFlightSlots: Sendable {
+    /// Takes `slot`; `false` when another request holds it.
+    func begin(_ slot: String) async throws -> Bool
+    /// Gives `slot` back.
+    func end(_ slot: String) async
+}
+
+/// Slots held in this process: enough for one server on its database.
+public final class LocalInFlightSlots: InFlightSlots {
     private let keys = Locked<Set<String>>([])
 
-    /// `false` when `slot` is taken already.
-    func begin(_ slot: String) -> Bool { keys.withLock { $0.insert(slot).inserted } }
+    public init() {}
 
-    func end(_ slot: String) { _ = keys.withLock { $0.remove(slot) } }
+    public func begin(_ slot: String) -> Bool { keys.withLock { $0.insert(slot).inserted } }
+
+    public func end(_ slot: String) { _ = keys.withLock { $0.remove(slot) } }
 }

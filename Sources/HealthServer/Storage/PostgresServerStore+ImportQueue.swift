@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HealthCore
 import PostgresNIO
@@ -74,5 +75,31 @@ extension PostgresServerStore: SharedImportQueue {
             try handle.write(contentsOf: bytes)
         }
         return ClaimedImport(job: try ImportJob(storedJSON: json), userID: userID, zone: zone, file: file)
+    }
+}
+
+extension PostgresServerStore: InFlightSlots {
+    /// A slot left by a server that died mid-request is free again after this long.
+    static let staleSlot: TimeInterval = 300
+
+    public func begin(_ slot: String) async throws -> Bool {
+        let hash = Data(SHA256.hash(data: Data(slot.utf8)))
+        let now = Date().timeIntervalSince1970
+        for try await _ in try await client.query(
+            """
+            INSERT INTO in_flight (slot_hash, taken_at) VALUES (\(hash), \(now))
+            ON CONFLICT (slot_hash) DO UPDATE SET taken_at = EXCLUDED.taken_at
+            WHERE in_flight.taken_at < \(now - Self.staleSlot)
+            RETURNING 1
+            """, logger: logger)
+        {
+            return true
+        }
+        return false
+    }
+
+    public func end(_ slot: String) async {
+        let hash = Data(SHA256.hash(data: Data(slot.utf8)))
+        _ = try? await client.query("DELETE FROM in_flight WHERE slot_hash = \(hash)", logger: logger)
     }
 }

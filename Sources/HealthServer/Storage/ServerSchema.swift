@@ -212,9 +212,10 @@ enum ServerSchema {
             ]),
         Migration(
             id: "server-v6",
-            // The shared import queue of several servers on one PostgreSQL database: the
-            // upload itself (so any server can import it) and the row a server locks while
-            // it imports. One SQLite server imports its own uploads from disk.
+            // What several servers on one PostgreSQL database share: the import queue (the
+            // upload itself, so any server can import it, and the row a server locks while it
+            // imports) and the requests in flight. One SQLite server keeps both in memory and
+            // imports its own uploads from disk.
             sqlite: "SELECT 1",
             postgres: [
                 """
@@ -231,6 +232,14 @@ enum ServerSchema {
                     job_id TEXT PRIMARY KEY,
                     user_id TEXT NOT NULL,
                     zone TEXT NOT NULL
+                )
+                """,
+                // Requests in flight on any server (an Idempotency-Key's first request, a
+                // device's batch), by the SHA-256 of their slot.
+                """
+                CREATE TABLE in_flight (
+                    slot_hash BYTEA PRIMARY KEY,
+                    taken_at DOUBLE PRECISION NOT NULL
                 )
                 """,
             ]),
