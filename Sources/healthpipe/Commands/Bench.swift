@@ -9,11 +9,11 @@ struct Bench: AsyncParsableCommand {
 
     #if canImport(HealthKit)
         static let benchmarks: [any ParsableCommand.Type] = [
-            BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self,
+            BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self, BenchLoad.self,
         ]
     #else
         static let benchmarks: [any ParsableCommand.Type] = [
-            BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self, BenchHealthKit.self,
+            BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self, BenchHealthKit.self, BenchLoad.self,
         ]
     #endif
 }
