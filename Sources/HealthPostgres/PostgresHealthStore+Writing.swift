@@ -95,25 +95,13 @@ extension PostgresHealthStore: SampleInventoryReading {
             ) g JOIN health_sample_type t ON t.id = g.type_id JOIN health_source src ON src.id = g.source_id
             ORDER BY t.identifier, g.n DESC, src.name
             """
-        var inventory: [SampleTypeInventory] = []
-        for try await (identifier, source, count, first, last) in try await database.client.query(
-            query, logger: database.logger
-        ).decode((String, String, Int, Double, Double).self) {
-            let type = SampleType(identifier)
-            if var entry = inventory.last, entry.type == type {
-                entry.count += count
-                entry.first = min(entry.first, Date(timeIntervalSince1970: first))
-                entry.last = max(entry.last, Date(timeIntervalSince1970: last))
-                entry.sources.append(source)
-                inventory[inventory.count - 1] = entry
-            } else {
-                inventory.append(
-                    SampleTypeInventory(
-                        type: type, count: count, first: Date(timeIntervalSince1970: first),
-                        last: Date(timeIntervalSince1970: last), sources: [source]))
-            }
+        var rows: [(type: String, source: String, count: Int, first: Double, last: Double)] = []
+        for try await row in try await database.client.query(query, logger: database.logger).decode(
+            (String, String, Int, Double, Double).self)
+        {
+            rows.append(row)
         }
-        return inventory
+        return SampleTypeInventory.merging(rows)
     }
 }
 

@@ -27,36 +27,14 @@ struct PostgresStoreTests {
     @Test func overlapQueriesMatchTheReference() async throws {
         let test = try await PostgresTestDatabase.make("overlap")
         let (store, reference) = try await Self.stores(test)
-        for type in [SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass] {
-            for startHour in stride(from: -11, to: 26, by: 3) {
-                for hours in [0.5, 1, 6, 24] {
-                    let interval = DateInterval(
-                        start: Self.t0.addingTimeInterval(Double(startHour) * 3600), duration: hours * 3600)
-                    let got = try await store.samples(of: type, overlapping: interval)
-                    let expected = await reference.samples(of: type, overlapping: interval)
-                    #expect(got == expected, "\(type) \(interval)")
-                }
-            }
-        }
+        try await SQLiteStoreTests.expectOverlapsMatch(store, reference)
         await test.close()
     }
 
     @Test func latestAndStatisticsMatchTheReference() async throws {
         let test = try await PostgresTestDatabase.make("latest")
         let (store, reference) = try await Self.stores(test)
-        for type in [SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass] {
-            #expect(try await store.latestSample(of: type) == (try await reference.latestSample(of: type)))
-            for hour in stride(from: -1, through: 36, by: 1) {
-                let instant = Self.t0.addingTimeInterval(Double(hour) * 3600 + 17)
-                let asOf = try await store.latestSample(of: type, endingBy: instant)
-                #expect(asOf == (await reference.latestSample(of: type, endingBy: instant)), "\(type) \(hour)")
-            }
-        }
-        let count = try HealthUnit(parsing: "count")
-        let day = DateInterval(start: Self.t0.addingTimeInterval(3600), duration: 43200)
-        let got = try await store.statistics(of: .stepCount, over: day, unit: count)
-        #expect(got == (await reference.statistics(of: .stepCount, over: day, unit: count)))
-        #expect(got.count > 10)
+        try await SQLiteStoreTests.expectLatestAndStatisticsMatch(store, reference)
         await test.close()
     }
 

@@ -103,7 +103,17 @@ import Testing
     @Test func overlapQueriesMatchTheReference() async throws {
         let (folder, database, reference) = try Self.stores()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = database.store
+        try await Self.expectOverlapsMatch(database.store, reference)
+    }
+
+    @Test func latestAndStatisticsMatchTheReference() async throws {
+        let (folder, database, reference) = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.expectLatestAndStatisticsMatch(database.store, reference)
+    }
+
+    /// Overlap queries of four types, from 12 starts, 4 lengths each, against the reference.
+    static func expectOverlapsMatch(_ store: any HealthQuerying, _ reference: InMemoryHealthStore) async throws {
         for type in [SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass] {
             for startHour in stride(from: -11, to: 26, by: 3) {
                 for hours in [0.5, 1, 6, 24] {
@@ -117,10 +127,8 @@ import Testing
         }
     }
 
-    @Test func latestAndStatisticsMatchTheReference() async throws {
-        let (folder, database, reference) = try Self.stores()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = database.store
+    /// The latest sample as of instants across the day, and a day's statistics, against the reference.
+    static func expectLatestAndStatisticsMatch(_ store: any HealthQuerying, _ reference: InMemoryHealthStore) async throws {
         for type in [SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass] {
             let got = try await store.latestSample(of: type)
             let expected = try await reference.latestSample(of: type)

@@ -24,3 +24,29 @@ public protocol SampleInventoryReading: Sendable {
     /// One entry per stored type, by identifier.
     func sampleInventory() async throws -> [SampleTypeInventory]
 }
+
+extension SampleTypeInventory {
+    /// One entry per type from per-(type, source) rows ordered by type identifier, then
+    /// count descending (the stores' `GROUP BY type, source`): first and last instants are
+    /// seconds since 1970.
+    public static func merging(
+        _ rows: [(type: String, source: String, count: Int, first: Double, last: Double)]
+    ) -> [SampleTypeInventory] {
+        var inventory: [SampleTypeInventory] = []
+        for row in rows {
+            let type = SampleType(row.type)
+            let (first, last) = (Date(timeIntervalSince1970: row.first), Date(timeIntervalSince1970: row.last))
+            if var entry = inventory.last, entry.type == type {
+                entry.count += row.count
+                entry.first = min(entry.first, first)
+                entry.last = max(entry.last, last)
+                entry.sources.append(row.source)
+                inventory[inventory.count - 1] = entry
+            } else {
+                inventory.append(
+                    SampleTypeInventory(type: type, count: row.count, first: first, last: last, sources: [row.source]))
+            }
+        }
+        return inventory
+    }
+}

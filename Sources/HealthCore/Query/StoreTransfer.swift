@@ -32,7 +32,6 @@ package struct StoredRecord: Sendable {
     }
 }
 
-/// What a workout has beyond its sample row.
 /// What a workout has beyond its sample row, kept as JSON in `details`.
 package struct WorkoutDetails: Codable, Hashable, Sendable {
     package var duration: Double?

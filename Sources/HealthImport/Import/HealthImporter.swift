@@ -65,15 +65,9 @@ public struct HealthImporter: Sendable {
         let options = self.options
         var commitStarted = Date()
         try database.write { writer in
-            var lastReport = Date()
-            let reading = try ImportPipeline.run(reader, into: writer, batchSize: options.batchSize) { bytes, records in
-                guard let progress, Date().timeIntervalSince(lastReport) >= options.progressInterval else { return }
-                lastReport = Date()
-                progress(
-                    ImportProgress(
-                        bytes: bytes, totalBytes: reader.mainXMLSize, records: records,
-                        elapsed: lastReport.timeIntervalSince(started)))
-            }
+            let reading = try ImportPipeline.run(
+                reader, into: writer, batchSize: options.batchSize,
+                written: ImportPipeline.reporting(progress, reader: reader, started: started, interval: options.progressInterval))
             summary.record(reading, started: started)
             try writer.writeCharacteristics(reading.info.characteristics, asOf: reading.info.exportDate)
             summary.added = writer.added

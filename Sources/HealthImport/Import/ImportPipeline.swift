@@ -40,6 +40,24 @@ enum ImportPipeline {
     }
 }
 
+extension ImportPipeline {
+    /// A `written` callback for ``run(_:into:batchSize:written:)`` that calls `progress` at
+    /// most every `interval` seconds.
+    static func reporting(
+        _ progress: ((ImportProgress) -> Void)?, reader: AppleExportReader, started: Date, interval: TimeInterval
+    ) -> (_ bytes: Int64, _ records: Int) -> Void {
+        var lastReport = Date()
+        return { bytes, records in
+            guard let progress, Date().timeIntervalSince(lastReport) >= interval else { return }
+            lastReport = Date()
+            progress(
+                ImportProgress(
+                    bytes: bytes, totalBytes: reader.mainXMLSize, records: records,
+                    elapsed: lastReport.timeIntervalSince(started)))
+        }
+    }
+}
+
 /// The reading half, run on its own thread; touched by the caller only after it ends.
 private final class ReadJob<Batch: Sendable>: @unchecked Sendable {
     let reader: AppleExportReader

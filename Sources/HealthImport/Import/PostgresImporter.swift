@@ -46,16 +46,11 @@ public struct PostgresImporter: Sendable {
         let written = try await store.write { writer in
             let sink = PostgresImportSink(writer: writer)
             let reading = try await BlockingWork.run("healthpipe-import") {
-                var lastReport = Date()
                 let reader = opened.value
-                return try ImportPipeline.run(reader, into: sink, batchSize: options.batchSize) { bytes, records in
-                    guard let progress, Date().timeIntervalSince(lastReport) >= options.progressInterval else { return }
-                    lastReport = Date()
-                    progress(
-                        ImportProgress(
-                            bytes: bytes, totalBytes: reader.mainXMLSize, records: records,
-                            elapsed: lastReport.timeIntervalSince(started)))
-                }
+                return try ImportPipeline.run(
+                    reader, into: sink, batchSize: options.batchSize,
+                    written: ImportPipeline.reporting(
+                        progress, reader: reader, started: started, interval: options.progressInterval))
             }
             var summary = summary
             summary.record(reading, started: started)

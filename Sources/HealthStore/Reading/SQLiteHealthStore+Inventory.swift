@@ -15,24 +15,8 @@ extension SQLiteHealthStore: SampleInventoryReading {
                     ) g JOIN sample_type t ON t.id = g.type_id JOIN source src ON src.id = g.source_id
                     ORDER BY t.identifier, n DESC, src.name
                     """)
-            var inventory: [SampleTypeInventory] = []
-            for row in rows {
-                let type = SampleType(row[0])
-                let (source, count, first, last): (String, Int, Double, Double) = (row[1], row[2], row[3], row[4])
-                if var entry = inventory.last, entry.type == type {
-                    entry.count += count
-                    entry.first = min(entry.first, Date(timeIntervalSince1970: first))
-                    entry.last = max(entry.last, Date(timeIntervalSince1970: last))
-                    entry.sources.append(source)
-                    inventory[inventory.count - 1] = entry
-                } else {
-                    inventory.append(
-                        SampleTypeInventory(
-                            type: type, count: count, first: Date(timeIntervalSince1970: first),
-                            last: Date(timeIntervalSince1970: last), sources: [source]))
-                }
-            }
-            return inventory
+            return SampleTypeInventory.merging(
+                rows.map { row in (type: row[0], source: row[1], count: row[2], first: row[3], last: row[4]) })
         }
     }
 }

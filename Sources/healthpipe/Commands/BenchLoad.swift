@@ -119,8 +119,9 @@ struct BenchLoad: AsyncParsableCommand {
             // 20 one-minute samples after the last round's (72 rounds a day).
             let samples = (0..<20).map { k in
                 let start = base.addingTimeInterval(Double(round * 20 + k) * 60)
+                let steps = Double((index + k + round) % 90 + 10)
                 return Sample(
-                    type: .stepCount, start: start, end: start + 60, value: .quantity(Double((index + k + round) % 90 + 10), unit: "count"),
+                    type: .stepCount, start: start, end: start + 60, value: .quantity(steps, unit: "count"),
                     source: Source(name: "Phone"), uuid: UUID())
             }
             let body = try SampleWire.encoder().encode(SampleBatch(samples: samples.map(SampleWire.init)))
@@ -136,17 +137,19 @@ struct BenchLoad: AsyncParsableCommand {
             if thisDay != day { (day, dayTotal) = (thisDay, 0) }
             dayTotal += samples.compactMap(\.value.number).reduce(0, +)
             // Read on the other server: exactly the 20 acknowledged, in order.
-            let page = try await call(
-                client, "GET /v1/changes", reader, "/v1/changes?type=HKQuantityTypeIdentifierStepCount&since=\(anchor)",
-                token: token, tally: tally) as? [String: Any]
-            let uuids = (page?["changes"] as? [[String: Any]] ?? []).compactMap { ($0["uuid"] as? String).flatMap { UUID(uuidString: $0) } }
+            let page =
+                try await call(
+                    client, "GET /v1/changes", reader, "/v1/changes?type=HKQuantityTypeIdentifierStepCount&since=\(anchor)",
+                    token: token, tally: tally) as? [String: Any]
+            let uuids = Self.uuids(of: page)
             if uuids != samples.map(\.uuid) { tally.fail("feed read inconsistent") }
             anchor = (page?["next_anchor"] as? NSNumber)?.int64Value ?? anchor
             if round % 5 == 4 {
                 let date = LocalDate(base.addingTimeInterval(Double(thisDay) * 86400), in: TimeZone(identifier: "UTC")!)
-                let days = try await call(
-                    client, "GET /v1/daily-metrics", reader, "/v1/daily-metrics?from=\(date)&to=\(date)", token: token,
-                    tally: tally) as? [[String: Any]]
+                let days =
+                    try await call(
+                        client, "GET /v1/daily-metrics", reader, "/v1/daily-metrics?from=\(date)&to=\(date)", token: token,
+                        tally: tally) as? [[String: Any]]
                 if (days?.first?["steps_normalized"] as? NSNumber)?.doubleValue != dayTotal {
                     tally.fail("daily metrics inconsistent")
                 }
@@ -191,14 +194,20 @@ struct BenchLoad: AsyncParsableCommand {
         var anchor: Int64 = 0
         let tally = Tally()
         while true {
-            let page = try await call(
-                client, "feed", server, "/v1/changes?type=HKQuantityTypeIdentifierStepCount&since=\(anchor)&limit=10000",
-                token: token, tally: tally) as? [String: Any]
+            let page =
+                try await call(
+                    client, "feed", server, "/v1/changes?type=HKQuantityTypeIdentifierStepCount&since=\(anchor)&limit=10000",
+                    token: token, tally: tally) as? [String: Any]
             guard let page else { throw ExitCode(1) }
-            uuids += (page["changes"] as? [[String: Any]] ?? []).compactMap { ($0["uuid"] as? String).flatMap { UUID(uuidString: $0) } }
+            uuids += Self.uuids(of: page)
             anchor = (page["next_anchor"] as? NSNumber)?.int64Value ?? anchor
             if page["has_more"] as? Bool != true { return uuids }
         }
+    }
+
+    /// The UUIDs of a `GET /v1/changes` page, in order.
+    static func uuids(of page: [String: Any]?) -> [UUID] {
+        (page?["changes"] as? [[String: Any]] ?? []).compactMap { ($0["uuid"] as? String).flatMap { UUID(uuidString: $0) } }
     }
 
     static func report(_ tally: Tally, elapsed: Double, servers: [String]) -> String {
