@@ -54,7 +54,7 @@ public final class PostgresHealthDatabase: Sendable {
     }
 
     /// Deletes everything stored of `userID` — samples, tombstones, summaries, records,
-    /// import runs — in one transaction; returns how many samples there were.
+    /// import runs, the app's records — in one transaction; returns how many samples there were.
     public func deleteUser(_ userID: String) async throws -> Int {
         try await client.withTransaction(logger: logger) { connection in
             var samples = 0
@@ -65,7 +65,8 @@ public final class PostgresHealthDatabase: Sendable {
             }
             for table in [
                 "health_sample", "health_tombstone", "health_correlation_member", "health_type_span",
-                "health_activity_summary", "health_record", "health_characteristic", "health_import_run", "health_store",
+                "health_activity_summary", "health_record", "health_characteristic", "health_import_run",
+                "health_daily_log", "health_planned_workout", "health_coach_interaction", "health_store",
             ] {
                 try await connection.query("DELETE FROM \(unescaped: table) WHERE user_id = \(userID)", logger: logger)
             }

@@ -29,9 +29,12 @@ struct Days: AsyncParsableCommand {
     var format = DaysFormat.table
 
     func run() async throws {
-        var fromPostgres = try await postgres.withStore { try await metrics(from: $0) }
-        if fromPostgres == nil { fromPostgres = try await metrics(from: database.open().store) }
-        let days = fromPostgres ?? []
+        let days: [NormalizedDailyMetrics]
+        if let fromPostgres = try await postgres.withStore({ try await metrics(from: $0) }) {
+            days = fromPostgres
+        } else {
+            days = try await metrics(from: database.open().store)
+        }
         switch format {
         case .json:
             print(String(decoding: try NormalizedDailyMetrics.backendEncoder(pretty: true).encode(days), as: UTF8.self))
