@@ -91,7 +91,7 @@ public final class PostgresHealthDatabase: Sendable {
     /// and returns once it listens; it listens again after a lost connection (notices sent
     /// while it was away are lost: an observer follows the change feed, which loses nothing).
     private func startListening() async throws {
-        let (client, logger) = (client, logger)
+        let (client, logger, pool) = (client, logger, pool)
         let listening = AsyncStream<Void>.makeStream()
         let task = Task { [weak self] in
             while !Task.isCancelled {
@@ -105,7 +105,7 @@ public final class PostgresHealthDatabase: Sendable {
                         }
                     }
                 } catch {
-                    if Task.isCancelled { break }
+                    if Task.isCancelled || pool.isClosed { break }
                     logger.warning("health notices: listening again after an error")
                     try? await Task.sleep(for: .milliseconds(200))
                 }

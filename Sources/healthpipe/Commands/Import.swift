@@ -27,9 +27,12 @@ struct Import: AsyncParsableCommand {
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         let summary: ImportSummary
         do {
-            if let imported = try await postgres.withStore({ store in
-                try await PostgresImporter(store: store, options: options).run(path: path) { progress.show($0) }
-            }) {
+            if let imported = try await postgres.withStore(
+                reading: false,
+                { store in
+                    try await PostgresImporter(store: store, options: options).run(path: path) { progress.show($0) }
+                })
+            {
                 summary = imported
             } else {
                 let store = try HealthDatabase(path: database.path)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthCore
 import HealthPostgres
 
 /// `--postgres URL --user ID`: one user's samples in a PostgreSQL database (the store
@@ -21,16 +22,28 @@ struct PostgresStoreOptions: ParsableArguments {
     }
 
     /// Runs `body` with the user's store, the pool closed afterwards; `nil` without `--postgres`.
-    func withStore<T>(_ body: (PostgresHealthStore) async throws -> T) async throws -> T? {
+    /// `reading`: a user with no samples is an error that says so (a mistyped id would
+    /// otherwise read as a user without data).
+    func withStore<T>(reading: Bool = true, _ body: (PostgresHealthStore) async throws -> T) async throws -> T? {
         guard let url, let user else { return nil }
         let pool = try await PostgresPool(url: url)
+        var opened: PostgresHealthDatabase?
         do {
             let database = try await PostgresHealthDatabase(pool: pool)
-            let result = try await body(database.store(for: user))
+            opened = database
+            let store = database.store(for: user)
+            if reading, try await store.latestAnchor() == .initial {
+                printError(
+                    "error: no samples stored for user '\(user)' in \(pool.url.server); `healthpipe users list --postgres` shows the ids"
+                )
+                throw ExitCode(2)
+            }
+            let result = try await body(store)
             await database.close()
             await pool.close()
             return result
         } catch {
+            await opened?.close()
             await pool.close()
             throw error
         }
