@@ -27,10 +27,15 @@ public final class PostgresHealthDatabase: Sendable {
     private let listener = Locked<Task<Void, Never>?>(nil)
 
     /// The health tables in `pool`'s database, migrated.
-    public init(pool: PostgresPool) async throws {
+    public convenience init(pool: PostgresPool) async throws {
+        try await self.init(pool: pool, migrations: PostgresHealthSchema.migrations)
+    }
+
+    /// The health tables migrated as far as `migrations` go (tests of a migration stop before it).
+    init(pool: PostgresPool, migrations: [PostgresPool.Migration]) async throws {
         self.pool = pool
         self.names = InternedNames()
-        try await pool.migrate(PostgresHealthSchema.migrations)
+        try await pool.migrate(migrations)
         try await startListening()
     }
 

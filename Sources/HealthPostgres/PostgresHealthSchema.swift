@@ -183,5 +183,40 @@ enum PostgresHealthSchema {
                 """,
                 "CREATE INDEX health_coach_interaction_at ON health_coach_interaction (user_id, at)",
             ]),
+        PostgresPool.Migration(id: "health-v3", statements: partitionedSamples),
     ]
+
+    /// How many hash partitions `health_sample` has (fixed when `health-v3` runs).
+    static let samplePartitions = 32
+
+    /// `health-v3`: `health_sample` split into ``samplePartitions`` partitions by a hash of
+    /// `user_id`, with the same columns, keys and indexes (each a per-partition index: every
+    /// key begins with `user_id`, and every statement names one user, so each touches one
+    /// partition). A user's rows then share their heap with about 1/32 of the other users'
+    /// rather than all of them: fewer pages per range read (docs/store.md §PostgreSQL).
+    /// Rows stored before move over ordered by user and time, so each user's rows start
+    /// out contiguous.
+    static var partitionedSamples: [String] {
+        let partitions = (0..<samplePartitions).map { remainder in
+            """
+            CREATE TABLE health_sample_p\(remainder) PARTITION OF health_sample
+                FOR VALUES WITH (MODULUS \(samplePartitions), REMAINDER \(remainder))
+            """
+        }
+        return [
+            "ALTER TABLE health_sample RENAME TO health_sample_v1",
+            "ALTER TABLE health_sample_v1 RENAME CONSTRAINT health_sample_pkey TO health_sample_v1_pkey",
+            "ALTER INDEX health_sample_key RENAME TO health_sample_v1_key",
+            "ALTER INDEX health_sample_range RENAME TO health_sample_v1_range",
+            "ALTER INDEX health_sample_feed RENAME TO health_sample_v1_feed",
+            "CREATE TABLE health_sample (LIKE health_sample_v1 INCLUDING DEFAULTS) PARTITION BY HASH (user_id)",
+        ] + partitions + [
+            "ALTER TABLE health_sample ADD PRIMARY KEY (user_id, uuid)",
+            "CREATE UNIQUE INDEX health_sample_key ON health_sample (user_id, content_key)",
+            "CREATE INDEX health_sample_range ON health_sample (user_id, type_id, start)",
+            "CREATE INDEX health_sample_feed ON health_sample (user_id, type_id, anchor)",
+            "INSERT INTO health_sample SELECT * FROM health_sample_v1 ORDER BY user_id, start, anchor",
+            "DROP TABLE health_sample_v1",
+        ]
+    }
 }

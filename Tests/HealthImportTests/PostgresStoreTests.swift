@@ -3,11 +3,12 @@ import HealthBasics
 import HealthCore
 import HealthDaily
 import HealthImport
-import HealthPostgres
 import HealthStore
 import HealthTestSupport
 import PropertyBased
 import Testing
+
+@testable import HealthPostgres
 
 /// The PostgreSQL store against the same references as the SQLite store: the in-memory
 /// store's answers, the change feed's property, the rules of identity and deletion, and
@@ -204,6 +205,63 @@ struct PostgresStoreTests {
         await test.close()
     }
 
+    /// Samples stored before `health-v3` move into the partitions whole: every user's feed
+    /// and range reads answer as before, and later writes carry on from the same anchors.
+    @Test func samplesStoredBeforePartitioningMoveOver() async throws {
+        let schema = "t_v3_\(UUID().uuidString.prefix(8).lowercased())"
+        let pool = try await PostgresPool(url: PostgresTestDatabase.url!, schema: schema)
+        let before = try await PostgresHealthDatabase(
+            pool: pool, migrations: PostgresHealthSchema.migrations.filter { $0.id != "health-v3" })
+        let samples = SQLiteStoreTests.samples()
+        let users = ["alice", "bob", "carol"]
+        var feeds: [[[SampleChange]]] = []
+        for (index, user) in users.enumerated() {
+            let store = before.store(for: user)
+            try await Self.target(store).importRecords(Array(samples.dropFirst(index * 50)))
+            _ = try await store.delete(uuids: [samples[index * 50 + 1].uuid])
+            feeds.append(try await Self.feeds(store))
+        }
+        #expect(try await Self.partitions(pool) == 0)
+        await before.close()
+
+        let after = try await PostgresHealthDatabase(pool: pool)
+        #expect(try await Self.partitions(pool) == PostgresHealthSchema.samplePartitions)
+        for (index, user) in users.enumerated() {
+            let store = after.store(for: user)
+            #expect(try await Self.feeds(store) == feeds[index], "\(user)")
+            let reference = InMemoryHealthStore(
+                samples: samples.dropFirst(index * 50).filter { $0.uuid != samples[index * 50 + 1].uuid })
+            try await SQLiteStoreTests.expectOverlapsMatch(store, reference)
+        }
+        let carol = after.store(for: "carol")
+        let last = try await carol.latestAnchor()
+        try await carol.add([samples[0]])
+        #expect(try await carol.latestAnchor() == QueryAnchor(last.rawValue + 1))
+        await after.close()
+        _ = try? await pool.client.query("DROP SCHEMA \(unescaped: schema) CASCADE", logger: pool.logger)
+        await pool.close()
+    }
+
+    /// Every type's whole feed, from the start.
+    static func feeds(_ store: PostgresHealthStore) async throws -> [[SampleChange]] {
+        var feeds: [[SampleChange]] = []
+        for type in Set(SQLiteStoreTests.samples().map(\.type)).sorted(by: { $0.identifier < $1.identifier }) {
+            feeds.append(try await store.changes(of: type, since: .initial, limit: 10_000).changes)
+        }
+        return feeds
+    }
+
+    /// How many partitions `health_sample` has in the pool's schema (0: not partitioned).
+    static func partitions(_ pool: PostgresPool) async throws -> Int {
+        let rows = try await pool.client.query(
+            """
+            SELECT count(i.inhrelid)::int FROM pg_class c LEFT JOIN pg_inherits i ON i.inhparent = c.oid
+            WHERE c.relname = 'health_sample' AND c.relnamespace = current_schema()::regnamespace
+            """, logger: pool.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return -1
+    }
+
     /// An export's records go through the writer's batch path.
     static func target(_ store: PostgresHealthStore) -> ChangeFeedPropertyTests.Target {
         ChangeFeedPropertyTests.Target(store: store) { samples in
@@ -255,7 +313,6 @@ struct PostgresImportTests {
         let routes = try await store.workoutRoutes(overlapping: everything, maxPoints: 50)
         #expect(routes == (try await sqlite.store.workoutRoutes(overlapping: everything, maxPoints: 50)))
         #expect(try await store.sampleInventory() == (try await sqlite.store.sampleInventory()))
-
         let again = try await PostgresImporter(store: store).run(path: export.path)
         #expect(again.alreadyImported?.recordsAdded == summary.totalAdded)
         await test.close()
