@@ -29,12 +29,7 @@ struct Days: AsyncParsableCommand {
     var format = DaysFormat.table
 
     func run() async throws {
-        let days: [NormalizedDailyMetrics]
-        if let fromPostgres = try await postgres.withStore({ try await metrics(from: $0) }) {
-            days = fromPostgres
-        } else {
-            days = try await metrics(from: database.open().store)
-        }
+        let days = try await postgres.withStore(orSQLite: database) { try await metrics(from: $0) }
         switch format {
         case .json:
             print(String(decoding: try NormalizedDailyMetrics.backendEncoder(pretty: true).encode(days), as: UTF8.self))

@@ -15,6 +15,8 @@ struct Readiness: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var postgres: PostgresStoreOptions
+
     @Option(help: "Score this local day, YYYY-MM-DD.")
     var date: String?
 
@@ -41,18 +43,19 @@ struct Readiness: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.open()
         var normalization = range.configuration()
         normalization.version = version
-        let (first, last) = try await scoredDays(store: store.store, configuration: normalization)
         var settings = ReadinessConfiguration()
         settings.sleepNeedHours = sleepNeed
         settings.activityMeasure = activity
         let engine = try ReadinessEngine(configuration: settings)
-        let history = try await DailyNormalizer(store: store.store, configuration: normalization, now: { Date() })
-            .metrics(from: first.adding(days: -ReadinessEngine.historyDays), through: last)
-        let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
-        let scores = try engine.scores(on: dates, history: history)
+        let scores = try await postgres.withStore(orSQLite: database) { store in
+            let (first, last) = try await scoredDays(store: store, configuration: normalization)
+            let history = try await DailyNormalizer(store: store, configuration: normalization, now: { Date() })
+                .metrics(from: first.adding(days: -ReadinessEngine.historyDays), through: last)
+            let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
+            return try engine.scores(on: dates, history: history)
+        }
         if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

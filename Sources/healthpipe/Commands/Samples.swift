@@ -55,6 +55,8 @@ struct Samples: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var postgres: PostgresStoreOptions
+
     @Option(help: "A type identifier, e.g. HKQuantityTypeIdentifierStepCount.")
     var type: String
 
@@ -71,9 +73,9 @@ struct Samples: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.open().store
-        var samples = try await store.samples(
-            of: SampleType(type), overlapping: range.interval)
+        var samples = try await postgres.withStore(orSQLite: database) { store in
+            try await store.samples(of: SampleType(type), overlapping: range.interval)
+        }
         if let limit { samples = Array(samples.prefix(limit)) }
         let wire = samples.map(SampleWire.init)
         switch format {
@@ -96,6 +98,8 @@ struct Changes: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var postgres: PostgresStoreOptions
+
     @Option(help: "A type identifier, e.g. HKQuantityTypeIdentifierStepCount.")
     var type: String
 
@@ -114,8 +118,9 @@ struct Changes: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.open().store
-        let page = try await store.changes(of: SampleType(type), since: QueryAnchor(since), limit: limit)
+        let page = try await postgres.withStore(orSQLite: database) { store in
+            try await store.changes(of: SampleType(type), since: QueryAnchor(since), limit: limit)
+        }
         print(String(decoding: try SampleWire.encoder().encode(ChangeFeedPage(page)), as: UTF8.self))
     }
 }
@@ -130,6 +135,8 @@ struct Delete: AsyncParsableCommand {
             """)
 
     @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var postgres: PostgresStoreOptions
 
     @Option(name: .customLong("uuid"), help: "A sample's UUID (repeatable).")
     var uuids: [String] = []
@@ -155,7 +162,10 @@ struct Delete: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.open().store
+        try await postgres.withStore(orSQLite: database) { store in try await delete(from: store) }
+    }
+
+    private func delete(from store: any MutableHealthStore) async throws {
         let report: DeletionReport
         if let type {
             let interval = range.interval

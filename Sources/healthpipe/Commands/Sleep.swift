@@ -9,16 +9,19 @@ struct Sleep: AsyncParsableCommand {
         discussion: "One source per night (Apple Watch first), never added up. See docs/sleep.md.")
 
     @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var postgres: PostgresStoreOptions
     @OptionGroup var range: DayRangeOptions
 
     @Option(help: "table or json.")
     var format = TableOrJSON.table
 
     func run() async throws {
-        let store = try database.open()
         let configuration = range.configuration()
-        let (first, last) = try await range.dates(store: store.store, configuration: configuration)
-        let nights = try await SleepAnalyzer(store: store.store, configuration: configuration).nights(from: first, through: last)
+        let nights = try await postgres.withStore(orSQLite: database) { store in
+            let (first, last) = try await range.dates(store: store, configuration: configuration)
+            return try await SleepAnalyzer(store: store, configuration: configuration).nights(from: first, through: last)
+        }
         if format == .json {
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601

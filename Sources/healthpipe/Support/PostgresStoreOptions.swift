@@ -21,6 +21,15 @@ struct PostgresStoreOptions: ParsableArguments {
         if url == nil, user != nil { throw ValidationError("--user goes with --postgres") }
     }
 
+    /// Runs `body` with the user's PostgreSQL store with `--postgres`, else with the SQLite
+    /// store of `--db` (which must exist).
+    func withStore<T>(
+        orSQLite database: DatabaseOptions, reading: Bool = true, _ body: (any MutableHealthStore) async throws -> T
+    ) async throws -> T {
+        if let result = try await withStore(reading: reading, { try await body($0) }) { return result }
+        return try await body(database.open().store)
+    }
+
     /// Runs `body` with the user's store, the pool closed afterwards; `nil` without `--postgres`.
     /// `reading`: a user with no samples is an error that says so (a mistyped id would
     /// otherwise read as a user without data).
