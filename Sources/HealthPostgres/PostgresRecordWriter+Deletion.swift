@@ -71,6 +71,7 @@ extension PostgresRecordWriter {
         }
         guard let (typeID, start, end, members) = deleted else { return false }
         lastAnchor = nextAnchor
+        nextAnchor += 1
         deletedByTypeID[typeID, default: 0] += 1
         let type =
             if let identifier = interned.types.first(where: { $0.value == typeID })?.key {

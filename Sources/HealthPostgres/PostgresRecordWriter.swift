@@ -8,18 +8,20 @@ import PostgresNIO
 /// family, a writer-given UUID stored with other content is replaced, a UUID names samples
 /// of one type. Obtain one from ``PostgresHealthStore/write(_:)``.
 ///
-/// Plain samples are buffered and written with multi-row `INSERT … SELECT … WHERE NOT
-/// EXISTS` statements (up to 1,000 rows each) that number the rows they store from the
-/// user's last anchor, read from the `health_store` row locked when the transaction began:
-/// a duplicate gets no anchor, so anchors run without gaps, as in SQLite.
+/// Plain samples are buffered and written with multi-row `INSERT … ON CONFLICT DO NOTHING
+/// RETURNING anchor` statements (up to 1,000 rows each); anchors are handed out here, from
+/// the user's `health_store` row locked when the transaction began.
 public final class PostgresRecordWriter {
     let connection: PostgresConnection
     let database: PostgresHealthDatabase
     let userID: String
     var logger: Logger { database.logger }
     /// The anchor the next stored sample or tombstone gets.
-    var nextAnchor: Int64 { lastAnchor + 1 }
-    /// The user's last anchor: of the latest row stored or tombstone left.
+    var nextAnchor: Int64
+    /// The user's last anchor: of the latest row stored or tombstone left. The anchor of a
+    /// duplicate of a row stored by an earlier transaction (skipped by `ON CONFLICT`) is
+    /// handed out again by the next transaction if no later row took one; otherwise the
+    /// feed has a gap there, as SQLite's `AUTOINCREMENT` leaves one.
     var lastAnchor: Int64
     var interned = InternedNames.Pending()
     fileprivate var buffered: [Row] = []
@@ -37,21 +39,12 @@ public final class PostgresRecordWriter {
     /// Rows per multi-row insert (18 parameters each: PostgreSQL allows 65,535).
     static let rowsPerStatement = 1_000
 
-    /// What follows each of the first 14 values of a `VALUES` row: in the first row, a cast
-    /// to the column's type.
-    private static let valueTypes = [
-        "::bigint,", "::uuid,", "::uuid,", "::integer,", "::double precision,", "::double precision,", "::integer,",
-        "::text,", "::double precision,", "::text,", "::text,", "::integer,", "::integer,", "::double precision,",
-    ]
-    private static let noTypes = Array(repeating: ",", count: 14)
-
     /// One `health_sample` row waiting for the next multi-row insert.
     fileprivate struct Row {
         var sample: Sample
         var key: ContentKey
         var uuid: UUID
-        /// A copied row's own anchor; `nil`: the next one, handed out if the row is stored.
-        var anchor: Int64?
+        var anchor: Int64
         var ids: (type: Int32, source: Int32, device: Int32?)
         var details: String?
         /// The family to count it in; `nil` for a correlation's member.
@@ -65,7 +58,8 @@ public final class PostgresRecordWriter {
         /// Type ids of deleted samples by UUID.
         var deleted: [UUID: Int32] = [:]
         /// Content keys stored already, of the records with given UUIDs, and of every row
-        /// buffered: a second record with the same content in one transaction is a duplicate.
+        /// buffered: a second record with the same content in one transaction is a
+        /// duplicate caught here, before it takes an anchor.
         var keys: Set<ContentKey> = []
     }
 
@@ -86,6 +80,7 @@ public final class PostgresRecordWriter {
         ).decode(Int64.self) {
             anchor = last
         }
+        nextAnchor = anchor + 1
         lastAnchor = anchor
     }
 
@@ -188,17 +183,17 @@ public final class PostgresRecordWriter {
     }
 
     /// Buffers one sample row, applying the rules of writer-given UUIDs first. Returns
-    /// `false` when it is known to be a duplicate already.
+    /// its anchor, or `nil` when it is known to be a duplicate already.
     @discardableResult
     private func buffer(
         _ sample: Sample, key: ContentKey, details: String?, family: HealthRecord.Family?
     ) async throws
-        -> Bool
+        -> Int64?
     {
         let ids = try await database.names.intern([sample], into: &interned, connection: connection, logger: logger)[0]
         if identities.keys.contains(key) {
             if let family { duplicates[family, default: 0] += 1 }
-            return false
+            return nil
         }
         if let given = sample.givenUUID {
             if let stored = identities.stored[given] {
@@ -212,46 +207,28 @@ public final class PostgresRecordWriter {
             identities.stored[given] = ids.type
         }
         identities.keys.insert(key)
+        let anchor = nextAnchor
+        nextAnchor += 1
         buffered.append(
             Row(
-                sample: sample, key: key, uuid: sample.givenUUID ?? key.uuid, anchor: nil, ids: ids, details: details,
+                sample: sample, key: key, uuid: sample.givenUUID ?? key.uuid, anchor: anchor, ids: ids, details: details,
                 family: family))
         if buffered.count >= Self.rowsPerStatement { try await flush() }
-        return true
+        return anchor
     }
 
     /// Writes the buffered rows now; counts each as added or as a duplicate (read
     /// ``added`` and ``duplicates`` after it).
-    ///
-    /// New rows are numbered by the statement, in buffer order, after ``lastAnchor``; rows
-    /// whose content key is stored already are skipped before numbering. (A row conflicting
-    /// otherwise — its UUID stored with other content, which the identity rules rule out —
-    /// would be skipped by `ON CONFLICT` and leave a gap.) Copied rows keep their anchors.
     public func flush() async throws {
         guard !buffered.isEmpty else { return }
         let rows = buffered
         buffered.removeAll(keepingCapacity: true)
-        let copied = rows[0].anchor != nil
-        precondition(rows.allSatisfy { ($0.anchor != nil) == copied }, "copied and new rows in one statement")
         var sql = SQLBuilder(
             """
-            INSERT INTO health_sample (user_id, anchor, uuid, content_key, type_id, start, "end", utc_offset, time_zone,
-                value, value_text, unit, source_id, device_id, creation_date, metadata, beats, details)
-            SELECT 
-            """, capacity: rows.count * 17 + 2)
+            INSERT INTO health_sample (user_id, uuid, anchor, content_key, type_id, start, "end", utc_offset, time_zone,
+                value, value_text, unit, source_id, device_id, creation_date, metadata, beats, details) VALUES 
+            """, capacity: rows.count * 17 + 1)
         let user = sql.parameter(userID)
-        let columns = """
-            v.uuid, v.key, v.type, v.start, v.stop, v.offset, v.zone, v.value, v.text, v.unit, v.source, v.device,
-            v.created, v.metadata, v.beats, v.details
-            """
-        if copied {
-            sql.append("\(user), v.n, \(columns)")
-        } else {
-            sql.append("\(user), ")
-            sql.bind(lastAnchor)
-            sql.append(" + row_number() OVER (ORDER BY v.n), \(columns)")
-        }
-        sql.append(" FROM (VALUES ")
         for (index, row) in rows.enumerated() {
             let sample = row.sample
             var (value, text, unit): (Double?, String?, String?) = (nil, nil, nil)
@@ -260,38 +237,35 @@ public final class PostgresRecordWriter {
             case .category(let category): (value, text) = (Double(category), category)
             case .none: break
             }
-            sql.append(index == 0 ? "(" : ",(")
-            if let anchor = row.anchor { sql.bind(anchor) } else { sql.append("\(index)") }
-            // The first row names each column's type: a NULL parameter has none, and a
-            // VALUES column of NULLs alone would be text.
-            let types = index == 0 ? Self.valueTypes : Self.noTypes
-            sql.append(types[0])
+            sql.append(index == 0 ? "(\(user)," : ",(\(user),")
             sql.bind(row.uuid)
-            sql.append(types[1])
+            sql.append(",")
+            sql.bind(row.anchor)
+            sql.append(",")
             sql.bind(row.key.storedUUID)
-            sql.append(types[2])
+            sql.append(",")
             sql.bind(row.ids.type)
-            sql.append(types[3])
+            sql.append(",")
             sql.bind(sample.start.timeIntervalSince1970)
-            sql.append(types[4])
+            sql.append(",")
             sql.bind(sample.end.timeIntervalSince1970)
-            sql.append(types[5])
+            sql.append(",")
             sql.bind(sample.utcOffsetSeconds.map(Int32.init))
-            sql.append(types[6])
+            sql.append(",")
             sql.bind(sample.timeZoneIdentifier)
-            sql.append(types[7])
+            sql.append(",")
             sql.bind(value)
-            sql.append(types[8])
+            sql.append(",")
             sql.bind(text)
-            sql.append(types[9])
+            sql.append(",")
             sql.bind(unit)
-            sql.append(types[10])
+            sql.append(",")
             sql.bind(row.ids.source)
-            sql.append(types[11])
+            sql.append(",")
             sql.bind(row.ids.device)
-            sql.append(types[12])
+            sql.append(",")
             sql.bind(sample.creationDate?.timeIntervalSince1970)
-            sql.append(types[13])
+            sql.append(",")
             sql.bind(MetadataJSON.encode(sample.metadata))
             sql.append("::jsonb,")
             sql.bind(BeatsJSON.encode(sample.beats))
@@ -299,23 +273,15 @@ public final class PostgresRecordWriter {
             sql.bind(row.details)
             sql.append("::jsonb)")
         }
-        sql.append(
-            """
-            ) AS v(n, uuid, key, type, start, stop, "offset", zone, value, text, unit, source, device, created, metadata,
-                beats, details)
-            """)
-        if !copied {
-            sql.append(" WHERE NOT EXISTS (SELECT 1 FROM health_sample s WHERE s.user_id = \(user) AND s.content_key = v.key)")
-        }
-        sql.append(" ON CONFLICT DO NOTHING RETURNING content_key, anchor")
-        var inserted: [UUID: Int64] = [:]
+        sql.append(" ON CONFLICT DO NOTHING RETURNING anchor")
+        var inserted = Set<Int64>()
         inserted.reserveCapacity(rows.count)
-        for try await (key, anchor) in try await connection.query(sql.query, logger: logger).decode((UUID, Int64).self) {
-            inserted[key] = anchor
+        for try await anchor in try await connection.query(sql.query, logger: logger).decode(Int64.self) {
+            inserted.insert(anchor)
         }
         for row in rows {
-            if let anchor = inserted[row.key.storedUUID] {
-                lastAnchor = max(lastAnchor, anchor)
+            if inserted.contains(row.anchor) {
+                lastAnchor = max(lastAnchor, row.anchor)
                 if let family = row.family { added[family, default: 0] += 1 }
                 addedByTypeID[row.ids.type, default: 0] += 1
                 // Every stored type gets its row (instants too: `storedSpan` walks them).
@@ -330,10 +296,11 @@ public final class PostgresRecordWriter {
     /// A correlation and its members; each member is linked whether it was new or stored.
     private func writeCorrelation(_ correlation: Correlation, key: ContentKey) async throws {
         let before = added[.correlation, default: 0]
-        guard try await buffer(correlation.header, key: key, details: nil, family: .correlation) else { return }
+        guard let anchor = try await buffer(correlation.header, key: key, details: nil, family: .correlation) else { return }
         try await flush()
         guard added[.correlation, default: 0] > before else { return }
         let uuid = correlation.givenUUID ?? key.uuid
+        _ = anchor
         var memberKeys: [UUID] = []
         for object in correlation.objects {
             let memberKey = object.contentKey
@@ -461,6 +428,7 @@ extension PostgresRecordWriter {
                 Row(
                     sample: row.sample, key: row.key, uuid: row.sample.uuid, anchor: row.anchor, ids: ids, details: details,
                     family: row.workout != nil ? .workout : row.audiogramPoints != nil ? .audiogram : .sample))
+            nextAnchor = max(nextAnchor, row.anchor + 1)
             links += row.members.map { (row.sample.uuid, $0) }
             if buffered.count >= Self.rowsPerStatement { try await flush() }
         }
@@ -487,6 +455,7 @@ extension PostgresRecordWriter {
                 """, logger: logger)
             deletedByTypeID[type, default: 0] += 1
             lastAnchor = max(lastAnchor, tombstone.anchor.rawValue)
+            nextAnchor = max(nextAnchor, tombstone.anchor.rawValue + 1)
         }
     }
 
@@ -511,5 +480,6 @@ extension PostgresRecordWriter {
     /// Makes the user's last anchor at least `anchor` (a copied store's, gaps included).
     package func raiseLastAnchor(to anchor: Int64) {
         lastAnchor = max(lastAnchor, anchor)
+        nextAnchor = max(nextAnchor, anchor + 1)
     }
 }

@@ -280,7 +280,7 @@ extension Sample {
 }
 
 /// A generated export imported into PostgreSQL and into SQLite: the same counts, the same
-/// daily metrics field for field, the same feeds (anchors without gaps), and a second import
+/// daily metrics field for field, the same feeds (anchors 1…n), and a second import
 /// recognised without being read.
 @Suite(.enabled(if: PostgresTestDatabase.url != nil, "needs HEALTHPIPE_TEST_POSTGRES_URL"))
 struct PostgresImportTests {
@@ -314,9 +314,9 @@ struct PostgresImportTests {
         let routes = try await store.workoutRoutes(overlapping: everything, maxPoints: 50)
         #expect(routes == (try await sqlite.store.workoutRoutes(overlapping: everything, maxPoints: 50)))
         #expect(try await store.sampleInventory() == (try await sqlite.store.sampleInventory()))
-        // The same feeds, in the same order; anchors without gaps: a duplicate (a copy of a
-        // record, a correlation's member stored already as a record of its own) takes none.
-        // (SQLite's AUTOINCREMENT may count a skipped duplicate: its anchors can have gaps.)
+        // The same feeds, in the same order; one import's anchors without gaps: a duplicate
+        // inside it (a copy of a record, a correlation's member stored already as a record of
+        // its own) takes none. (SQLite's AUTOINCREMENT may count a skipped duplicate.)
         #expect(try await store.latestAnchor() == QueryAnchor(Int64(summary.addedByType.values.reduce(0, +))))
         for type in [SampleType.bloodPressureSystolic, .heartRate, .stepCount] {
             let feed = try await store.changes(of: type, since: .initial, limit: 100_000).samples
