@@ -90,7 +90,7 @@ public struct DeploymentMigration: Sendable {
         var counts: [String: Int] = [:]
         try await pool.client.withTransaction(logger: pool.logger) { connection in
             for (from, to) in Self.tables {
-                let rows = try await queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM \"\(from)\"") }
+                let rows = try queue.read { db in try Row.fetchAll(db, sql: "SELECT * FROM \"\(from)\"") }
                 for row in rows {
                     var bindings = PostgresBindings()
                     var columns: [String] = []
