@@ -135,3 +135,16 @@ enum JSONString {
         json += "\""
     }
 }
+
+extension ContentKey {
+    /// The key's 16 bytes as PostgreSQL stores them (a `uuid` column: fixed size, compared
+    /// as bytes).
+    var storedUUID: UUID {
+        let b = bytes
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+
+    init(storedUUID: UUID) {
+        self = ContentKey(bytes: storedUUID.bytes)!
+    }
+}
