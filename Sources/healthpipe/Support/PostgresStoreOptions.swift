@@ -24,9 +24,9 @@ struct PostgresStoreOptions: ParsableArguments {
     /// Runs `body` with the user's PostgreSQL store with `--postgres`, else with the SQLite
     /// store of `--db` (which must exist).
     func withStore<T>(
-        orSQLite database: DatabaseOptions, reading: Bool = true, _ body: (any MutableHealthStore) async throws -> T
+        orSQLite database: DatabaseOptions, _ body: (any MutableHealthStore) async throws -> T
     ) async throws -> T {
-        if let result = try await withStore(reading: reading, { try await body($0) }) { return result }
+        if let result = try await withStore({ try await body($0) }) { return result }
         return try await body(database.open().store)
     }
 
