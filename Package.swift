@@ -118,7 +118,7 @@ let package = Package(
             name: "HealthServer",
             dependencies: [
                 "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthStore", "HealthImport",
-                "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather", "HealthWire", "HealthDashboard",
+                "HealthImportReader", "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather", "HealthWire", "HealthDashboard",
                 "HealthMCP", "HealthPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),

@@ -61,7 +61,9 @@ public enum HAEReader {
                 throw ReadError(pointer: pointer, reason: "expected an array of workouts")
             }
             for (index, workout) in list.enumerated() {
-                batch.records.append(.workout(try readWorkout(workout, pointer: "\(pointer)/\(index)")))
+                let record = HealthRecord.workout(try readWorkout(workout, pointer: "\(pointer)/\(index)"))
+                try checkPlausible([record], pointer: "\(pointer)/\(index)")
+                batch.records.append(record)
             }
         }
         return batch
@@ -73,48 +75,73 @@ public enum HAEReader {
         let points = metric["data"] as? [[String: Any]] ?? []
         for (index, point) in points.enumerated() {
             let at = "\(pointer)/data/\(index)"
-            let source = (point["source"] as? String).map { Source(name: $0) } ?? defaultSource
-            switch name {
-            case "sleep_analysis":
-                batch.records += try readSleep(point, pointer: at)
-            case "blood_pressure":
-                let (start, end, offset) = try interval(point, at)
-                let readings = try [("systolic", SampleType.bloodPressureSystolic), ("diastolic", .bloodPressureDiastolic)].map {
-                    key, type in
-                    Sample(
-                        type: type, start: start, end: end, value: .quantity(try number(point, key, at), unit: "mmHg"),
-                        source: source, utcOffsetSeconds: offset)
+            let before = batch.records.count
+            try readPoint(point, name: name, units: units, pointer: at, into: &batch)
+            try checkPlausible(batch.records[before...], pointer: at)
+        }
+    }
+
+    /// Refuses a point whose value (or span) no real measurement has, naming its pointer.
+    private static func checkPlausible(_ records: some Collection<HealthRecord>, pointer: String) throws {
+        for record in records {
+            if let problem = PlausibleRange.violation(of: record) { throw ReadError(pointer: pointer, reason: problem) }
+            let (start, end): (Date, Date) =
+                switch record {
+                case .sample(let sample): (sample.start, sample.end)
+                case .correlation(let correlation): (correlation.start, correlation.end)
+                case .workout(let workout): (workout.start, workout.end)
+                default: (Date.distantPast, Date.distantPast)
                 }
-                batch.records += readings.map(HealthRecord.sample)
-                batch.records.append(
-                    .correlation(
-                        Correlation(
-                            type: .bloodPressure, start: start, end: end, source: source, utcOffsetSeconds: offset,
-                            objects: readings)))
-            case "heart_rate" where point["Avg"] != nil:
-                let (start, end, offset) = try interval(point, at)
-                var metadata: [MetadataEntry] = []
-                for (key, label) in [("Min", "HAEMinimum"), ("Max", "HAEMaximum")] {
-                    if let value = point[key] as? NSNumber { metadata.append(MetadataEntry(key: label, value: "\(value)")) }
-                }
-                batch.records.append(
-                    .sample(
-                        Sample(
-                            type: .heartRate, start: start, end: end, value: .quantity(try number(point, "Avg", at), unit: units),
-                            source: source, metadata: metadata, utcOffsetSeconds: offset)))
-            default:
-                let type = HAEMetricMap.quantities[name] ?? SampleType("HAE:" + name)
-                if HAEMetricMap.quantities[name] == nil, !batch.unknownMetrics.contains(name) {
-                    batch.unknownMetrics.append(name)
-                }
-                let (start, end, offset) = try interval(point, at)
-                batch.records.append(
-                    .sample(
-                        Sample(
-                            type: type, start: start, end: end,
-                            value: .quantity(HAEMetricMap.value(try number(point, "qty", at), units: units), unit: units),
-                            source: source, utcOffsetSeconds: offset)))
+            if let problem = PlausibleRange.spanViolation(start: start, end: end) {
+                throw ReadError(pointer: pointer, reason: problem)
             }
+        }
+    }
+
+    private static func readPoint(
+        _ point: [String: Any], name: String, units: String, pointer at: String, into batch: inout Batch
+    ) throws {
+        let source = (point["source"] as? String).map { Source(name: $0) } ?? defaultSource
+        switch name {
+        case "sleep_analysis":
+            batch.records += try readSleep(point, pointer: at)
+        case "blood_pressure":
+            let (start, end, offset) = try interval(point, at)
+            let readings = try [("systolic", SampleType.bloodPressureSystolic), ("diastolic", .bloodPressureDiastolic)].map {
+                key, type in
+                Sample(
+                    type: type, start: start, end: end, value: .quantity(try number(point, key, at), unit: "mmHg"),
+                    source: source, utcOffsetSeconds: offset)
+            }
+            batch.records += readings.map(HealthRecord.sample)
+            batch.records.append(
+                .correlation(
+                    Correlation(
+                        type: .bloodPressure, start: start, end: end, source: source, utcOffsetSeconds: offset,
+                        objects: readings)))
+        case "heart_rate" where point["Avg"] != nil:
+            let (start, end, offset) = try interval(point, at)
+            var metadata: [MetadataEntry] = []
+            for (key, label) in [("Min", "HAEMinimum"), ("Max", "HAEMaximum")] {
+                if let value = point[key] as? NSNumber { metadata.append(MetadataEntry(key: label, value: "\(value)")) }
+            }
+            batch.records.append(
+                .sample(
+                    Sample(
+                        type: .heartRate, start: start, end: end, value: .quantity(try number(point, "Avg", at), unit: units),
+                        source: source, metadata: metadata, utcOffsetSeconds: offset)))
+        default:
+            let type = HAEMetricMap.quantities[name] ?? SampleType("HAE:" + name)
+            if HAEMetricMap.quantities[name] == nil, !batch.unknownMetrics.contains(name) {
+                batch.unknownMetrics.append(name)
+            }
+            let (start, end, offset) = try interval(point, at)
+            batch.records.append(
+                .sample(
+                    Sample(
+                        type: type, start: start, end: end,
+                        value: .quantity(HAEMetricMap.value(try number(point, "qty", at), units: units), unit: units),
+                        source: source, utcOffsetSeconds: offset)))
         }
     }
 

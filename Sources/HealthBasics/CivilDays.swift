@@ -1,6 +1,15 @@
 /// Days since 1970-01-01 in the proleptic Gregorian calendar, both ways (H. Hinnant's
 /// algorithms): the one conversion every module's dates go through.
 public enum CivilDays {
+    /// The days of years 0000 through 9999, the years every date text here reads and writes
+    /// (`YYYY-MM-DD`, RFC 3339, the export's timestamps). An instant read back from a store
+    /// is clamped to them before it meets integer arithmetic: an absurd stored instant (the
+    /// end of a sample that lasted 1e300 hours) gives the nearest supported date, not a trap.
+    public static let supportedDays = -719_528...2_932_896
+    /// The whole seconds of ``supportedDays`` since 1970: 0000-01-01T00:00:00Z through
+    /// 9999-12-31T23:59:59Z.
+    public static let supportedSeconds = -62_167_219_200.0...253_402_300_799.0
+
     /// Days from 1970-01-01 of a calendar date.
     public static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year

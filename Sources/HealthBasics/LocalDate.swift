@@ -22,10 +22,13 @@ public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringCo
         guard components == (year, month, day) else { return nil }
     }
 
-    /// The local date of `instant` in `zone`.
+    /// The local date of `instant` in `zone`. An instant outside years 0000–9999 (an
+    /// absurd stored value) gives the nearest date of ``CivilDays/supportedDays``, never a
+    /// trap; a NaN instant gives 1970-01-01.
     public init(_ instant: Date, in zone: TimeZone) {
         let local = instant.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: instant))
-        dayNumber = Int((local / 86400).rounded(.down))
+        let day = Int(truncatingSaturating: (local / 86400).rounded(.down)) ?? 0
+        dayNumber = min(max(day, CivilDays.supportedDays.lowerBound), CivilDays.supportedDays.upperBound)
     }
 
     public var components: (year: Int, month: Int, day: Int) { CivilDays.date(dayNumber) }

@@ -110,7 +110,7 @@ public struct DailyNormalizer: Sendable {
             CumulativeRule.evaluate(
                 index.overlapping(day.interval), day: day.interval, unit: count, version: configuration.version
             )
-            .value.map { Int($0.rounded()) }
+            .value.flatMap { Int(roundingSaturating: $0) }
         }
     }
 
@@ -141,7 +141,8 @@ public struct DailyNormalizer: Sendable {
                 stepIndex.overlapping(day.interval), day: day.interval, unit: units.count, version: version)
             let energyResult = CumulativeRule.evaluate(
                 energyIndex.overlapping(day.interval), day: day.interval, unit: units.kcal, version: version)
-            let steps = stepsResult.value.map { Int($0.rounded()) }
+            // Saturating: a stored absurd count (1e300) must not trap; NaN (∞ − ∞) gives nil.
+            let steps = stepsResult.value.flatMap { Int(roundingSaturating: $0) }
             let trailing = history.suffix(30).compactMap { $0 }
             history.append(steps)
             let sources =
@@ -157,7 +158,7 @@ public struct DailyNormalizer: Sendable {
             return NormalizedDailyMetrics(
                 userID: configuration.userID, localDate: day.date.description, timezoneIdentifier: day.zone.identifier,
                 utcDayStart: day.interval.start, utcDayEnd: day.interval.end, stepsNormalized: steps,
-                stepsRawSum: stepsResult.rawSum.map { Int($0.rounded()) }, stepsSources: sources,
+                stepsRawSum: stepsResult.rawSum.flatMap { Int(roundingSaturating: $0) }, stepsSources: sources,
                 activeEnergyKcal: energyResult.value.map { ($0 * 100).rounded() / 100 },
                 sleepHours: asleep.map { $0 / 3600 },
                 restingHRBpm: MeanRule.mean(restingIndex.overlapping(day.interval), day: day.interval, unit: units.bpm),

@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 
 /// A chart as the page shows it: an SVG with a `<title>` (its text alternative) and the
 /// table of the numbers behind it, for screen readers and for anyone who wants the figures.
@@ -104,5 +105,7 @@ struct Plot {
 func f(_ value: Double) -> String {
     guard value.isFinite else { return "0" }
     let rounded = (value * 10).rounded() / 10
-    return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+    guard rounded == rounded.rounded() else { return String(format: "%.1f", rounded) }
+    // Saturating: a finite but absurd coordinate (a value of 1e300 plotted) must not trap.
+    return String(Int(truncatingSaturating: rounded) ?? 0)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 
 /// The dashboard's charts, drawn as SVG from plain numbers.
 enum Charts {
@@ -150,8 +151,7 @@ enum Charts {
             }
         }
         let clock = { (seconds: Double?) -> String in
-            guard let seconds else { return "—" }
-            let minutes = Int(seconds / 60)
+            guard let seconds, let minutes = Int(truncatingSaturating: seconds / 60) else { return "—" }
             return String(format: "%02d:%02d", minutes / 60 % 24, minutes % 60)
         }
         let summary = "\(title): bedtimes and wake times of \(bed.compactMap { $0 }.count) nights"

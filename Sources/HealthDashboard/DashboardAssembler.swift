@@ -125,7 +125,7 @@ public struct DashboardAssembler: Sendable {
         if !stands.isEmpty {
             let stood = Set(
                 stands.filter { $0.value.text == "HKCategoryValueAppleStandHourStood" }
-                    .map { Int($0.start.timeIntervalSince1970 / 3600) })
+                    .compactMap { Int(truncatingSaturating: $0.start.timeIntervalSince1970 / 3600) })
             rings.standHours = Double(stood.count)
         }
         return rings

@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 
 /// Text made safe for HTML: the five characters that could end an element, an attribute
 /// or an entity escaped. Every value that reaches the page passes through here.
@@ -42,7 +43,7 @@ enum HTML {
     /// A duration as `7 h 05 min` (or `45 min`).
     static func duration(seconds: Double?) -> String {
         guard let seconds, seconds.isFinite, seconds >= 0 else { return "—" }
-        let minutes = Int((seconds / 60).rounded())
+        let minutes = Int(roundingSaturating: seconds / 60) ?? 0
         return minutes >= 60 ? String(format: "%d h %02d min", minutes / 60, minutes % 60) : "\(minutes) min"
     }
 }

@@ -54,11 +54,14 @@ public enum RFC3339 {
     }
 
     /// `2024-06-01T08:00:00Z`, or `2024-06-01T08:00:00.250Z` when the instant, rounded to
-    /// the millisecond (what content keys keep of it), has a fraction. Years 0000–9999.
+    /// the millisecond (what content keys keep of it), has a fraction. Years 0000–9999: an
+    /// instant outside them (an absurd stored value) is written as the nearest one they hold.
     /// Written by hand: a Foundation formatter costs microseconds to make and format with,
     /// and the sync and the change feed write two instants per sample.
     public static func format(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let supported = CivilDays.supportedSeconds
+        let instant = min(max(date.timeIntervalSince1970, supported.lowerBound), supported.upperBound + 0.999)
+        let milliseconds = Int64(roundingSaturating: instant * 1000) ?? 0
         let (seconds, fraction) = (milliseconds.floorDivided(by: 1000), milliseconds.floorModulo(1000))
         let (days, secondOfDay) = (Int(seconds.floorDivided(by: 86_400)), Int(seconds.floorModulo(86_400)))
         let (year, month, day) = CivilDays.date(days)

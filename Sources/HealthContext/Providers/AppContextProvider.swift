@@ -30,7 +30,8 @@ public struct AppContextProvider: ContextProvider {
         result.values.activeWorkoutNameInProgress = result.note(
             current?.name, .activeWorkoutNameInProgress, otherwise: "no workout in progress")
         result.values.timeSinceLastCoachInteractionMinutes = result.note(
-            try await coach.map { Int(instant.timeIntervalSince($0.at) / 60) }, .timeSinceLastCoachInteractionMinutes,
+            try await coach.flatMap { Int(truncatingSaturating: instant.timeIntervalSince($0.at) / 60) },
+            .timeSinceLastCoachInteractionMinutes,
             otherwise: "no coach interaction recorded")
         result.values.upcomingPlannedWorkoutName = result.note(
             try await upcoming.first { $0.status(at: instant) == .planned }?.name, .upcomingPlannedWorkoutName,

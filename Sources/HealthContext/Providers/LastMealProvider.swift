@@ -50,7 +50,7 @@ public struct LastMealProvider: ContextProvider {
 
     /// Breakfast 04:00–10:30, lunch 10:30–15:00, dinner 17:00–21:30, otherwise a snack.
     public static func mealName(at instant: Date, in zone: TimeZone) -> String {
-        let minute = Int(ClockTime.secondsOfDay(instant, in: zone) / 60)
+        let minute = Int(truncatingSaturating: ClockTime.secondsOfDay(instant, in: zone) / 60) ?? 0
         switch minute {
         case 240..<630: return "Breakfast"
         case 630..<900: return "Lunch"
@@ -61,7 +61,7 @@ public struct LastMealProvider: ContextProvider {
 
     /// "just now", "25 minutes ago", "2 hours ago" (under two days), "3 days ago".
     public static func ago(_ seconds: TimeInterval) -> String {
-        let minutes = Int(seconds / 60)
+        let minutes = Int(truncatingSaturating: seconds / 60) ?? 0
         func plural(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s") ago" }
         if minutes < 1 { return "just now" }
         if minutes < 60 { return plural(minutes, "minute") }

@@ -9,7 +9,7 @@ public enum LocalTimestamp {
     public static func format(_ instant: Date, in zone: TimeZone) -> String {
         let offset = zone.secondsFromGMT(for: instant)
         let date = LocalDate(instant, in: zone)
-        let secondOfDay = Int(ClockTime.secondsOfDay(instant, in: zone))
+        let secondOfDay = Int(truncatingSaturating: ClockTime.secondsOfDay(instant, in: zone)) ?? 0
         let sign = offset < 0 ? "-" : "+"
         let magnitude = abs(offset)
         return String(

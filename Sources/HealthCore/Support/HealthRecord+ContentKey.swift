@@ -1,8 +1,10 @@
 import Foundation
 
 extension ContentKeyBuilder {
+    /// Milliseconds since 1970, saturating: an absurd instant (a duration of 1e300 hours
+    /// added to a start) keys as `Int64.max`/`.min` instead of trapping; NaN keys as no date.
     mutating func add(_ date: Date?) {
-        add(date.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) })
+        add(date.flatMap { Int64(roundingSaturating: $0.timeIntervalSince1970 * 1000) })
     }
 
     /// Numbers go in by their exact bit pattern (no formatting on the hot path).

@@ -88,10 +88,14 @@ public enum CumulativeRule {
     static func clip(_ samples: [Sample], to day: DateInterval, unit: HealthUnit) -> [Piece] {
         var pieces: [Piece] = []
         var units: [String: HealthUnit?] = [:]
+        var plausible: [SampleType: ClosedRange<Double>] = [:]
         for sample in samples {
             guard case .quantity(let raw, let symbol) = sample.value else { continue }
             if units[symbol] == nil { units[symbol] = try? HealthUnit(parsing: symbol) }
             guard let from = units[symbol] ?? nil, let value = try? from.convert(raw, to: unit) else { continue }
+            // A value stored before the plausible ranges existed is skipped, not summed.
+            if plausible[sample.type] == nil { plausible[sample.type] = PlausibleRange.bounds(of: sample.type, in: unit) }
+            guard plausible[sample.type]?.contains(value) == true else { continue }
             let length = sample.end.timeIntervalSince(sample.start)
             let start = max(sample.start, day.start)
             let end = min(sample.end, day.end)

@@ -50,7 +50,8 @@ public enum MeanRule {
         var count = 0
         for sample in samples where sample.start >= day.start && sample.start < day.end {
             guard case .quantity(let raw, let symbol) = sample.value,
-                let value = try? HealthUnit(parsing: symbol).convert(raw, to: unit)
+                let value = try? HealthUnit(parsing: symbol).convert(raw, to: unit),
+                PlausibleRange.bounds(of: sample.type, in: unit).contains(value)  // stored before the ranges: skipped
             else { continue }
             total += value
             count += 1
@@ -72,7 +73,9 @@ public enum SuspiciousStepsRule {
         guard history.count >= minimumHistoryDays else { return false }
         let sorted = history.sorted()
         let middle = sorted.count / 2
-        let median = sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
+        // Added as doubles: two saturated days (Int.max) must not overflow.
+        let median =
+            sorted.count % 2 == 1 ? Double(sorted[middle]) : (Double(sorted[middle - 1]) + Double(sorted[middle])) / 2
         guard median >= minimumMedian else { return false }
         return Double(steps) > 3 * median || Double(steps) < median / 10
     }

@@ -88,7 +88,7 @@ public enum ClockTime {
 
     /// `HH:mm` of `instant` on a wall clock in `zone`.
     public static func format(_ instant: Date, in zone: TimeZone) -> String {
-        let seconds = Int(secondsOfDay(instant, in: zone))
+        let seconds = Int(truncatingSaturating: secondsOfDay(instant, in: zone)) ?? 0
         return String(format: "%02d:%02d", seconds / 3600, seconds / 60 % 60)
     }
 

@@ -22,9 +22,13 @@ public final class CSVOutput {
     }
 
     /// A text field, quoted when it holds a comma, a quote or a line break (quotes doubled).
+    ///
+    /// A field that a spreadsheet would run as a formula — starting with `=`, `+`, `-`, `@`,
+    /// a tab or a carriage return, and not a plain number — gets a leading `'` (OWASP's
+    /// "CSV injection"): a source named `=HYPERLINK(…)` is shown, never evaluated.
     public func field(_ text: String) {
         separate()
-        var text = text
+        var text = Self.neutralised(text)
         text.withUTF8 { bytes in
             guard bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
                 buffer.append(contentsOf: bytes)
@@ -37,6 +41,15 @@ public final class CSVOutput {
             }
             buffer.append(0x22)
         }
+    }
+
+    /// `text` with a `'` before a leading formula character, unless it is a number.
+    static func neutralised(_ text: String) -> String {
+        guard let first = text.utf8.first, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(first) else { return text }
+        if first == 0x2D || first == 0x2B, Double(text) != nil, !text.contains(where: { $0.isLetter && $0 != "e" }) {
+            return text
+        }
+        return "'" + text
     }
 
     /// A field whose bytes need no quoting (numbers, ISO timestamps), written by `body`.

@@ -24,15 +24,20 @@ struct CSVTimestamp {
         self.style = style
     }
 
-    /// Appends the local time of `seconds` since 1970 (whole seconds, rounded down).
+    /// Appends the local time of `seconds` since 1970 (whole seconds, rounded down). An
+    /// instant whose local time falls outside years 0000–9999 (an absurd stored value) is
+    /// written as the nearest one inside them, never trapping; NaN as the instant 0 (1970).
     mutating func append(_ seconds: Double, to buffer: inout [UInt8]) {
-        let whole = Int(seconds.rounded(.down))
+        let supported = CivilDays.supportedSeconds
+        let clamped = min(max(seconds, supported.lowerBound), supported.upperBound)
+        let whole = Int(truncatingSaturating: clamped.rounded(.down)) ?? 0
         let quarter = whole >= 0 ? whole / 900 : (whole - 899) / 900
         if quarter != bucket {
             bucket = quarter
             offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(quarter * 900)))
         }
-        let local = whole + offset
+        // Clamped again after the offset: a year of -1 or 10000 has no four digits.
+        let local = min(max(whole + offset, Int(supported.lowerBound)), Int(supported.upperBound))
         let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
         let secondOfDay = local - days * 86400
         let (year, month, day) = CivilDays.date(days)

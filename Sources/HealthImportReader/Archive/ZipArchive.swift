@@ -180,6 +180,10 @@ final class ZipArchive {
         guard entry.method == 0 || entry.method == 8 else {
             throw Failure("uses compression method \(entry.method) (only stored and deflated are read)")
         }
+        // Checked before any arithmetic: a zip64 offset near 2^64 would overflow, or trap in `off_t`.
+        guard entry.localHeaderOffset <= fileSize, fileSize - entry.localHeaderOffset >= 30 else {
+            throw Failure("has a local header outside the archive")
+        }
         let local = try ZipArchive.read(descriptor, at: entry.localHeaderOffset, count: 30, what: "the entry's local header")
         guard Bytes(local, 0).u32(0) == ZipArchive.localSignature else { throw Failure("has a damaged local header") }
         let dataOffset = entry.localHeaderOffset + 30 + UInt64(Bytes(local, 0).u16(26)) + UInt64(Bytes(local, 0).u16(28))

@@ -78,7 +78,8 @@ final class ZipExportSource: ExportSource {
     }
 
     var mainXMLName: String { "\((path as NSString).lastPathComponent): \(mainEntry.path)" }
-    var mainXMLSize: Int64 { Int64(mainEntry.uncompressedSize) }
+    /// Clamped: a zip64 size past `Int64.max` (a hostile archive) must not trap here.
+    var mainXMLSize: Int64 { Int64(clamping: mainEntry.uncompressedSize) }
 
     func streamMainXML(_ consume: (Data) throws -> Void) throws {
         try extract(mainEntry, name: mainXMLName, bufferSize: 1 << 20, consume)
@@ -120,7 +121,7 @@ final class ZipExportSource: ExportSource {
         for entry in archive.entries where !MainXMLDetector.isJunk(entry.path) {
             builder.add(entry.path)
             builder.add(Int64(entry.crc32))
-            builder.add(Int64(entry.uncompressedSize))
+            builder.add(Int64(bitPattern: entry.uncompressedSize))  // the same key below 2^63, no trap above
         }
         return SourceIdentity(quickKey: "zip:" + builder.finish().description, newestModification: nil)
     }

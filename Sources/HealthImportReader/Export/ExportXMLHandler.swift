@@ -197,6 +197,8 @@ struct ExportXMLHandler: XMLHandler {
     }
 
     private mutating func emit(_ record: HealthRecord) throws {
+        // An absurd value (a step count of 1e300) is refused like any invalid record.
+        if let problem = PlausibleRange.violation(of: record) { throw ExportFormatError(problem) }
         recordCount += 1
         try sink(record)
     }

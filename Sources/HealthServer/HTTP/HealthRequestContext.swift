@@ -5,15 +5,18 @@ import Hummingbird
 public struct HealthRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var user: User?
+    /// The peer's IP address, for limits on failed sign-ins (`nil` in router tests).
+    public let remoteAddress: String?
 
-    public init(source: Source) {
+    public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// The user, or a 401 (the middleware guarantees one on `/v1`).
     func requireUser(_ scope: Scope) throws -> User {
         guard let user else {
-            throw Problem(.unauthorized, "Unauthorized", detail: "send Authorization: Bearer <token>")
+            throw Problem.unauthorized("send Authorization: Bearer <token>")
         }
         guard user.scopes.contains(scope) else {
             throw Problem(

@@ -65,23 +65,36 @@ func allowedMethods(forPath path: String) -> [String] {
     return methods
 }
 
-/// Bearer authentication for `/v1`: a missing, malformed, unknown or revoked token is a 401.
+/// Bearer authentication for `/v1` and `/mcp`: a missing, malformed, unknown or revoked
+/// token is a 401 with `WWW-Authenticate` (RFC 6750); the scheme is case-insensitive
+/// (RFC 9110 §11.1). A peer that presents `failures.limit` wrong tokens in a minute is
+/// answered 429 until the minute ends, before any token is looked up.
 struct BearerAuthMiddleware: RouterMiddleware {
     typealias Context = HealthRequestContext
     let users: any UserRepository
+    let failures: RateLimiter
+    let clock: @Sendable () -> Date
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws
         -> Response
     {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-            let token = BearerToken(String(header.dropFirst("Bearer ".count)))
-        else {
-            throw Problem(.unauthorized, "Unauthorized", detail: "send Authorization: Bearer <token> (hp_…)")
+        guard let header = request.headers[.authorization] else {
+            throw Problem.unauthorized("send Authorization: Bearer <token> (hp_…)")
         }
-        guard let user = try await users.authenticate(token) else {
-            throw Problem(.unauthorized, "Unauthorized", detail: "the token is unknown or revoked")
+        let peer = "bearer " + (context.remoteAddress ?? "unknown")
+        if let wait = await failures.blocked(peer, now: clock()) { throw Problem.tooManyFailures(retryAfter: wait) }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        let token =
+            parts.count == 2 && parts[0].lowercased() == "bearer"
+            ? BearerToken(parts[1].trimmingCharacters(in: .whitespaces)) : nil
+        guard let token, let user = try await users.authenticate(token) else {
+            _ = await failures.admit(peer, now: clock())
+            var problem = Problem.unauthorized(
+                token == nil ? "send Authorization: Bearer <token> (hp_…)" : "the token is unknown or revoked")
+            problem.headers[.wwwAuthenticate] = #"Bearer realm="healthpipe", error="invalid_token""#
+            throw problem
         }
         var context = context
         context.user = user
@@ -97,6 +110,13 @@ actor RateLimiter {
     private var windows: [String: (minute: Int, count: Int)] = [:]
 
     init(limit: Int) { self.limit = limit }
+
+    /// Seconds to wait when `key` has used its budget this minute, without counting.
+    func blocked(_ key: String, now: Date = Date()) -> Int? {
+        let minute = Int(now.timeIntervalSince1970 / 60)
+        guard let window = windows[key], window.minute == minute, window.count >= limit else { return nil }
+        return 60 - Int(now.timeIntervalSince1970) % 60
+    }
 
     /// Seconds to wait, or `nil` when the request may go ahead.
     func admit(_ key: String, now: Date = Date()) -> Int? {

@@ -30,6 +30,22 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// A 401 with the challenge of RFC 6750 (`WWW-Authenticate: Bearer realm="healthpipe"`).
+    static func unauthorized(_ detail: String) -> Problem {
+        var problem = Problem(.unauthorized, "Unauthorized", detail: detail)
+        problem.headers[.wwwAuthenticate] = #"Bearer realm="healthpipe""#
+        return problem
+    }
+
+    /// A 429 for a peer that failed to authenticate too often this minute.
+    static func tooManyFailures(retryAfter wait: Int) -> Problem {
+        var problem = Problem(
+            .tooManyRequests, "Too many requests",
+            detail: "too many failed sign-ins from this address; retry after \(wait) s")
+        problem.headers[.retryAfter] = String(wait)
+        return problem
+    }
+
     static func badRequest(_ detail: String, pointer: String? = nil) -> Problem {
         Problem(.badRequest, "Bad request", detail: detail, pointer: pointer)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthImport
+import HealthImportReader
 import HealthStore
 import Logging
 
@@ -159,10 +160,18 @@ final class ImportRunner: Sendable {
         }
     }
 
-    /// What went wrong, with the server's upload path replaced by "the upload".
+    /// What went wrong, for the person who uploaded: an ``ImportError``'s own words (which
+    /// name the entry, line and record, never a value) with the server's upload path
+    /// replaced by "the upload"; any other error (a file system or database error, whose
+    /// text may hold the server's folders) only as "could not be stored".
     static func reason(_ error: any Error, file: String) -> String {
-        "\(error)".replacingOccurrences(of: file, with: "the upload")
+        guard let error = error as? ImportError else {
+            return "the upload could not be imported because of a problem on the server; try again"
+        }
+        let folder = (file as NSString).deletingLastPathComponent
+        return error.description.replacingOccurrences(of: file, with: "the upload")
             .replacingOccurrences(of: (file as NSString).lastPathComponent, with: "the upload")
+            .replacingOccurrences(of: folder.isEmpty ? file : folder + "/", with: "")
     }
 }
 

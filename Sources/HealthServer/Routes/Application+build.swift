@@ -91,11 +91,13 @@ public func buildApplication(
             status: .ok, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_json)))
     }
-    WebRoutes(configuration: configuration, repositories: repositories).register(on: router)
+    // One budget of wrong tokens per peer, at /login, /v1 and /mcp.
+    let failures = RateLimiter(limit: configuration.failedSignInsPerMinute)
+    WebRoutes(configuration: configuration, repositories: repositories, failures: failures).register(on: router)
     // One budget per token across /v1 and /mcp.
     let limiter = RateLimiter(limit: configuration.requestsPerMinute)
     let v1 = router.group("v1")
-        .add(middleware: BearerAuthMiddleware(users: repositories.users))
+        .add(middleware: BearerAuthMiddleware(users: repositories.users, failures: failures, clock: configuration.clock))
         .add(
             middleware: RateLimitMiddleware(
                 limiter: limiter, clock: configuration.clock))
@@ -105,7 +107,7 @@ public func buildApplication(
     }
     // The coach's MCP endpoint: the same token and rate limit as /v1 (docs/mcp.md).
     router.group("mcp")
-        .add(middleware: BearerAuthMiddleware(users: repositories.users))
+        .add(middleware: BearerAuthMiddleware(users: repositories.users, failures: failures, clock: configuration.clock))
         .add(
             middleware: RateLimitMiddleware(
                 limiter: limiter, clock: configuration.clock)

@@ -16,6 +16,9 @@ import NIOCore
 struct WebRoutes: Sendable {
     let configuration: ServerConfiguration
     let repositories: ServerRepositories
+    /// Failed tokens per peer, shared with the bearer check: guessing at `/login` and on
+    /// `/v1` draws on one budget.
+    let failures: RateLimiter
 
     /// Every page route, as `METHOD /path`.
     static let routes = [
@@ -25,7 +28,7 @@ struct WebRoutes: Sendable {
 
     func register(on router: Router<HealthRequestContext>) {
         router.get("/login") { request, _ in try await signInPage(request) }
-        router.post("/login") { request, _ in try await signIn(request) }
+        router.post("/login") { request, context in try await signIn(request, peer: context.remoteAddress) }
         router.post("/logout") { request, _ in try await signOut(request) }
         router.get("/consent") { request, _ in try await consentPage(request) }
         router.post("/consent") { request, _ in try await saveConsent(request) }
@@ -48,14 +51,19 @@ struct WebRoutes: Sendable {
         return response
     }
 
-    func signIn(_ request: Request) async throws -> Response {
+    func signIn(_ request: Request, peer: String?) async throws -> Response {
         let form = try await Self.form(request)
         guard Self.sameOrigin(request), let expected = request.cookies[signInCookie]?.value,
             Self.equal(form["csrf"] ?? "", expected)
         else { throw Self.csrfProblem }
+        let peer = "bearer " + (peer ?? "unknown")
+        if let wait = await failures.blocked(peer, now: configuration.clock()) {
+            throw Problem.tooManyFailures(retryAfter: wait)
+        }
         guard let text = form["token"], let token = BearerToken(text.trimmingCharacters(in: .whitespaces)),
             let user = try await repositories.users.authenticate(token), user.scopes.contains(.read)
         else {
+            _ = await failures.admit(peer, now: configuration.clock())
             return try await signInPage(
                 request, error: "That token is not valid, or it may not read. Check it and try again.",
                 status: .unauthorized)

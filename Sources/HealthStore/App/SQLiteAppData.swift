@@ -116,11 +116,14 @@ public struct SQLiteAppData: AppDataRepository {
         ]
     }
 
-    private static func dailyLog(from row: Row) -> DailyLogEntry {
-        // The table's CHECK constraints hold the 1–5 scale, so the entry is valid.
-        try! DailyLogEntry(
-            date: LocalDate(row["local_date"] as String)!, energy: row["energy"], mood: row["mood"], stress: row["stress"],
-            note: row["note"])
+    /// The table's CHECK constraints hold the 1–5 scale and the writers a `YYYY-MM-DD` date;
+    /// a row that breaks them anyway (a file edited by hand) throws rather than trapping.
+    private static func dailyLog(from row: Row) throws -> DailyLogEntry {
+        guard let date = LocalDate(row["local_date"] as String) else {
+            throw DatabaseError(message: "a daily_log row's local_date is not YYYY-MM-DD")
+        }
+        return try DailyLogEntry(
+            date: date, energy: row["energy"], mood: row["mood"], stress: row["stress"], note: row["note"])
     }
 }
 

@@ -135,15 +135,16 @@ extension HealthDatabase {
                     sourceURL: row["source_url"], fhirVersion: row["fhir_version"],
                     receivedDate: (row["received_date"] as Double?).map(Date.init(timeIntervalSince1970:)),
                     resourceFilePath: row["resource_file_path"], resourceJSON: row["resource_json"])
-                records.append(StoredRecord(key: ContentKey(bytes: row["content_key"] as Data)!, record: .clinicalRecord(record)))
+                let key = try storedKey(row["content_key"] as Data)
+                records.append(StoredRecord(key: key, record: .clinicalRecord(record)))
             }
             for row in try Row.fetchAll(db, sql: "SELECT content_key, element_json FROM raw_element ORDER BY id") {
                 let element = try JSONText.decode(RawElement.self, from: row[1])
-                records.append(StoredRecord(key: ContentKey(bytes: row[0] as Data)!, record: .other(element)))
+                records.append(StoredRecord(key: try storedKey(row[0] as Data), record: .other(element)))
             }
             let keys = try Row.fetchAll(db, sql: "SELECT content_key FROM electrocardiogram ORDER BY recorded_date, id")
             for (row, ecg) in zip(keys, ecgs) {
-                records.append(StoredRecord(key: ContentKey(bytes: row[0] as Data)!, record: .electrocardiogram(ecg)))
+                records.append(StoredRecord(key: try storedKey(row[0] as Data), record: .electrocardiogram(ecg)))
             }
             return records
         }
@@ -189,9 +190,11 @@ extension HealthDatabase {
     package func storedAppData() throws -> (logs: [DailyLogEntry], plans: [PlannedWorkout], interactions: [CoachInteraction]) {
         try pool.read { db in
             let logs = try Row.fetchAll(db, sql: "SELECT * FROM daily_log ORDER BY local_date").map { row in
-                try DailyLogEntry(
-                    date: LocalDate(row["local_date"] as String)!, energy: row["energy"], mood: row["mood"],
-                    stress: row["stress"], note: row["note"])
+                guard let date = LocalDate(row["local_date"] as String) else {
+                    throw DatabaseError(message: "a daily_log row's local_date is not YYYY-MM-DD")
+                }
+                return try DailyLogEntry(
+                    date: date, energy: row["energy"], mood: row["mood"], stress: row["stress"], note: row["note"])
             }
             let plans = try Row.fetchAll(db, sql: "SELECT * FROM planned_workout ORDER BY id").map { row in
                 PlannedWorkout(
@@ -206,4 +209,13 @@ extension HealthDatabase {
             return (logs, plans, interactions)
         }
     }
+}
+
+/// A stored content key, or a ``DatabaseError`` when the blob is not one (a file edited by
+/// hand): a migration stops with a reason instead of trapping.
+private func storedKey(_ blob: Data) throws -> ContentKey {
+    guard let key = ContentKey(bytes: blob) else {
+        throw DatabaseError(message: "a stored content key is not 16 bytes")
+    }
+    return key
 }

@@ -53,10 +53,12 @@ extension SyncEngine {
             case .retry(let reason, let retryAfter):
                 try state.recordAttempt(batch, error: reason)
                 if let retryAfter, retryAfter > configuration.maxRetryAfter {
+                    // Saturating: a server's `Retry-After: 1e300` (or `inf`) must not trap.
+                    let wait = Int(truncatingSaturating: retryAfter) ?? 0
                     throw SyncError(
                         .uploadFailed(
                             batch: batch.sequence, attempts: attempt,
-                            lastError: "\(reason); the server asks to wait \(Int(retryAfter)) s"))
+                            lastError: "\(reason); the server asks to wait \(wait) s"))
                 }
                 guard attempt < configuration.maxAttempts, !stopRequested() else {
                     throw SyncError(.uploadFailed(batch: batch.sequence, attempts: attempt, lastError: reason))

@@ -67,9 +67,8 @@ public struct SampleWire: Codable, Sendable, Hashable {
         guard !type.isEmpty, type.count <= 200 else {
             throw WireFieldError("type must be a type identifier", pointer: at("type"))
         }
-        guard end >= start else { throw WireFieldError("end must not be before start", pointer: at("end")) }
-        guard end.timeIntervalSince(start) <= 31 * 86400 else {
-            throw WireFieldError("a sample may span at most 31 days", pointer: at("end"))
+        if let problem = PlausibleRange.spanViolation(start: start, end: end) {
+            throw WireFieldError(problem, pointer: at("end"))
         }
         guard !source.isEmpty else { throw WireFieldError("source must name the app or device", pointer: at("source")) }
         let sampleValue: SampleValue
@@ -77,6 +76,9 @@ public struct SampleWire: Codable, Sendable, Hashable {
         case (let number?, nil):
             guard number.isFinite else { throw WireFieldError("value must be a finite number", pointer: at("value")) }
             guard let unit, !unit.isEmpty else { throw WireFieldError("a value needs its unit", pointer: at("unit")) }
+            if let problem = PlausibleRange.violation(value: number, unit: unit, type: SampleType(type)) {
+                throw WireFieldError(problem, pointer: at("value"))
+            }
             sampleValue = .quantity(number, unit: unit)
         case (nil, let text?):
             sampleValue = .category(text)

@@ -54,6 +54,12 @@ struct Dashboard: AsyncParsableCommand {
             }
             let router = Router()
             router.get("/") { request, _ -> Response in
+                // Only loopback names: a rebound DNS name of another site gets nothing.
+                guard LoopbackHost.allows(request.head.authority) else {
+                    return Response(
+                        status: .misdirectedRequest, headers: .dashboardPage(contentType: "text/plain; charset=utf-8"),
+                        body: .init(byteBuffer: ByteBuffer(string: "this dashboard answers only http://127.0.0.1:\(port)/\n")))
+                }
                 let asked = request.uri.queryParameters["range"].flatMap { Int(String($0)) } ?? 30
                 guard DashboardAssembler.Settings.ranges.contains(asked) else {
                     return Response(

@@ -42,8 +42,9 @@ struct Demo: AsyncParsableCommand {
         let date = LocalDate(lastDay.date)!
         let day = DateInterval(start: date.instant(hour: 0, in: zone), end: date.adding(days: 1).instant(hour: 0, in: zone))
         let steps = try await store.statistics(of: .stepCount, over: day, unit: HealthUnit(parsing: "count"))
+        let rawSum = Int(truncatingSaturating: steps.sum ?? 0) ?? 0
         print(
-            "  \(lastDay.date): \(steps.count) step samples; raw sum over all sources \(Int(steps.sum ?? 0)) (Watch and iPhone double count), true steps \(lastDay.steps)"
+            "  \(lastDay.date): \(steps.count) step samples; raw sum over all sources \(rawSum) (Watch and iPhone double count), true steps \(lastDay.steps)"
         )
         if let weight = try await store.latestSample(of: .bodyMass), let kilograms = weight.value.number {
             let pounds = try HealthUnit.convert(kilograms, from: "kg", to: "lb")

@@ -1,0 +1,30 @@
+import Foundation
+import HealthImportReader
+import Testing
+
+@testable import HealthServer
+
+/// Finding L6 (issue 32): an import's error message showed the server's folders. Only an
+/// ``ImportError``'s words reach the person, the upload's path replaced; any other error (a
+/// file system or database error) is a plain sentence.
+@Suite struct L6ImportErrorPathTests {
+    static let upload = "/srv/healthpipe/data/uploads/5F0E2C8A.zip"
+
+    @Test func l6_importErrorsNameTheUploadNotTheServersFolders() {
+        let error = ImportError(.damagedEntry, file: Self.upload + ": apple_health_export/export.xml", "is truncated")
+        #expect(
+            ImportRunner.reason(error, file: Self.upload) == "the upload: apple_health_export/export.xml: is truncated")
+    }
+
+    @Test func l6_otherErrorsNeverShowAPath() {
+        let errors: [any Error] = [
+            CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: "/srv/healthpipe/data/users/abc.sqlite"]),
+            POSIXError(.ENOSPC),
+        ]
+        for error in errors {
+            let reason = ImportRunner.reason(error, file: Self.upload)
+            #expect(!reason.contains("/srv") && !reason.contains("healthpipe/data"))
+            #expect(reason == "the upload could not be imported because of a problem on the server; try again")
+        }
+    }
+}
