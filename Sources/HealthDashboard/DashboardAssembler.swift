@@ -134,7 +134,7 @@ public struct DashboardAssembler: Sendable {
     /// The latest workouts ending before `end` (over the 90 days before), with what was
     /// recorded during each: active energy, distance, mean heart rate, the route.
     private func recentWorkouts(before end: Date) async throws -> [WorkoutSummary] {
-        try await WorkoutSummarizer(store: store).workouts(
+        try await WorkoutSummarizer(store: store, withheld: settings.withheld).workouts(
             in: DateInterval(start: end.addingTimeInterval(-90 * 86400), end: end), limit: settings.workoutCount,
             routePoints: 400)
     }

@@ -172,14 +172,14 @@ extension CoachTools {
         let routes = try arguments.bool("include_route")
         // With routes, fewer workouts: each route is up to 100 points.
         let limit = routes ? 10 : 50
-        let workouts = try await WorkoutSummarizer(store: source.store).workouts(
+        let workouts = try await WorkoutSummarizer(store: source.store, withheld: source.withheld).workouts(
             in: window, limit: limit, routePoints: routes ? 100 : 0, activity: try arguments.string("activity"))
         let rows: [Value] = workouts.map { workout in
             var row: [String: Value] = [
                 "activity": .string(workout.activity), "start": .string(localTime(workout.start, zone)),
                 "duration_minutes": .double(workout.end.timeIntervalSince(workout.start) / 60),
                 "active_energy_kcal": .number(workout.energyKcal), "distance_km": .number(workout.distanceKm),
-                "mean_heart_rate_bpm": .number(source.withheld.contains(.heart) ? nil : workout.averageHeartRate),
+                "mean_heart_rate_bpm": .number(workout.averageHeartRate),
             ]
             if routes {
                 // Five decimals: about a metre, enough to draw the route.

@@ -61,6 +61,9 @@ public final class PostgresRecordWriter {
         /// buffered: a second record with the same content in one transaction is a
         /// duplicate caught here, before it takes an anchor.
         var keys: Set<ContentKey> = []
+        /// The UUID of the row holding each of `keys`: a writer-given UUID's sample with the
+        /// content of another given UUID's row is another sample (``ContentKey/distinguished(by:)``).
+        var holders: [ContentKey: UUID] = [:]
     }
 
     private var identities = Identities()
@@ -151,6 +154,7 @@ public final class PostgresRecordWriter {
             guard let uuid, identities.stored[uuid] == nil else { return }
             uuids.append(uuid)
             storedKeys.append(key.storedUUID)
+            storedKeys.append(key.distinguished(by: uuid).storedUUID)
         }
         for (record, key) in zip(records, keys) {
             switch record {
@@ -174,11 +178,12 @@ public final class PostgresRecordWriter {
         ).decode((UUID, Int32).self) {
             identities.deleted[uuid] = type
         }
-        for try await key in try await connection.query(
-            "SELECT content_key FROM health_sample WHERE user_id = \(userID) AND content_key = ANY(\(storedKeys))",
+        for try await (key, uuid) in try await connection.query(
+            "SELECT content_key, uuid FROM health_sample WHERE user_id = \(userID) AND content_key = ANY(\(storedKeys))",
             logger: logger
-        ).decode(UUID.self) {
+        ).decode((UUID, UUID).self) {
             identities.keys.insert(ContentKey(storedUUID: key))
+            identities.holders[ContentKey(storedUUID: key)] = uuid
         }
     }
 
@@ -191,6 +196,15 @@ public final class PostgresRecordWriter {
         -> Int64?
     {
         let ids = try await database.names.intern([sample], into: &interned, connection: connection, logger: logger)[0]
+        var key = key
+        if identities.keys.contains(key), let given = sample.givenUUID, let holder = identities.holders[key],
+            holder != given, holder != key.uuid
+        {
+            // The same content under another writer-given UUID is another sample (two glasses
+            // of water in one minute): stored under a key of its own, never merged. The same
+            // UUID again, or a row an export wrote (its UUID derived), is a duplicate.
+            key = key.distinguished(by: given)
+        }
         if identities.keys.contains(key) {
             if let family { duplicates[family, default: 0] += 1 }
             return nil
@@ -207,6 +221,7 @@ public final class PostgresRecordWriter {
             identities.stored[given] = ids.type
         }
         identities.keys.insert(key)
+        identities.holders[key] = sample.givenUUID ?? key.uuid
         let anchor = nextAnchor
         nextAnchor += 1
         buffered.append(

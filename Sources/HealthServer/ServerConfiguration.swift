@@ -29,8 +29,9 @@ public struct ServerConfiguration: Sendable {
     public var snapshotProviderTimeout = 1.5
     /// Largest sealed sync batch (`POST /v1/sync/batches`), in bytes (larger: 413).
     public var maxEnvelopeBytes = 16 << 20
-    /// Largest sync batch once decrypted and inflated, in bytes (larger: 422).
-    public var maxBatchPlaintextBytes = 64 << 20
+    /// Largest sync batch once decrypted and inflated, in bytes (larger: 422): 16 MiB, some
+    /// 800 bytes an item at ``maxBatchItems`` (a client's batches are 2,000 items at most).
+    public var maxBatchPlaintextBytes = 16 << 20
     /// Most items one sync batch may carry.
     public var maxBatchItems = 20_000
     /// How long a device's previous key is accepted after a rotation, in seconds (7 days).

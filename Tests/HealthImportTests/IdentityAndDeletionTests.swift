@@ -166,7 +166,12 @@ import Testing
         }
         #expect(try await store.add([steps(10)]) == 1)
         #expect(try await store.add([steps(10)]) == 0)  // the same again: a duplicate
-        #expect(try await store.add([steps(10, uuid: UUID())]) == 0)  // same content, other UUID: a duplicate
+        // Same content, another writer-given UUID: another sample (issue 32, M7: two glasses
+        // of water in one minute are two), and sent again a duplicate.
+        let other = UUID()
+        #expect(try await store.add([steps(10, uuid: other)]) == 1)
+        #expect(try await store.add([steps(10, uuid: other)]) == 0)
+        #expect(try await store.delete(uuids: [other]).deleted == [other])
         var feed = try await store.changes(of: .stepCount, since: .initial, limit: 100)
         #expect(feed.samples.map(\.uuid) == [id])
         let first = feed.nextAnchor
@@ -182,7 +187,7 @@ import Testing
         feed = try await store.changes(of: .stepCount, since: .initial, limit: 100)
         // From the start: the two deletions (the replaced and the deleted row), then the
         // re-sent sample, in anchor order; the rows deleted are not listed as additions.
-        #expect(feed.deletedObjects.map(\.uuid) == [id, id])
+        #expect(feed.deletedObjects.map(\.uuid) == [other, id, id])
         #expect(feed.samples.map(\.uuid) == [id])
         #expect(feed.changes.last == .added(feed.samples[0], anchor: feed.nextAnchor))
         #expect(feed.changes.map(\.anchor) == feed.changes.map(\.anchor).sorted())

@@ -101,18 +101,25 @@ private struct Contents {
     /// Stored samples in anchor order, each carrying its UUID in `givenUUID`.
     var stored: [(anchor: Int64, sample: Sample)] = []
     var tombstones: [DeletedObject] = []
-    var anchorsByKey: [ContentKey: Int64] = [:]
+    /// The UUID of the sample stored under each key, and each anchor's key.
+    var uuidsByKey: [ContentKey: UUID] = [:]
+    var keysByAnchor: [Int64: ContentKey] = [:]
     var anchorsByUUID: [UUID: Int64] = [:]
     /// The type of every UUID ever stored, deleted ones included.
     var typesByUUID: [UUID: SampleType] = [:]
     var lastAnchor: Int64 = 0
 
     /// Stores `sample` unless its content is stored; a writer-given UUID that is stored with
-    /// other content is replaced.
+    /// other content is replaced; the content of another writer-given UUID's sample is
+    /// another sample (``ContentKey/distinguished(by:)``).
     @discardableResult
     mutating func insert(_ sample: Sample, changed: inout Set<SampleType>) throws -> Bool {
-        let key = sample.contentKey
-        guard anchorsByKey[key] == nil else { return false }
+        var key = sample.contentKey
+        if let holder = uuidsByKey[key] {
+            guard let given = sample.givenUUID, holder != given, holder != key.uuid else { return false }
+            key = key.distinguished(by: given)
+            guard uuidsByKey[key] == nil else { return false }
+        }
         let uuid = sample.givenUUID ?? key.uuid
         if sample.givenUUID != nil {
             guard typesByUUID[uuid, default: sample.type] == sample.type else {
@@ -125,7 +132,8 @@ private struct Contents {
         var copy = sample
         copy.givenUUID = uuid
         stored.append((lastAnchor, copy))
-        anchorsByKey[key] = lastAnchor
+        uuidsByKey[key] = uuid
+        keysByAnchor[lastAnchor] = key
         anchorsByUUID[uuid] = lastAnchor
         changed.insert(sample.type)
         return true
@@ -136,7 +144,7 @@ private struct Contents {
     mutating func remove(anchor: Int64, changed: inout Set<SampleType>) -> Sample? {
         guard let index = stored.firstIndex(where: { $0.anchor == anchor }) else { return nil }
         let sample = stored.remove(at: index).sample
-        anchorsByKey[sample.contentKey] = nil
+        if let key = keysByAnchor.removeValue(forKey: anchor) { uuidsByKey[key] = nil }
         anchorsByUUID[sample.uuid] = nil
         lastAnchor += 1
         tombstones.append(DeletedObject(uuid: sample.uuid, type: sample.type, anchor: QueryAnchor(lastAnchor)))

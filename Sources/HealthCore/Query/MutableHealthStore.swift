@@ -4,8 +4,11 @@ import Foundation
 /// ``InMemoryHealthStore`` implement it with the same semantics (docs/store.md §Identity
 /// and deletions), so pipelines and tests can use either.
 ///
-/// - **Identity.** A sample whose content is stored already is a duplicate, whatever UUID
-///   it carries: the stored one keeps its UUID. A sample with a writer-given UUID that is
+/// - **Identity.** A sample whose content is stored already is a duplicate — unless both
+///   carry writer-given UUIDs and they differ: two glasses of water logged in the same
+///   minute are two samples, and a given UUID is never merged into another's row. A sample
+///   with a given UUID and the content of an export's record (no UUID of its own) is a
+///   duplicate of it. A sample with a writer-given UUID that is
 ///   stored with other content *replaces* it (a deletion, then an addition, in one write);
 ///   one stored — or deleted — as a sample of another type is refused
 ///   (``SampleIdentityError``): a UUID names samples of one type only, as in HealthKit, so
@@ -46,6 +49,8 @@ public struct DeletionReport: Hashable, Sendable, Codable {
     /// Each deleted sample's start to end, in ``deleted``'s order: the days that change,
     /// without the gaps between them that ``span`` covers. Not encoded.
     public var intervals: [DateInterval] = []
+    /// Each deleted sample's type, in ``deleted``'s order. Not encoded.
+    public var deletedTypes: [SampleType] = []
 
     enum CodingKeys: String, CodingKey {
         case deleted, unknown, deletedByType, span
@@ -54,6 +59,7 @@ public struct DeletionReport: Hashable, Sendable, Codable {
     /// Records one deleted sample.
     public mutating func add(_ uuid: UUID, type: SampleType, start: Date, end: Date) {
         deleted.append(uuid)
+        deletedTypes.append(type)
         deletedByType[type.identifier, default: 0] += 1
         intervals.append(DateInterval(start: start, end: max(start, end)))
         let lower = min(span?.start ?? start, start)
@@ -81,5 +87,17 @@ public struct SampleIdentityError: Error, CustomStringConvertible, Sendable {
 
     public var description: String {
         "uuid \(uuid.uuidString) names a stored sample of another type than \(type.identifier): a UUID names one sample"
+    }
+}
+
+extension DeletionReport {
+    /// Throws ``SampleIdentityError`` when a UUID in `expected` was deleted as a sample of
+    /// another type than the one named: inside the write's transaction, nothing is deleted
+    /// then (a sync item "delete this step count" never removes a night's sleep).
+    public func requireTypes(_ expected: [UUID: SampleType]) throws {
+        guard !expected.isEmpty else { return }
+        for (uuid, type) in zip(deleted, deletedTypes) {
+            if let named = expected[uuid], named != type { throw SampleIdentityError(uuid: uuid, type: named) }
+        }
     }
 }

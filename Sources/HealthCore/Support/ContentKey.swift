@@ -188,3 +188,15 @@ package struct StreamingContentHash: Sendable {
         return k
     }
 }
+
+extension ContentKey {
+    /// The key a sample with a writer-given `uuid` is stored under when another writer-given
+    /// UUID's sample already holds the same content (two glasses of water in one minute are
+    /// two samples): this key and `uuid`, hashed. Resending the sample finds it again.
+    public func distinguished(by uuid: UUID) -> ContentKey {
+        var builder = ContentKeyBuilder(tag: "GivenUUID")
+        builder.add(self)
+        builder.add(uuid.uuidString)
+        return builder.finish()
+    }
+}

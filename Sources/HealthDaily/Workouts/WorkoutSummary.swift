@@ -42,10 +42,18 @@ public struct WorkoutSummary: Sendable, Hashable, Codable {
 
 /// Reads workouts with the statistics of their span: active energy, distance and mean
 /// heart rate recorded during each, and the route when asked.
+///
+/// A kind of data in `withheld` is never read: a token or a person that did not grant
+/// energy, activity (distances) or heart gets those fields as `nil`, whatever the workout.
 public struct WorkoutSummarizer: Sendable {
     public let store: any HealthQuerying
+    /// Kinds not to read (not granted, or denied by consent).
+    public let withheld: Set<HealthDataCategory>
 
-    public init(store: any HealthQuerying) { self.store = store }
+    public init(store: any HealthQuerying, withheld: Set<HealthDataCategory> = []) {
+        self.store = store
+        self.withheld = withheld
+    }
 
     /// The workouts overlapping `window` (of `activity` when given: `Running` or
     /// `HKWorkoutActivityTypeRunning`), newest first, at most `limit`; routes thinned evenly
@@ -63,24 +71,35 @@ public struct WorkoutSummarizer: Sendable {
         let km = try HealthUnit(parsing: "km")
         let bpm = try HealthUnit(parsing: "count/min")
         var routes: [UUID: [RoutePoint]] = [:]
-        if routePoints > 0, let reader = store as? any WorkoutDetailsReading {
+        if routePoints > 0, !withheld.contains(.workouts), let reader = store as? any WorkoutDetailsReading {
             routes = try await reader.workoutRoutes(overlapping: window, maxPoints: routePoints)
         }
         var summaries: [WorkoutSummary] = []
         for header in headers {
             let span = DateInterval(start: header.start, end: max(header.end, header.start))
-            let energy = try await store.statistics(of: .activeEnergyBurned, over: span, unit: kcal)
-            var distance = try await store.statistics(of: .distanceWalkingRunning, over: span, unit: km)
-            if distance.count == 0 {
-                distance = try await store.statistics(
-                    of: SampleType("HKQuantityTypeIdentifierDistanceCycling"), over: span, unit: km)
+            var energy: Double?
+            if !withheld.contains(.energy) {
+                let sum = try await store.statistics(of: .activeEnergyBurned, over: span, unit: kcal)
+                energy = sum.count > 0 ? sum.sum : nil
             }
-            let heart = try await store.statistics(of: .heartRate, over: span, unit: bpm)
+            var distanceKm: Double?
+            if !withheld.contains(.activity) {
+                var distance = try await store.statistics(of: .distanceWalkingRunning, over: span, unit: km)
+                if distance.count == 0 {
+                    distance = try await store.statistics(
+                        of: SampleType("HKQuantityTypeIdentifierDistanceCycling"), over: span, unit: km)
+                }
+                distanceKm = distance.count > 0 ? distance.sum : nil
+            }
+            var heartRate: Double?
+            if !withheld.contains(.heart) {
+                let heart = try await store.statistics(of: .heartRate, over: span, unit: bpm)
+                heartRate = heart.count > 0 ? heart.average : nil
+            }
             summaries.append(
                 WorkoutSummary(
                     activity: Self.name(of: header), start: header.start, end: header.end,
-                    energyKcal: energy.count > 0 ? energy.sum : nil, distanceKm: distance.count > 0 ? distance.sum : nil,
-                    averageHeartRate: heart.count > 0 ? heart.average : nil,
+                    energyKcal: energy, distanceKm: distanceKm, averageHeartRate: heartRate,
                     route: (routes[header.uuid] ?? []).map { .init(latitude: $0.latitude, longitude: $0.longitude) }))
         }
         return summaries

@@ -78,25 +78,23 @@ extension HealthRoutes {
     /// same key with the same body replays the first answer (`Idempotent-Replayed: true`);
     /// with another body it is a 422; while the first request with the key is still
     /// running, another is a 409 (retry later: it will be replayed).
+    ///
+    /// A key belongs to its method and route (`POST /v1/samples` and `DELETE /v1/samples`
+    /// never share one) and is remembered for ``idempotencyKeyLifetime`` (24 h); after that
+    /// the same key is a new request. The answer is looked up again once the key's slot is
+    /// taken, so two requests racing with one key run it once (finding L1 of issue 32).
     func idempotent(
         _ request: Request, user: User, limit: Int? = nil, _ body: (Data) async throws -> some Encodable
     ) async throws -> Response {
-        guard let key = request.headers[.init("Idempotency-Key")!], (1...200).contains(key.count) else {
+        guard let given = request.headers[.init("Idempotency-Key")!], (1...200).contains(given.count) else {
             throw Problem.badRequest("send an Idempotency-Key header (1–200 characters) naming this batch")
         }
+        let key = "\(request.method.rawValue) \(request.uri.path) \(given)"
         let data = try await collectJSON(request, limit: limit ?? configuration.maxIngestBytes)
         let hash = Data(SHA256.hash(data: data))
-        if let remembered = try await repositories.idempotency.remembered(userID: user.id, key: key) {
-            guard remembered.requestHash == hash else {
-                throw Problem(
-                    .unprocessableContent, "Idempotency-Key reused",
-                    detail: "this Idempotency-Key was used with a different body; use a new key for a new batch",
-                    pointer: "header/Idempotency-Key")
-            }
-            return Response(
-                status: HTTPResponse.Status(code: remembered.status),
-                headers: [.contentType: "application/json", .init("Idempotent-Replayed")!: "true"],
-                body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
+        let since = configuration.clock().addingTimeInterval(-Self.idempotencyKeyLifetime)
+        if let remembered = try await repositories.idempotency.remembered(userID: user.id, key: key, since: since) {
+            return try Self.replay(remembered, hash: hash)
         }
         let slot = user.id + "\u{0}" + key
         guard try await repositories.inFlight.begin(slot) else {
@@ -106,9 +104,15 @@ extension HealthRoutes {
         }
         let answer: Data
         do {
+            // Another request with the key may have finished between the look-up and the slot.
+            if let remembered = try await repositories.idempotency.remembered(userID: user.id, key: key, since: since) {
+                await repositories.inFlight.end(slot)
+                return try Self.replay(remembered, hash: hash)
+            }
             answer = try encoded(try await body(data))
             try await repositories.idempotency.remember(
-                userID: user.id, key: key, response: RememberedResponse(requestHash: hash, status: 200, body: answer))
+                userID: user.id, key: key, response: RememberedResponse(requestHash: hash, status: 200, body: answer),
+                at: configuration.clock())
         } catch {
             await repositories.inFlight.end(slot)
             throw error
@@ -116,6 +120,23 @@ extension HealthRoutes {
         await repositories.inFlight.end(slot)
         return Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
+    }
+
+    /// How long an Idempotency-Key's answer is replayed (docs/api.md).
+    static let idempotencyKeyLifetime: TimeInterval = 24 * 3600
+
+    /// The remembered answer, or the 422 of a key reused with another body.
+    private static func replay(_ remembered: RememberedResponse, hash: Data) throws -> Response {
+        guard remembered.requestHash == hash else {
+            throw Problem(
+                .unprocessableContent, "Idempotency-Key reused",
+                detail: "this Idempotency-Key was used with a different body; use a new key for a new batch",
+                pointer: "header/Idempotency-Key")
+        }
+        return Response(
+            status: HTTPResponse.Status(code: remembered.status),
+            headers: [.contentType: "application/json", .init("Idempotent-Replayed")!: "true"],
+            body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
     }
 
     /// `HK…` identifiers and Health Auto Export's `HAE:<name>`: printable, at most 200 characters.

@@ -87,11 +87,9 @@ extension HealthRoutes {
         }
         let key = try await syncKey(envelope, device: device)
         let items = try await offload { [configuration] in
-            let content = try Self.open(envelope, userID: user.id, key: key, limit: configuration.maxBatchPlaintextBytes)
-            guard content.items.count <= configuration.maxBatchItems else {
-                throw Problem.unprocessable(
-                    "a batch carries at most \(configuration.maxBatchItems) items; seal smaller batches", pointer: "/ciphertext")
-            }
+            let content = try Self.open(
+                envelope, userID: user.id, key: key, limit: configuration.maxBatchPlaintextBytes,
+                maxItems: configuration.maxBatchItems)
             return try Self.records(content.items)
         }
         let database = try await repositories.healthStores.store(for: user.id)
@@ -102,7 +100,7 @@ extension HealthRoutes {
             case .add(let samples):
                 touched += samples.map { DateInterval(start: $0.start, end: max($0.start, $0.end)) }
                 return .records(samples.map(HealthRecord.sample))
-            case .delete(let uuids): return .delete(uuids)
+            case .delete(let uuids, let types): return .delete(uuids, types: types)
             }
         }
         let written: HealthWriteReport
@@ -127,7 +125,11 @@ extension HealthRoutes {
     }
 
     /// The decrypted batch, or the 4xx naming the check that failed.
-    private static func open(_ envelope: SyncEnvelope, userID: String, key: SyncKey, limit: Int) throws -> SyncBatchContent {
+    /// Items are counted in the plaintext before any is decoded: a small batch inflating to
+    /// a million tiny items is refused at the cost of its bytes, not of a million values.
+    private static func open(
+        _ envelope: SyncEnvelope, userID: String, key: SyncKey, limit: Int, maxItems: Int
+    ) throws -> SyncBatchContent {
         let plaintext: Data
         do {
             plaintext = try envelope.open(userID: userID, key: key, limit: limit)
@@ -141,6 +143,10 @@ extension HealthRoutes {
             case .checksumMismatch: pointer = "/checksum"
             }
             throw Problem(.unprocessableContent, "Envelope refused", detail: error.description, pointer: pointer)
+        }
+        guard SyncBatchContent.itemCount(in: plaintext, stoppingAfter: maxItems) <= maxItems else {
+            throw Problem.unprocessable(
+                "a batch carries at most \(maxItems) items; seal smaller batches", pointer: "/ciphertext")
         }
         do {
             return try SampleWire.decoder().decode(SyncBatchContent.self, from: plaintext)
@@ -166,11 +172,13 @@ extension HealthRoutes {
         var writes: [SyncWrite] = []
         var additions: [Sample] = []
         var deletions: [UUID] = []
+        var types: [UUID: SampleType] = [:]
         for (index, item) in items.enumerated() {
             switch item {
             case .add(let wire):
-                if !deletions.isEmpty { writes.append(.delete(deletions)) }
+                if !deletions.isEmpty { writes.append(.delete(deletions, types: types)) }
                 deletions = []
+                types = [:]
                 additions.append(try wire.sample(pointer: "/ciphertext/items/\(index)/sample"))
             case .delete(let uuid, let type):
                 guard Self.isTypeIdentifier(type) else {
@@ -179,11 +187,16 @@ extension HealthRoutes {
                 }
                 if !additions.isEmpty { writes.append(.add(additions)) }
                 additions = []
+                // The item names the sample's type: a UUID stored as another type is refused.
+                if let named = types.updateValue(SampleType(type), forKey: uuid), named.identifier != type {
+                    throw Problem.unprocessable(
+                        "the batch deletes this UUID as two types", pointer: "/ciphertext/items/\(index)/type")
+                }
                 deletions.append(uuid)
             }
         }
         if !additions.isEmpty { writes.append(.add(additions)) }
-        if !deletions.isEmpty { writes.append(.delete(deletions)) }
+        if !deletions.isEmpty { writes.append(.delete(deletions, types: types)) }
         return writes
     }
 }
@@ -191,7 +204,8 @@ extension HealthRoutes {
 /// One write of a batch, in order.
 private enum SyncWrite: Sendable {
     case add([Sample])
-    case delete([UUID])
+    /// The UUIDs and the type each item named.
+    case delete([UUID], types: [UUID: SampleType])
 }
 
 /// The answer of `POST /v1/sync/batches`.

@@ -132,9 +132,12 @@ public final class PostgresServerStore: ServerStore, Sendable {
 
     // MARK: idempotency keys
 
-    public func remembered(userID: String, key: String) async throws -> RememberedResponse? {
+    public func remembered(userID: String, key: String, since: Date) async throws -> RememberedResponse? {
         let rows = try await client.query(
-            "SELECT request_hash, status, body FROM idempotency_key WHERE user_id = \(userID) AND key = \(key)",
+            """
+            SELECT request_hash, status, body FROM idempotency_key
+            WHERE user_id = \(userID) AND key = \(key) AND created_at >= \(since.timeIntervalSince1970)
+            """,
             logger: logger)
         for try await (hash, status, body) in rows.decode((Data, Int, Data).self) {
             return RememberedResponse(requestHash: hash, status: status, body: body)
@@ -142,12 +145,15 @@ public final class PostgresServerStore: ServerStore, Sendable {
         return nil
     }
 
-    public func remember(userID: String, key: String, response: RememberedResponse) async throws {
+    public func remember(userID: String, key: String, response: RememberedResponse, at: Date) async throws {
+        let expired = at.timeIntervalSince1970 - 24 * 3600
+        try await client.query(
+            "DELETE FROM idempotency_key WHERE user_id = \(userID) AND created_at < \(expired)", logger: logger)
         try await client.query(
             """
             INSERT INTO idempotency_key (user_id, key, request_hash, status, body, created_at)
             VALUES (\(userID), \(key), \(response.requestHash), \(response.status), \(response.body),
-                \(Date().timeIntervalSince1970))
+                \(at.timeIntervalSince1970))
             ON CONFLICT (user_id, key) DO NOTHING
             """, logger: logger)
     }

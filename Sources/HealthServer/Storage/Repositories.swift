@@ -87,10 +87,11 @@ public struct UserExistsError: Error, CustomStringConvertible {
 
 /// Responses remembered by `Idempotency-Key`, per user.
 public protocol IdempotencyRepository: Sendable {
-    /// The remembered request hash and response for `key`, if any.
-    func remembered(userID: String, key: String) async throws -> RememberedResponse?
-    /// Remembers a response (the first one wins when two arrive at once).
-    func remember(userID: String, key: String, response: RememberedResponse) async throws
+    /// The remembered request hash and response for `key`, if remembered at `since` or later.
+    func remembered(userID: String, key: String, since: Date) async throws -> RememberedResponse?
+    /// Remembers a response at `at` (the first one wins when two arrive at once); forgets
+    /// the user's answers older than a day before `at`, and replaces an expired one of `key`.
+    func remember(userID: String, key: String, response: RememberedResponse, at: Date) async throws
 }
 
 /// A response kept for replay.

@@ -165,23 +165,30 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         }
     }
 
-    public func remembered(userID: String, key: String) async throws -> RememberedResponse? {
+    public func remembered(userID: String, key: String, since: Date) async throws -> RememberedResponse? {
         try await pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT request_hash, status, body FROM idempotency_key WHERE user_id = ? AND key = ?",
-                arguments: [userID, key]
+                db,
+                sql: """
+                    SELECT request_hash, status, body FROM idempotency_key
+                    WHERE user_id = ? AND key = ? AND created_at >= ?
+                    """,
+                arguments: [userID, key, since.timeIntervalSince1970]
             ).map { RememberedResponse(requestHash: $0[0], status: $0[1], body: $0[2]) }
         }
     }
 
-    public func remember(userID: String, key: String, response: RememberedResponse) async throws {
+    public func remember(userID: String, key: String, response: RememberedResponse, at: Date) async throws {
         try await pool.write { db in
+            let expired = at.timeIntervalSince1970 - 24 * 3600
+            try db.execute(
+                sql: "DELETE FROM idempotency_key WHERE user_id = ? AND created_at < ?", arguments: [userID, expired])
             try db.execute(
                 sql: """
                     INSERT OR IGNORE INTO idempotency_key (user_id, key, request_hash, status, body, created_at)
                     VALUES (?,?,?,?,?,?)
                     """,
-                arguments: [userID, key, response.requestHash, response.status, response.body, Date().timeIntervalSince1970])
+                arguments: [userID, key, response.requestHash, response.status, response.body, at.timeIntervalSince1970])
         }
     }
 

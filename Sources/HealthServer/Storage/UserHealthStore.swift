@@ -29,7 +29,9 @@ public protocol UserHealthStore: Sendable {
 /// One step of ``UserHealthStore/apply(_:)``.
 public enum HealthWrite: Sendable {
     case records([HealthRecord])
-    case delete([UUID])
+    /// Deletions by UUID; a UUID given a type in `types` must be stored as that type, or
+    /// the whole write is refused (``SampleIdentityError``).
+    case delete([UUID], types: [UUID: SampleType] = [:])
 }
 
 /// What ``UserHealthStore/apply(_:)`` did.
@@ -52,7 +54,10 @@ extension HealthDatabase: UserHealthStore {
             for write in writes {
                 switch write {
                 case .records(let records): try writer.write(records)
-                case .delete(let uuids): report.deletions.append(try writer.delete(uuids: uuids))
+                case .delete(let uuids, let types):
+                    let deletion = try writer.delete(uuids: uuids)
+                    try deletion.requireTypes(types)
+                    report.deletions.append(deletion)
                 }
             }
             report.added = writer.added.values.reduce(0, +)
@@ -81,7 +86,10 @@ extension PostgresHealthStore: UserHealthStore {
             for write in writes {
                 switch write {
                 case .records(let records): try await writer.write(records)
-                case .delete(let uuids): report.deletions.append(try await writer.delete(uuids: uuids))
+                case .delete(let uuids, let types):
+                    let deletion = try await writer.delete(uuids: uuids)
+                    try deletion.requireTypes(types)
+                    report.deletions.append(deletion)
                 }
             }
             try await writer.flush()

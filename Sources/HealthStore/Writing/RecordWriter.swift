@@ -191,10 +191,20 @@ public final class RecordWriter {
     /// A writer-given UUID stored with other content is replaced (docs/store.md §Identity).
     @discardableResult
     func writeSample(_ sample: Sample, key: ContentKey? = nil) throws -> Int64? {
-        let key = key ?? sample.contentKey
+        var key = key ?? sample.contentKey
         if let given = sample.givenUUID {
             findSample.bind(key)
-            guard try findSample.fetchInt() == nil else { return nil }
+            if let holder = try findSample.fetchInt() {
+                // The same content under another writer-given UUID is another sample: it is
+                // stored under a key of its own, never merged into that UUID's row. The same
+                // UUID again, or a row an export wrote (no UUID of its own), is a duplicate.
+                let holderUUID = try Data.fetchOne(
+                    db.cachedStatement(sql: "SELECT uuid FROM sample WHERE anchor = ?"), arguments: [holder])
+                guard let holderUUID, holderUUID != Data(given.bytes) else { return nil }
+                key = key.distinguished(by: given)
+                findSample.bind(key)
+                guard try findSample.fetchInt() == nil else { return nil }
+            }
             let typeID = try typeID(sample.type)
             if let replaced = try storedSample(uuid: given) {
                 guard replaced.typeID == typeID else { throw SampleIdentityError(uuid: given, type: sample.type) }

@@ -53,4 +53,41 @@ public struct SyncBatchContent: Codable, Sendable, Hashable {
     public var items: [SyncItem]
 
     public init(items: [SyncItem]) { self.items = items }
+
+    /// The items of a batch's JSON counted without decoding it: the objects that are
+    /// elements of an array under a key of the root object (`{"items": [{…}, {…}]}`), with
+    /// strings and escapes skipped. Stops counting past `limit` (returns `limit + 1`).
+    /// Malformed JSON is counted as far as it goes; the decoder then refuses it.
+    public static func itemCount(in json: Data, stoppingAfter limit: Int) -> Int {
+        var count = 0
+        // Open containers: true for an object, false for an array (a few levels deep).
+        var stack: [Bool] = []
+        var inString = false
+        var escaped = false
+        for byte in json {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"):
+                if stack == [true, false] {
+                    count += 1
+                    if count > limit { return count }
+                }
+                stack.append(true)
+            case UInt8(ascii: "["): stack.append(false)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): if !stack.isEmpty { stack.removeLast() }
+            default: break
+            }
+        }
+        return count
+    }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import HealthCore
+import HealthServer
+import HealthWire
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Finding L3 (issue 32): a sync delete item's `type` was ignored, so "delete this step
+/// count" removed a night's sleep. A UUID stored as another type is refused (422), and the
+/// whole batch changes nothing.
+@Suite struct L3SyncDeleteTypeTests {
+    @Test(arguments: ServerBackend.enabled) func l3_aDeleteNamingAnotherTypeIsRefused(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        try await harness.app.test(.router) { client in
+            let device = try await SyncRouteTests.enrol(client, harness)
+            let night = Sample(
+                type: .sleepAnalysis, start: SyncRouteTests.start.addingTimeInterval(-8 * 3600), end: SyncRouteTests.start,
+                value: .category("HKCategoryValueSleepAnalysisAsleepCore"), source: Source(name: "Jane’s Apple Watch"),
+                uuid: UUID())
+            let steps = SyncRouteTests.samples(1)
+            let first = try SyncRouteTests.envelope(
+                [.add(SampleWire(night)), .add(SampleWire(steps[0]))], device: device, sequence: 1)
+            #expect(try await SyncRouteTests.post(client, harness, first).0 == .ok)
+            // A step-count deletion of the night's UUID, after a step deletion that is right.
+            let wrong = try SyncRouteTests.envelope(
+                [
+                    .delete(uuid: steps[0].uuid, type: SampleType.stepCount.identifier),
+                    .delete(uuid: night.uuid, type: SampleType.stepCount.identifier),
+                ], device: device, sequence: 2)
+            let (status, problem, _) = try await SyncRouteTests.post(client, harness, wrong)
+            #expect(status == .unprocessableContent)
+            #expect((problem["detail"] as? String)?.contains("another type") == true)
+            // Nothing deleted: the night and the steps are both still there.
+            try await client.execute(
+                uri: "/v1/changes?type=HKCategoryTypeIdentifierSleepAnalysis&since=0", method: .get,
+                headers: harness.headers("alice")
+            ) { response in
+                let changes = ServerHarness.json(response.body)["changes"] as? [[String: Any]] ?? []
+                #expect(changes.map { $0["deleted"] as? Bool } == [false])
+            }
+            try await client.execute(
+                uri: "/v1/changes?type=HKQuantityTypeIdentifierStepCount&since=0", method: .get,
+                headers: harness.headers("alice")
+            ) { response in
+                let changes = ServerHarness.json(response.body)["changes"] as? [[String: Any]] ?? []
+                #expect(changes.map { $0["deleted"] as? Bool } == [false])
+            }
+        }
+    }
+}
