@@ -11,7 +11,8 @@ def q(name, desc, required=False, schema=None, example=None):
     p = {"name": name, "in": "query", "required": required, "description": desc, "schema": schema or {"type": "string"}}
     if example is not None: p["example"] = example
     return p
-date = {"type": "string", "format": "date"}
+# Dates the server answers for: 1900-01-01 through 2199-12-31 (HealthRoutes.servedDates).
+date = {"type": "string", "format": "date", "pattern": "^(19[0-9]{2}|2[01][0-9]{2})-[0-9]{2}-[0-9]{2}$"}
 # The zones the server knows (Foundation's list on Linux, plus UTC), from scripts/timezones.txt.
 with open(os.path.join(os.path.dirname(__file__), 'timezones.txt')) as zones:
     zone = {"type": "string", "enum": [line.strip() for line in zones if line.strip()]}

@@ -216,7 +216,7 @@ struct HealthRoutes: Sendable {
         let single = request.uri.queryParameters["date"].map(String.init)
         let (first, last): (LocalDate, LocalDate)
         if let single {
-            guard let date = LocalDate(single) else { throw Problem.badRequest("date must be YYYY-MM-DD") }
+            let date = try Self.queryDate(single, name: "date")
             for name in ["from", "to"] as [Substring] {
                 guard let value = request.uri.queryParameters[name] else { continue }
                 guard LocalDate(String(value)) != nil else { throw Problem.badRequest("\(name) must be YYYY-MM-DD") }
@@ -243,13 +243,25 @@ struct HealthRoutes: Sendable {
 
     // MARK: helpers
 
+    /// The dates a query may name: 1900-01-01 through 2199-12-31. Others are a 400 (a day
+    /// in year 0 with its 60 days of history before it has no zone, no calendar, no data).
+    static let servedDates = LocalDate("1900-01-01")!...LocalDate("2199-12-31")!
+
+    /// A query's `YYYY-MM-DD` within ``servedDates``, or a 400 naming the parameter.
+    static func queryDate(_ text: String, name: String) throws -> LocalDate {
+        guard let date = LocalDate(text) else { throw Problem.badRequest("\(name) must be YYYY-MM-DD") }
+        guard servedDates.contains(date) else {
+            throw Problem.badRequest("\(name) must be between \(servedDates.lowerBound) and \(servedDates.upperBound)")
+        }
+        return date
+    }
+
     func range(_ request: Request, maxDays: Int) throws -> (LocalDate, LocalDate) {
         guard let from = request.uri.queryParameters["from"], let to = request.uri.queryParameters["to"] else {
             throw Problem.unprocessableQuery("give from=YYYY-MM-DD and to=YYYY-MM-DD")
         }
-        guard let first = LocalDate(String(from)), let last = LocalDate(String(to)) else {
-            throw Problem.badRequest("from and to must be YYYY-MM-DD")
-        }
+        let first = try Self.queryDate(String(from), name: "from")
+        let last = try Self.queryDate(String(to), name: "to")
         guard first <= last, last.dayNumber - first.dayNumber < maxDays else {
             throw Problem.unprocessableQuery("from must not be after to, and the range at most \(maxDays) days")
         }
@@ -274,12 +286,22 @@ struct HealthRoutes: Sendable {
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
             throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send Content-Type: application/json")
         }
+        let data: Data
         do {
-            return Data(try await request.body.collect(upTo: limit).readableBytesView)
+            data = Data(try await request.body.collect(upTo: limit).readableBytesView)
         } catch is NIOTooManyBytesError {
             throw Problem(
                 .contentTooLarge, "Body too large",
                 detail: "the body is larger than the \(limit) bytes this server accepts; send smaller batches")
+        }
+        try Self.refuseDuplicateKeys(data)
+        return data
+    }
+
+    /// A 400 for a JSON body with a key twice in one object: parsers disagree on which wins.
+    static func refuseDuplicateKeys(_ data: Data) throws {
+        if let pointer = JSONDuplicateKeys.first(in: data) {
+            throw Problem.badRequest("a key appears twice in one object; send each key once", pointer: pointer)
         }
     }
 

@@ -40,15 +40,41 @@ enum DailyMetricsValidation {
             guard hours > 0, hours <= 48 else {
                 throw Problem.unprocessable("utc_day_end must be after utc_day_start and within 48 h", pointer: at("utc_day_end"))
             }
-            try check(day.stepsNormalized.map(Double.init), 0...1_000_000, at("steps_normalized"))
-            try check(day.stepsRawSum.map(Double.init), 0...10_000_000, at("steps_raw_sum"))
-            try check(day.activeEnergyKcal, 0...50_000, at("active_energy_kcal"))
-            try check(day.sleepHours, 0...24, at("sleep_hours"))
-            try check(day.restingHRBpm, 20...250, at("resting_hr_bpm"))
-            try check(day.hrvMs, 0...1000, at("hrv_ms"))
+            try check(day.stepsNormalized.map(Double.init), Ranges.steps, at("steps_normalized"))
+            try check(day.stepsRawSum.map(Double.init), Ranges.rawSteps, at("steps_raw_sum"))
+            try check(day.activeEnergyKcal, Ranges.energy, at("active_energy_kcal"))
+            try check(day.sleepHours, Ranges.sleepHours, at("sleep_hours"))
+            try check(day.restingHRBpm, Ranges.restingHR, at("resting_hr_bpm"))
+            try check(day.hrvMs, Ranges.hrv, at("hrv_ms"))
             try check(
                 day.stepsSources.map { Double($0.rawSampleCount) }, 0...10_000_000, at("steps_sources_json/raw_sample_count"))
         }
+    }
+
+    /// The figures a day may hold, posted or computed.
+    enum Ranges {
+        static let steps = 0.0...1_000_000
+        static let rawSteps = 0.0...10_000_000
+        static let energy = 0.0...50_000
+        static let sleepHours = 0.0...24
+        static let restingHR = 20.0...250
+        static let hrv = 0.0...1000
+    }
+
+    /// A computed day with every figure outside ``Ranges`` left out (`nil`), as a posted day
+    /// with such a figure is refused.
+    static func withoutImplausibleFigures(_ day: NormalizedDailyMetrics) -> NormalizedDailyMetrics {
+        func kept(_ value: Double?, _ range: ClosedRange<Double>) -> Double? {
+            value.flatMap { $0.isFinite && range.contains($0) ? $0 : nil }
+        }
+        var day = day
+        day.stepsNormalized = day.stepsNormalized.flatMap { Ranges.steps.contains(Double($0)) ? $0 : nil }
+        day.stepsRawSum = day.stepsRawSum.flatMap { Ranges.rawSteps.contains(Double($0)) ? $0 : nil }
+        day.activeEnergyKcal = kept(day.activeEnergyKcal, Ranges.energy)
+        day.sleepHours = kept(day.sleepHours, Ranges.sleepHours)
+        day.restingHRBpm = kept(day.restingHRBpm, Ranges.restingHR)
+        day.hrvMs = kept(day.hrvMs, Ranges.hrv)
+        return day
     }
 
     private static func check(_ value: Double?, _ range: ClosedRange<Double>, _ pointer: String) throws {

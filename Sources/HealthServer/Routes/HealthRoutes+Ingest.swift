@@ -142,7 +142,10 @@ extension HealthRoutes {
         let normalizer = DailyNormalizer(store: database.queries, configuration: settings, now: { Date() })
         var days: [NormalizedDailyMetrics] = []
         for run in runs { days += try await normalizer.metrics(from: run.lowerBound, through: run.upperBound) }
-        return (days.count, try await repositories.dailyMetrics.upsert(days, userID: userID))
+        // The ranges a posted day must keep hold for computed days too: a figure outside
+        // them (a sum of many absurd samples stored before the plausible ranges) is left out.
+        let plausible = days.map(DailyMetricsValidation.withoutImplausibleFigures)
+        return (days.count, try await repositories.dailyMetrics.upsert(plausible, userID: userID))
     }
 
     /// Runs CPU-heavy request work (decoding a body of up to 100,000 samples takes about a

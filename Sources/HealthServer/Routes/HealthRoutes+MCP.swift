@@ -22,6 +22,8 @@ extension HealthRoutes {
             throw Problem(
                 .contentTooLarge, "Body too large", detail: "an MCP message is at most \(configuration.maxBodyBytes) bytes")
         }
+        // The gate below and the MCP SDK must read the same message: no key twice.
+        try Self.refuseDuplicateKeys(body)
         try access.require(Self.kindsNeeded(byMCPMessage: body))
         let user = access.user
         let database = try await repositories.healthStores.store(for: user.id)

@@ -27,6 +27,8 @@ extension HealthRoutes {
     /// read (`HealthPipe-Withheld` names the kinds left out).
     func getExportCSV(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
         let access = try await readAccess(context)
+        // A token that may read nothing gets a 403 naming why, as on every other read.
+        if access.readable.isEmpty { try access.require(Set(HealthDataCategory.allCases)) }
         let user = access.user
         let query = request.uri.queryParameters
         func parameter(_ name: String) -> String? { query[Substring(name)].map(String.init) }

@@ -152,8 +152,7 @@ struct WebRoutes: Sendable {
         let now = configuration.clock()
         var day: LocalDate?
         if let text = request.uri.queryParameters["date"] {
-            guard let date = LocalDate(String(text)) else { throw Problem.badRequest("date must be YYYY-MM-DD") }
-            day = date
+            day = try HealthRoutes.queryDate(String(text), name: "date")
         }
         let zone = try await userZone(user.id, around: day ?? LocalDate(now, in: TimeZone(identifier: "UTC")!))
         var settings = DashboardAssembler.Settings()

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Finds an object with the same key twice in a JSON text (finding L4 of issue 32).
+///
+/// JSON leaves duplicate keys to the reader (RFC 8259 §4): Foundation keeps the last, other
+/// parsers the first, so a body such as `{"name": "get_sleep", "name": "get_steps"}` could
+/// pass a gate that reads one and run as the other. Every JSON body is checked before any
+/// parser sees it; a duplicate is a 400 naming the object's JSON Pointer.
+///
+/// ```swift
+/// JSONDuplicateKeys.first(in: Data(#"{"a": 1, "b": {"c": 2, "c": 3}}"#.utf8))  // "/b/c"
+/// ```
+enum JSONDuplicateKeys {
+    private enum Container {
+        /// The keys seen (a set once there are many: a hostile object of 100,000 keys must
+        /// not cost their square), and the key whose value is being read.
+        case object(keys: [[UInt8]], many: Set<[UInt8]>?, current: String?)
+        case array(index: Int)
+    }
+
+    /// The JSON Pointer of the first repeated key (`/b/c`), or `nil`. Keys are compared
+    /// after unescaping (`"a"` and `"\u0061"` are one key). Malformed JSON is scanned as
+    /// far as it goes and left to the parser to refuse.
+    static func first(in json: Data) -> String? {
+        json.withUnsafeBytes { raw in first(in: raw.bindMemory(to: UInt8.self)) }
+    }
+
+    private static func first(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var stack: [Container] = []
+        var index = 0
+        let count = bytes.count
+        // Whether the string that starts next is a key: after `{` or `,` inside an object.
+        var expectingKey = false
+        while index < count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                let start = index + 1
+                var end = start
+                var escaped = false
+                while end < count, bytes[end] != UInt8(ascii: "\"") {
+                    if bytes[end] == UInt8(ascii: "\\") {
+                        escaped = true
+                        end += 1
+                    }
+                    end += 1
+                }
+                if expectingKey, case .object(var keys, var many, _) = stack.last {
+                    var key = Array(bytes[start..<min(end, count)])
+                    if escaped { key = unescaped(key) }
+                    let name = String(decoding: key, as: UTF8.self)
+                    let seen = many.map { $0.contains(key) } ?? keys.contains(key)
+                    if seen { return pointer(stack.dropLast()) + "/" + escape(name) }
+                    if many != nil {
+                        many!.insert(key)
+                    } else if keys.count >= 16 {
+                        many = Set(keys + [key])
+                        keys = []
+                    } else {
+                        keys.append(key)
+                    }
+                    stack[stack.count - 1] = .object(keys: keys, many: many, current: name)
+                    expectingKey = false
+                }
+                index = end + 1
+                continue
+            case UInt8(ascii: "{"):
+                stack.append(.object(keys: [], many: nil, current: nil))
+                expectingKey = true
+            case UInt8(ascii: "["):
+                stack.append(.array(index: 0))
+                expectingKey = false
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if !stack.isEmpty { stack.removeLast() }
+                expectingKey = false
+            case UInt8(ascii: ","):
+                switch stack.last {
+                case .object: expectingKey = true
+                case .array(let position): stack[stack.count - 1] = .array(index: position + 1)
+                case nil: break
+                }
+            default: break
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func pointer(_ containers: ArraySlice<Container>) -> String {
+        containers.map { container in
+            switch container {
+            case .object(_, _, let current): "/" + escape(current ?? "")
+            case .array(let index): "/\(index)"
+            }
+        }.joined()
+    }
+
+    /// RFC 6901: `~` as `~0`, `/` as `~1`.
+    private static func escape(_ name: String) -> String {
+        name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// A key's bytes with JSON escapes resolved (the rare path: keys are plain ASCII).
+    private static func unescaped(_ key: [UInt8]) -> [UInt8] {
+        let quoted = Data([UInt8(ascii: "\"")] + key + [UInt8(ascii: "\"")])
+        guard let text = try? JSONDecoder().decode(String.self, from: quoted) else { return key }
+        return Array(text.utf8)
+    }
+}
