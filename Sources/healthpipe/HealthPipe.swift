@@ -1,7 +1,22 @@
 import ArgumentParser
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The entry point: every file and folder the tool creates — stores, server data, uploads,
+/// CSV exports, sync state — is the user's alone (0600 and 0700), then the command runs.
 @main
+enum Entry {
+    static func main() async {
+        umask(0o077)
+        await HealthPipe.main()
+    }
+}
+
 struct HealthPipe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "healthpipe",

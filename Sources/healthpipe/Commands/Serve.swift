@@ -148,6 +148,8 @@ struct Serve: AsyncParsableCommand {
             configuration.tls = try ServerTLS.configuration(certificate: tlsCert, key: tlsKey)
         }
         let folder = dataDir ?? (database.path as NSString).deletingLastPathComponent
+        // Folders and files made before the tool kept them private (umask 077) are made so.
+        try DataFolderPermissions.restrict(folder: folder, files: database.postgresURL == nil ? [database.path] : [])
         let (repositories, close) = try await database.openRepositories(dataFolder: folder)
         // Alone on its database, a server marks its interrupted imports failed; sharing one,
         // it leaves them to the import queue (another server may be running them, and a
@@ -265,6 +267,8 @@ struct UsersDelete: AsyncParsableCommand {
 
     func run() async throws {
         let folder = dataDir ?? (database.path as NSString).deletingLastPathComponent
+        // Folders and files made before the tool kept them private (umask 077) are made so.
+        try DataFolderPermissions.restrict(folder: folder, files: database.postgresURL == nil ? [database.path] : [])
         let (repositories, close) = try await database.openRepositories(dataFolder: folder)
         let report: UserDeletionReport?
         do {
