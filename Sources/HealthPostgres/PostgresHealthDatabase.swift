@@ -71,7 +71,8 @@ public final class PostgresHealthDatabase: Sendable {
             for table in [
                 "health_sample", "health_tombstone", "health_correlation_member", "health_type_span",
                 "health_activity_summary", "health_record", "health_characteristic", "health_import_run",
-                "health_daily_log", "health_planned_workout", "health_coach_interaction", "health_store",
+                "health_daily_log", "health_planned_workout", "health_coach_interaction", "health_dirty_span",
+                "health_store",
             ] {
                 try await connection.query("DELETE FROM \(unescaped: table) WHERE user_id = \(userID)", logger: logger)
             }

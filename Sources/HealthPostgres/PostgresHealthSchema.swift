@@ -184,6 +184,21 @@ enum PostgresHealthSchema {
                 "CREATE INDEX health_coach_interaction_at ON health_coach_interaction (user_id, at)",
             ]),
         PostgresPool.Migration(id: "health-v3", statements: partitionedSamples),
+        // Spans whose days must be computed again, written by the transaction that changes
+        // their samples and deleted once the days are stored (issue 32, H3).
+        PostgresPool.Migration(
+            id: "health-v5",
+            statements: [
+                """
+                CREATE TABLE health_dirty_span (
+                    user_id TEXT NOT NULL,
+                    id BIGINT GENERATED ALWAYS AS IDENTITY,
+                    start DOUBLE PRECISION NOT NULL,
+                    "end" DOUBLE PRECISION NOT NULL,
+                    PRIMARY KEY (user_id, id)
+                )
+                """
+            ]),
     ]
 
     /// How many hash partitions `health_sample` has (fixed when `health-v3` runs).

@@ -236,6 +236,19 @@ extension HealthDatabase {
                     CREATE INDEX correlation_member_member ON correlation_member(member);
                     """)
         }
+        migrator.registerMigration("v5") { db in
+            // Spans whose days must be computed again: written in the transaction that
+            // changes their samples, deleted once the days are stored (issue 32, H3), so a
+            // crash between the two leaves the work to do, never days that are wrong.
+            try db.execute(
+                sql: """
+                    CREATE TABLE dirty_span (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        start REAL NOT NULL,
+                        end REAL NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

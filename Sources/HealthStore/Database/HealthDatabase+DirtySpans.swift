@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+import HealthCore
+
+extension RecordWriter {
+    /// Marks `intervals` dirty in this write's transaction (merged first).
+    public func markDirty(_ intervals: [DateInterval]) throws {
+        for span in DirtySpan.merged(intervals) {
+            try db.execute(
+                sql: "INSERT INTO dirty_span (start, end) VALUES (?, ?)",
+                arguments: [span.start.timeIntervalSince1970, span.end.timeIntervalSince1970])
+        }
+    }
+}
+
+extension HealthDatabase {
+    /// Marks `intervals` dirty in a transaction of their own (before an import, whose
+    /// samples are not known until it commits: ``DirtySpan/everything``).
+    public func markDirty(_ intervals: [DateInterval]) async throws {
+        try await writeAsync { writer in try writer.markDirty(intervals) }
+    }
+
+    /// The spans marked and not cleared, oldest first.
+    public func dirtySpans() async throws -> [DirtySpan] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, start, end FROM dirty_span ORDER BY id").map { row in
+                DirtySpan(
+                    id: row[0],
+                    interval: DateInterval(
+                        start: Date(timeIntervalSince1970: row[1]),
+                        end: Date(timeIntervalSince1970: max(row[1] as Double, row[2] as Double))))
+            }
+        }
+    }
+
+    /// Clears the spans `ids` (those whose days were just stored; later ones stay).
+    public func clearDirty(ids: [Int64]) async throws {
+        guard !ids.isEmpty else { return }
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM dirty_span WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+                arguments: StatementArguments(ids))
+        }
+    }
+}
