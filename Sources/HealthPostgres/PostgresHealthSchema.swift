@@ -195,6 +195,7 @@ enum PostgresHealthSchema {
                     id BIGINT GENERATED ALWAYS AS IDENTITY,
                     start DOUBLE PRECISION NOT NULL,
                     "end" DOUBLE PRECISION NOT NULL,
+                    zone TEXT,
                     PRIMARY KEY (user_id, id)
                 )
                 """

@@ -4,35 +4,59 @@ import PostgresNIO
 
 extension PostgresRecordWriter {
     /// Marks `intervals` dirty in this write's transaction (merged first).
-    public func markDirty(_ intervals: [DateInterval]) async throws {
+    public func markDirty(_ intervals: [DateInterval], zone: String?) async throws {
         for span in DirtySpan.merged(intervals) {
             try await connection.query(
                 """
-                INSERT INTO health_dirty_span (user_id, start, "end")
-                VALUES (\(userID), \(span.start.timeIntervalSince1970), \(span.end.timeIntervalSince1970))
+                INSERT INTO health_dirty_span (user_id, start, "end", zone)
+                VALUES (\(userID), \(span.start.timeIntervalSince1970), \(span.end.timeIntervalSince1970), \(zone))
                 """, logger: logger)
         }
     }
 }
 
-extension PostgresHealthStore {
+extension PostgresHealthStore: DirtySpanTracking {
     /// Marks `intervals` dirty in a transaction of their own (before an import).
-    public func markDirty(_ intervals: [DateInterval]) async throws {
-        try await write { writer in try await writer.markDirty(intervals) }
+    public func markDirty(_ intervals: [DateInterval], zone: String?) async throws {
+        try await write { writer in try await writer.markDirty(intervals, zone: zone) }
+    }
+
+    /// One computation of this user's days at a time across every server on the database:
+    /// an advisory lock held on a connection of its own while `body` runs (released with the
+    /// connection if the process dies), and in this process a mutex first.
+    public func withDaysLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        let (database, userID) = (database, userID)
+        return try await KeyedMutex.shared.withLock("postgres days " + userID) {
+            try await database.client.withConnection { connection in
+                let key = "healthpipe days " + userID
+                try await connection.query("SELECT pg_advisory_lock(hashtextextended(\(key), 0))", logger: database.logger)
+                do {
+                    let result = try await body()
+                    try await connection.query(
+                        "SELECT pg_advisory_unlock(hashtextextended(\(key), 0))", logger: database.logger)
+                    return result
+                } catch {
+                    _ = try? await connection.query(
+                        "SELECT pg_advisory_unlock(hashtextextended(\(key), 0))", logger: database.logger)
+                    throw error
+                }
+            }
+        }
     }
 
     /// The spans marked and not cleared, oldest first.
     public func dirtySpans() async throws -> [DirtySpan] {
         var spans: [DirtySpan] = []
-        for try await (id, start, end) in try await database.client.query(
-            "SELECT id, start, \"end\" FROM health_dirty_span WHERE user_id = \(userID) ORDER BY id",
+        for try await (id, start, end, zone) in try await database.client.query(
+            "SELECT id, start, \"end\", zone FROM health_dirty_span WHERE user_id = \(userID) ORDER BY id",
             logger: database.logger
-        ).decode((Int64, Double, Double).self) {
+        ).decode((Int64, Double, Double, String?).self) {
             spans.append(
                 DirtySpan(
                     id: id,
                     interval: DateInterval(
-                        start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: max(start, end)))))
+                        start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: max(start, end))),
+                    zone: zone))
         }
         return spans
     }

@@ -9,10 +9,13 @@ public struct DirtySpan: Hashable, Sendable {
     /// Its row, in the order spans were marked.
     public var id: Int64
     public var interval: DateInterval
+    /// The zone of its days without recorded zone evidence (the writer's `tz`), when given.
+    public var zone: String?
 
-    public init(id: Int64, interval: DateInterval) {
+    public init(id: Int64, interval: DateInterval, zone: String? = nil) {
         self.id = id
         self.interval = interval
+        self.zone = zone
     }
 
     /// The span that stands for every stored sample.
@@ -36,4 +39,19 @@ public struct DirtySpan: Hashable, Sendable {
         }
         return result
     }
+}
+
+/// A store that keeps ``DirtySpan``s: marked with the samples' changes, read and cleared by
+/// whoever computes the days (docs/store.md §Dirty days).
+public protocol DirtySpanTracking: Sendable {
+    /// Marks `intervals` dirty, with the zone of their days, in a transaction of their own.
+    func markDirty(_ intervals: [DateInterval], zone: String?) async throws
+    /// The spans marked and not cleared, oldest first.
+    func dirtySpans() async throws -> [DirtySpan]
+    /// Clears the spans `ids` (those whose days were just stored; later ones stay).
+    func clearDirty(ids: [Int64]) async throws
+    /// Runs `body` while no other computation of this store's days runs, in any process
+    /// sharing the store: two computations must not store days read before each other's
+    /// commits out of order.
+    func withDaysLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
 }

@@ -4,31 +4,38 @@ import HealthCore
 
 extension RecordWriter {
     /// Marks `intervals` dirty in this write's transaction (merged first).
-    public func markDirty(_ intervals: [DateInterval]) throws {
+    public func markDirty(_ intervals: [DateInterval], zone: String?) throws {
         for span in DirtySpan.merged(intervals) {
             try db.execute(
-                sql: "INSERT INTO dirty_span (start, end) VALUES (?, ?)",
-                arguments: [span.start.timeIntervalSince1970, span.end.timeIntervalSince1970])
+                sql: "INSERT INTO dirty_span (start, end, zone) VALUES (?, ?, ?)",
+                arguments: [span.start.timeIntervalSince1970, span.end.timeIntervalSince1970, zone])
         }
     }
 }
 
-extension HealthDatabase {
+extension HealthDatabase: DirtySpanTracking {
     /// Marks `intervals` dirty in a transaction of their own (before an import, whose
     /// samples are not known until it commits: ``DirtySpan/everything``).
-    public func markDirty(_ intervals: [DateInterval]) async throws {
-        try await writeAsync { writer in try writer.markDirty(intervals) }
+    public func markDirty(_ intervals: [DateInterval], zone: String?) async throws {
+        try await writeAsync { writer in try writer.markDirty(intervals, zone: zone) }
+    }
+
+    /// One computation of this store's days at a time in this process (a SQLite data
+    /// folder has one server: `serve` holds its lock).
+    public func withDaysLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await KeyedMutex.shared.withLock(path, body)
     }
 
     /// The spans marked and not cleared, oldest first.
     public func dirtySpans() async throws -> [DirtySpan] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, start, end FROM dirty_span ORDER BY id").map { row in
+            try Row.fetchAll(db, sql: "SELECT id, start, end, zone FROM dirty_span ORDER BY id").map { row in
                 DirtySpan(
                     id: row[0],
                     interval: DateInterval(
                         start: Date(timeIntervalSince1970: row[1]),
-                        end: Date(timeIntervalSince1970: max(row[1] as Double, row[2] as Double))))
+                        end: Date(timeIntervalSince1970: max(row[1] as Double, row[2] as Double))),
+                    zone: row[3])
             }
         }
     }

@@ -245,7 +245,8 @@ extension HealthDatabase {
                     CREATE TABLE dirty_span (
                         id INTEGER PRIMARY KEY AUTOINCREMENT,
                         start REAL NOT NULL,
-                        end REAL NOT NULL
+                        end REAL NOT NULL,
+                        zone TEXT
                     );
                     """)
         }
