@@ -6,8 +6,9 @@ import HealthMetrics
 import Hummingbird
 import NIOCore
 
-/// The browser side of the server: sign-in with the API token, the consent page and the
-/// dashboard (docs/dashboard.md).
+/// The browser side of the server: sign-in with the owner's API token, the consent page and
+/// the dashboard (docs/dashboard.md). A scoped token (a coach's) never signs in, so consent
+/// is only ever the owner's decision.
 ///
 /// A session is a random 256-bit id in an HttpOnly, SameSite=Strict cookie (`Secure` and
 /// the `__Host-` prefix under TLS); the store keeps only its SHA-256, with the session's
@@ -68,6 +69,16 @@ struct WebRoutes: Sendable {
                 request, error: "That token is not valid, or it may not read. Check it and try again.",
                 status: .unauthorized)
         }
+        // Only the person signs in, and so only they decide consent: a token they made for
+        // someone else (a coach) reads through the API and never gets a session.
+        guard user.isOwner else {
+            return try await signInPage(
+                request,
+                error: "This is '\(user.token.name)', a scoped token \(user.name) made for reading their data "
+                    + "through the API: it cannot sign in here. Only \(user.name)'s own token signs in and "
+                    + "decides what the scoped tokens may read.",
+                status: .forbidden)
+        }
         let id = Secrets.randomBase64URL()
         let now = configuration.clock()
         try await repositories.web.createSession(
@@ -94,14 +105,15 @@ struct WebRoutes: Sendable {
         guard let session = try await session(request) else { return redirect("/login") }
         let consent = try await repositories.web.consent(userID: session.user.id)
         return page(
+            // Every kind: the owner decides for their scoped tokens too, whatever their own token reads.
             AccessPages.consent(
-                offered: session.user.dataTypes ?? Set(HealthDataCategory.allCases), granted: consent?.granted ?? [],
+                offered: Set(HealthDataCategory.allCases), granted: consent?.granted ?? [],
                 denied: consent?.denied ?? [], csrf: session.csrf, firstTime: consent == nil))
     }
 
     func saveConsent(_ request: Request) async throws -> Response {
         let session = try await requireSessionForm(request)
-        let offered = session.user.dataTypes ?? Set(HealthDataCategory.allCases)
+        let offered = Set(HealthDataCategory.allCases)
         let previous = try await repositories.web.consent(userID: session.user.id)
         var granted = previous?.granted ?? []
         var denied = previous?.denied ?? []
@@ -199,9 +211,9 @@ struct WebRoutes: Sendable {
     /// The request's live session, or `nil`.
     func session(_ request: Request) async throws -> Session? {
         guard let id = request.cookies[sessionCookie]?.value, !id.isEmpty, id.count <= 64 else { return nil }
-        guard let found = try await repositories.web.session(idHash: Self.hash(id), now: configuration.clock()) else {
-            return nil
-        }
+        guard let found = try await repositories.web.session(idHash: Self.hash(id), now: configuration.clock()),
+            found.user.isOwner
+        else { return nil }
         return Session(id: id, user: found.user, csrf: found.csrfToken)
     }
 
