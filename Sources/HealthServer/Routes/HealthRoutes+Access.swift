@@ -83,20 +83,20 @@ extension HealthRoutes {
     static func requireWrite(records: [HealthRecord], user: User) throws {
         // The owner's full token writes everything: no need to look at each record.
         guard user.writableCategories.count < HealthDataCategory.allCases.count else { return }
-        try requireWrite(Set(records.flatMap(kinds(of:))), user: user)
+        try requireWrite(Set(records.flatMap(Self.kinds(of:))), user: user)
     }
 
     /// The kinds a record carries: a sample's or a correlation's type (and its members'),
     /// a workout's, an activity summary's (rings), an ECG's (heart); everything else is `other`.
     static func kinds(of record: HealthRecord) -> Set<HealthDataCategory> {
         switch record {
-        case .sample(let sample): [HealthDataCategory(sample.type)]
+        case .sample(let sample): return [HealthDataCategory(sample.type)]
         case .correlation(let correlation):
-            Set([HealthDataCategory(correlation.type)] + correlation.objects.map { HealthDataCategory($0.type) })
-        case .workout: [.workouts]
-        case .activitySummary: [.activity]
-        case .electrocardiogram: [.heart]
-        case .clinicalRecord, .audiogram, .other: [.other]
+            return Set([HealthDataCategory(correlation.type)] + correlation.objects.map { HealthDataCategory($0.type) })
+        case .workout: return [.workouts]
+        case .activitySummary: return [.activity]
+        case .electrocardiogram: return [.heart]
+        case .clinicalRecord, .audiogram, .other: return [.other]
         }
     }
 
