@@ -24,7 +24,7 @@ struct WebRoutes: Sendable {
     /// Every page route, as `METHOD /path`.
     static let routes = [
         "GET /login", "POST /login", "POST /logout", "GET /consent", "POST /consent", "POST /consent/later",
-        "GET /dashboard",
+        "GET /dashboard", "GET /tokens", "POST /tokens", "POST /tokens/revoke",
     ]
 
     func register(on router: Router<HealthRequestContext>) {
@@ -35,6 +35,9 @@ struct WebRoutes: Sendable {
         router.post("/consent") { request, _ in try await saveConsent(request) }
         router.post("/consent/later") { request, _ in try await later(request) }
         router.get("/dashboard") { request, _ in try await dashboard(request) }
+        router.get("/tokens") { request, _ in try await tokensPage(request) }
+        router.post("/tokens") { request, _ in try await createToken(request) }
+        router.post("/tokens/revoke") { request, _ in try await revokeToken(request) }
     }
 
     // MARK: Sign-in
@@ -108,7 +111,7 @@ struct WebRoutes: Sendable {
             // Every kind: the owner decides for their scoped tokens too, whatever their own token reads.
             AccessPages.consent(
                 offered: Set(HealthDataCategory.allCases), granted: consent?.granted ?? [],
-                denied: consent?.denied ?? [], csrf: session.csrf, firstTime: consent == nil))
+                denied: consent?.denied ?? [], csrf: session.csrf, firstTime: consent == nil, tokensPath: "/tokens"))
     }
 
     func saveConsent(_ request: Request) async throws -> Response {
@@ -146,6 +149,56 @@ struct WebRoutes: Sendable {
         consent.declinedAt = now
         try await repositories.web.saveConsent(consent, userID: session.user.id)
         return redirect("/dashboard")
+    }
+
+    // MARK: Scoped tokens
+
+    /// The owner's scoped tokens, and the form that makes one.
+    func tokensPage(_ request: Request) async throws -> Response {
+        guard let session = try await session(request) else { return redirect("/login") }
+        return try await tokensPage(session.user, csrf: session.csrf)
+    }
+
+    /// Makes a scoped token from the form (`name`, `read_<kind>=on`, `write_<kind>=on`) and
+    /// shows it once; a refused one shows the page again with why (422).
+    func createToken(_ request: Request) async throws -> Response {
+        let session = try await requireSessionForm(request)
+        var reads = Set<HealthDataCategory>()
+        var writes = Set<HealthDataCategory>()
+        for category in HealthDataCategory.allCases {
+            if session.form["read_" + category.rawValue] == "on" { reads.insert(category) }
+            if session.form["write_" + category.rawValue] == "on" { writes.insert(category) }
+        }
+        let name = (session.form["name"] ?? "").trimmingCharacters(in: .whitespaces)
+        do {
+            let (scoped, token) = try await repositories.users.addToken(
+                userID: session.user.id, name: name, readTypes: reads, writeTypes: writes)
+            return try await tokensPage(session.user, csrf: session.csrf, created: (scoped.name, token.text))
+        } catch let error as TokenError {
+            return try await tokensPage(
+                session.user, csrf: session.csrf, error: error.description, status: .unprocessableContent)
+        }
+    }
+
+    /// Revokes the live scoped token the form names, at once.
+    func revokeToken(_ request: Request) async throws -> Response {
+        let session = try await requireSessionForm(request)
+        _ = try await repositories.users.revokeToken(userID: session.user.id, name: session.form["name"] ?? "")
+        return redirect("/tokens")
+    }
+
+    private func tokensPage(
+        _ user: User, csrf: String, created: (name: String, token: String)? = nil, error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let formatter = ISO8601DateFormatter()
+        let rows = try await repositories.users.tokens(userID: user.id).filter { $0.role == .scoped }.map { token in
+            AccessPages.TokenRow(
+                name: token.name, reads: APIToken.describe(token.readTypes),
+                writes: token.scopes.contains(.write) ? APIToken.describe(token.writeTypes) : "—",
+                created: formatter.string(from: token.createdAt), revoked: token.revokedAt.map(formatter.string(from:)))
+        }
+        return page(AccessPages.tokens(rows, created: created, csrf: csrf, error: error), status: status)
     }
 
     // MARK: Dashboard

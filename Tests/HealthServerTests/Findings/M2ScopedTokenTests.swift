@@ -177,6 +177,52 @@ import Testing
         }
     }
 
+    /// The same from the dashboard: the owner's session makes, lists and revokes scoped tokens
+    /// at /tokens; a scoped token never reaches the page.
+    @Test(arguments: ServerBackend.enabled) func m2_theOwnerManagesScopedTokensFromTheDashboard(
+        _ backend: ServerBackend
+    ) async throws {
+        let harness = try await DashboardWebTests.harness(backend)
+        defer { harness.cleanUp() }
+        try await harness.app.test(.router) { client in
+            try await DashboardWebTests.seed(harness, client, user: "alice", base: 5_000)
+            let alice = Browser(client)
+            #expect(try await alice.get("/tokens").location == "/login")
+            try await alice.signIn(token: harness.tokens["alice"]!, allow: [.steps])
+            #expect(try await alice.get("/consent").body.contains("href=\"/tokens\""))
+            let empty = try await alice.get("/tokens")
+            #expect(empty.status == .ok && empty.body.contains("no scoped token yet"))
+            // Refused: the owner's name, or writing a kind it does not read; nothing is made.
+            let badName = try await alice.post("/tokens", [("name", "owner"), ("read_steps", "on")])
+            #expect(badName.status == .unprocessableContent && badName.body.contains("role=\"alert\""))
+            let badWrite = try await alice.post("/tokens", [("name", "w"), ("read_steps", "on"), ("write_sleep", "on")])
+            #expect(badWrite.status == .unprocessableContent)
+            #expect(try await harness.store.tokens(owner: "alice").map(\.name) == ["owner"])
+            // Made: shown once, and it reads Alice's steps (allowed), not her sleep (not allowed).
+            let made = try await alice.post("/tokens", [("name", "coach"), ("read_steps", "on"), ("read_sleep", "on")])
+            #expect(made.status == .ok)
+            let start = try #require(made.body.range(of: "<code>hp_"))
+            let token = "hp_" + String(made.body[start.upperBound...].prefix { $0 != "<" })
+            #expect(BearerToken(token) != nil)
+            #expect(try await Self.get(client, Self.steps, token: token).0 == .ok)
+            #expect(try await Self.get(client, Self.sleep, token: token).0 == .forbidden)
+            let listed = try await alice.get("/tokens").body
+            #expect(listed.contains("<th scope=\"row\">coach</th><td>steps,sleep</td><td>—</td>"))
+            #expect(!listed.contains(token))
+            // Without the form's CSRF token nothing is made or revoked.
+            let forged = try await alice.post("/tokens", [("name", "x"), ("read_steps", "on")], csrf: false)
+            #expect(forged.status == .forbidden)
+            #expect(try await alice.post("/tokens/revoke", [("name", "coach")], csrf: false).status == .forbidden)
+            #expect(try await Self.get(client, Self.steps, token: token).0 == .ok)
+            // Revoked: 303 back to the list, the token dead at once.
+            try await alice.get("/tokens")
+            let revoked = try await alice.post("/tokens/revoke", [("name", "coach")])
+            #expect(revoked.status == .seeOther && revoked.location == "/tokens")
+            #expect(try await Self.get(client, Self.steps, token: token).0 == .unauthorized)
+            #expect(try await alice.get("/tokens").body.contains("revoked "))
+        }
+    }
+
     /// `server-v7` moves each user's token into the token table as their owner token: tokens
     /// made before it keep working, with what they could do, and the user row keeps no hash.
     @Test(arguments: ServerBackend.enabled) func m2_tokensFromBeforeTheMigrationBecomeOwnerTokens(
