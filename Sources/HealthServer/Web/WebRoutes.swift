@@ -170,6 +170,17 @@ struct WebRoutes: Sendable {
             if session.form["write_" + category.rawValue] == "on" { writes.insert(category) }
         }
         let name = (session.form["name"] ?? "").trimmingCharacters(in: .whitespaces)
+        // A token made here does no more than the owner's own: an owner token made read-only
+        // (`users add --scope read`) gives no write.
+        let mayRead = session.user.dataTypes ?? Set(HealthDataCategory.allCases)
+        let mayWrite = session.user.writableCategories
+        guard reads.isSubset(of: mayRead), writes.isSubset(of: mayWrite) else {
+            return try await tokensPage(
+                session.user, csrf: session.csrf,
+                error: "your own token reads \(APIToken.describe(session.user.dataTypes)) and writes "
+                    + "\(mayWrite.isEmpty ? "nothing" : APIToken.describe(mayWrite)); a token you make cannot do more",
+                status: .unprocessableContent)
+        }
         do {
             let (scoped, token) = try await repositories.users.addToken(
                 userID: session.user.id, name: name, readTypes: reads, writeTypes: writes)

@@ -220,6 +220,14 @@ import Testing
             #expect(revoked.status == .seeOther && revoked.location == "/tokens")
             #expect(try await Self.get(client, Self.steps, token: token).0 == .unauthorized)
             #expect(try await alice.get("/tokens").body.contains("revoked "))
+            // A read-only owner token cannot give write through a token it makes.
+            let reader = Browser(client)
+            try await reader.signIn(token: harness.tokens["reader"]!, allow: [.steps])
+            try await reader.get("/tokens")
+            let escalated = try await reader.post(
+                "/tokens", [("name", "w"), ("read_steps", "on"), ("write_steps", "on")])
+            #expect(escalated.status == .unprocessableContent && escalated.body.contains("cannot do more"))
+            #expect(try await harness.store.tokens(owner: "reader").map(\.name) == ["owner"])
         }
     }
 
