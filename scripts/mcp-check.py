@@ -1,8 +1,8 @@
 """The coach's MCP server end to end, with the Python `mcp` package (scripts/mcp-check).
 
 argv: healthpipe binary, store (a generated year), the year's first and last day, the
-server's base URL, alice's token (full), the coach's token (--types steps, steps granted),
-alice's first and last stored day on the server.
+server's base URL, alice's owner token, the coach's scoped token of alice's data (--types
+steps, steps allowed by alice), alice's first and last stored day on the server.
 
 Over stdio (`healthpipe mcp`): lists tools, resources, templates and prompts; calls every
 tool; checks that the numbers equal `healthpipe days`, `sleep`, `readiness` and `snapshot`

@@ -36,7 +36,7 @@ def ok(schema, desc="OK", ctype="application/json"):
 doc = {
  "openapi": "3.1.0",
  "info": {"title": "HealthPipeline API", "version": "1.0.0",
-  "description": "Per-user health data: daily metrics, readiness, sleep, the coach snapshot, raw samples, Health Auto Export and Apple Health export uploads, CSV export. Every /v1 route needs `Authorization: Bearer <token>` (from `healthpipe users add`) with the read or write scope; every query is scoped to the token's user. Errors are application/problem+json (RFC 9457). See docs/api.md.",
+  "description": "Per-user health data: daily metrics, readiness, sleep, the coach snapshot, raw samples, Health Auto Export and Apple Health export uploads, CSV export. Every /v1 route needs `Authorization: Bearer <token>` — the person's owner token (from `healthpipe users add`) or a scoped token they made for someone else (`healthpipe users token add`) — with the read or write scope; every query is scoped to the token's user. Errors are application/problem+json (RFC 9457). See docs/api.md.",
   "license": {"name": "MIT", "identifier": "MIT"}},
  "servers": [{"url": "http://127.0.0.1:8080", "description": "healthpipe serve (default)"}],
  "security": [{"bearer": []}],
@@ -81,7 +81,7 @@ doc = {
      params=[{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}], opid="getImport", tags=["imports"])},
  },
  "components": {
-  "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "hp_<id>_<secret>, from `healthpipe users add`."}},
+  "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "hp_<id>_<secret>, from `healthpipe users add` (the owner's) or `healthpipe users token add` (a scoped token)."}},
   "responses": {k: {"description": d, "content": {"application/problem+json": {"schema": ref("Problem")}}} for k, d in [
     ("BadRequest", "A bad parameter or body; `pointer` names the field."), ("Unauthorized", "No, a malformed, an unknown or a revoked token."),
     ("Forbidden", "The token lacks the scope."), ("NotFound", "No such resource of this user."), ("Conflict", "An Idempotency-Key whose first request is still running (retry later), or a state that forbids the request (an import in progress)."),
@@ -200,11 +200,26 @@ paths["/v1/sync/batches"] = {"post": op("Upload a sealed sync batch", "A SyncEnv
     opid="postSyncBatch", tags=["sync"])}
 doc["tags"] += [{"name": "sync", "description": "Devices, their keys and sealed sync batches (docs/sync.md)."}]
 doc["tags"] += [{"name": "samples", "description": "Sample identity, the change feed and deletions."}, {"name": "users", "description": "The caller's account and all their data."}]
-# Kinds of health data (docs/api.md §Kinds of data): a token reads a kind only when its
-# --types list names it and the person's consent allows it; 403 otherwise.
+# Kinds of health data (docs/api.md §Kinds of data, §Writing, per kind): a scoped token
+# reads a kind only when its --types list names it and the person's consent allows it, and
+# writes only its --write kinds; 403 otherwise.
 doc["components"]["responses"]["Forbidden"]["description"] = (
-    "The token lacks the scope, or may not read a kind of health data the request needs: not on its `--types` list, "
-    "or not granted (or denied) by the person on the consent page. The detail names each kind and why.")
+    "The token lacks the scope; or may not read a kind of health data the request needs (not on its `--types` list, "
+    "or not granted, or denied, by the person on the consent page); or may not write a kind the request adds or "
+    "deletes (a scoped token writes only its `--write` kinds); or is a scoped token on a route only the owner's "
+    "token may use. The detail names each kind and why.")
+for route, method, needs in [
+    ("/v1/samples", "post", "the kind of every sample in the body"),
+    ("/v1/samples", "delete", "the kind of every sample found (checked in the deletion's transaction: refused, nothing is deleted)"),
+    ("/v1/health-auto-export", "post", "the kind of every record in the body"),
+    ("/v1/sync/batches", "post", "the kinds of its additions and of the samples its deletions find"),
+    ("/v1/imports", "post", "every kind (an export may hold any)"),
+    ("/v1/daily-metrics", "post", "steps, energy, sleep and heart (a day replaces the stored one whole)"),
+]:
+    paths[route][method]["description"] += f" Needs write for {needs} (403 otherwise)."
+for route, method in [("/v1/me", "delete"), ("/v1/devices", "post"), ("/v1/devices", "get"), ("/v1/devices/{id}", "delete"), ("/v1/devices/{id}/keys", "post")]:
+    paths[route][method]["description"] += " Only the owner's token: a scoped token gets 403."
+
 def kinds(offered, desc):
     names = "|".join(offered)
     return q("types", desc, schema={"type": "string", "pattern": f"^({names})(,({names}))*$"}, example="steps,sleep")

@@ -1,8 +1,9 @@
 import HealthCore
 
-/// The pages around the server's dashboard: sign-in, and consent — the web analogue of
+/// The pages around the server's dashboard: sign-in, consent — the web analogue of
 /// HealthKit's authorization sheet (seed 002 §1–3): what each kind of data is and why it is
-/// used, asked before any of it is shown, and allowed or not one kind at a time.
+/// used, asked before any of it is shown, and allowed or not one kind at a time — and the
+/// owner's scoped tokens.
 ///
 /// Every form carries the session's CSRF token in a hidden `csrf` field.
 public enum AccessPages {
@@ -27,7 +28,7 @@ public enum AccessPages {
     /// with "Allow" and "Don't allow" (the current decision chosen; undecided kinds neither).
     public static func consent(
         offered: Set<HealthDataCategory>, granted: Set<HealthDataCategory>, denied: Set<HealthDataCategory>,
-        csrf: String, action: String = "/consent", firstTime: Bool
+        csrf: String, action: String = "/consent", firstTime: Bool, tokensPath: String? = nil
     ) -> String {
         let intro =
             firstTime
@@ -52,6 +53,11 @@ public enum AccessPages {
             : "<p class=\"note\">Your token does not read "
                 + HTML.escape(notOffered.sorted().map { $0.title.lowercased() }.joined(separator: ", "))
                 + " at all, so they are not asked about.</p>"
+        let tokensLink =
+            tokensPath.map {
+                "<p class=\"note\"><a href=\"\(HTML.escape($0))\">Tokens you gave to others</a>: "
+                    + "make, list and revoke the tokens that read what you allow here.</p>"
+            } ?? ""
         return document(
             title: "Your data",
             body: """
@@ -59,7 +65,7 @@ public enum AccessPages {
                 <p>\(HTML.escape(intro))</p>\(tokenNote)\
                 <form method="post" action="\(HTML.escape(action))">\
                 <input type="hidden" name="csrf" value="\(HTML.escape(csrf))">\(fieldsets)\
-                <p><button type="submit">Save</button></p></form></section>
+                <p><button type="submit">Save</button></p></form>\(tokensLink)</section>
                 """)
     }
 
@@ -89,6 +95,88 @@ public enum AccessPages {
         <input type="hidden" name="csrf" value="\(HTML.escape(csrf))"><button class="quiet" type="submit">Sign out</button>\
         </form></div>
         """
+    }
+
+    /// One of the owner's scoped tokens on the tokens page: never its secret.
+    public struct TokenRow: Sendable {
+        public var name: String
+        /// The kinds it reads (`steps,sleep`) and writes (`—` for none).
+        public var reads: String
+        public var writes: String
+        /// When it was made, and revoked (`nil`: live), as text.
+        public var created: String
+        public var revoked: String?
+
+        public init(name: String, reads: String, writes: String, created: String, revoked: String?) {
+            self.name = name
+            self.reads = reads
+            self.writes = writes
+            self.created = created
+            self.revoked = revoked
+        }
+    }
+
+    /// The owner's scoped tokens — tokens of their data for a coach or another screen — with
+    /// a Revoke button for each live one, and a form (posted to `action`) that makes a new one
+    /// from a name and the kinds it may read and write. `created` is the token just made, shown
+    /// this once.
+    public static func tokens(
+        _ rows: [TokenRow], created: (name: String, token: String)?, csrf: String, error: String? = nil,
+        action: String = "/tokens", revokeAction: String = "/tokens/revoke", consentPath: String = "/consent"
+    ) -> String {
+        let hidden = "<input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
+        let message = error.map { "<p class=\"error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? ""
+        let shown =
+            created.map {
+                "<p role=\"status\">The token <strong>\(HTML.escape($0.name))</strong>, shown this once — "
+                    + "copy it now: <code>\(HTML.escape($0.token))</code></p>"
+            } ?? ""
+        let list: String
+        if rows.isEmpty {
+            list = "<p>You have made no scoped token yet.</p>"
+        } else {
+            let body = rows.map { row in
+                let state =
+                    row.revoked.map { "revoked \(HTML.escape($0))" }
+                    ?? """
+                    <form class="inline" method="post" action="\(HTML.escape(revokeAction))">\(hidden)\
+                    <input type="hidden" name="name" value="\(HTML.escape(row.name))">\
+                    <button class="quiet" type="submit">Revoke</button></form>
+                    """
+                return """
+                    <tr><th scope="row">\(HTML.escape(row.name))</th><td>\(HTML.escape(row.reads))</td>\
+                    <td>\(HTML.escape(row.writes))</td><td>\(HTML.escape(row.created))</td><td>\(state)</td></tr>
+                    """
+            }.joined()
+            list = """
+                <table><thead><tr><th scope="col">Name</th><th scope="col">Reads</th><th scope="col">Writes</th>\
+                <th scope="col">Made</th><th scope="col">State</th></tr></thead><tbody>\(body)</tbody></table>
+                """
+        }
+        let kinds = HealthDataCategory.allCases.map { category in
+            let (name, title) = (category.rawValue, HTML.escape(category.title))
+            return """
+                <tr><th scope="row">\(title)</th>\
+                <td><input type="checkbox" name="read_\(name)" aria-label="Read \(title)"></td>\
+                <td><input type="checkbox" name="write_\(name)" aria-label="Write \(title)"></td></tr>
+                """
+        }.joined()
+        return document(
+            title: "Your tokens",
+            body: """
+                <section class="panel" aria-labelledby="tokens-h"><h2 id="tokens-h">Tokens you gave to others</h2>\
+                <p>A scoped token reads the kinds ticked for it that you also allow on \
+                <a href="\(HTML.escape(consentPath))">Your data</a>, and nothing else. It writes only the kinds \
+                ticked under Write. It cannot sign in here, change what is allowed, or delete your account.</p>\
+                \(message)\(shown)\(list)</section>\
+                <section class="panel" aria-labelledby="new-token-h"><h2 id="new-token-h">Make a token</h2>\
+                <form method="post" action="\(HTML.escape(action))">\(hidden)\
+                <label for="token-name">Name (letters, digits, - _ .)</label>\
+                <input id="token-name" name="name" required maxlength="64" spellcheck="false">\
+                <table><thead><tr><th scope="col">Kind</th><th scope="col">Read</th><th scope="col">Write</th></tr>\
+                </thead><tbody>\(kinds)</tbody></table>\
+                <p><button type="submit">Make token</button></p></form></section>
+                """)
     }
 
     /// A small page in the dashboard's style.

@@ -5,9 +5,10 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// Per-type scopes: a token reads a kind of data only when its `--types` list names it and
-/// the person granted it; a full token reads every kind the person has not denied. Every
-/// route that serves health data answers 403 for a kind it may not read.
+/// Per-type scopes: a scoped token (`users token add … --types`) reads a kind of the owner's
+/// data only when its list names it and the owner granted it; the owner's full token reads
+/// every kind the person has not denied. Every route that serves health data answers 403 for
+/// a kind it may not read.
 @Suite struct DataScopeTests {
     /// Every reading route, asked for sleep data.
     static let sleepReads = [
@@ -40,11 +41,13 @@ import Testing
     {
         let harness = try await ServerHarness(backend) { $0.clock = { DashboardWebTests.now } }
         defer { harness.cleanUp() }
-        let (coach, token) = try await harness.store.addUser(
-            name: "coach", scopes: [.read, .write], dataTypes: [.steps, .sleep])
-        #expect(try await harness.store.users().first { $0.name == "coach" }?.dataTypes == [.steps, .sleep])
+        // A scoped token of Alice's data (issue 32 M2: no longer a user of its own).
+        let (_, token) = try await harness.store.addToken(
+            owner: "alice", name: "coach", readTypes: [.steps, .sleep], writeTypes: [])
+        let listed = try await harness.store.tokens(owner: "alice")
+        #expect(listed.first { $0.name == "coach" }?.readTypes == [.steps, .sleep])
         try await harness.app.test(.router) { client in
-            try await DashboardWebTests.seed(harness, client, user: token.text, base: 5_000)
+            try await DashboardWebTests.seed(harness, client, user: "alice", base: 5_000)
             // Nothing granted yet: the coach's token reads nothing, not even steps.
             for uri in Self.sleepReads + Self.stepsReads + ["/v1/daily-metrics?from=2024-05-25&to=2024-06-01"] {
                 let (status, body) = try await status(client, uri, token: token.text)
@@ -53,7 +56,8 @@ import Testing
             }
 
             try await harness.store.saveConsent(
-                Consent(granted: [.steps, .heart], denied: [.sleep], decidedAt: DashboardWebTests.now), userID: coach.id)
+                Consent(granted: [.steps, .heart], denied: [.sleep], decidedAt: DashboardWebTests.now),
+                userID: harness.ids["alice"]!)
             for uri in Self.sleepReads {
                 let (status, body) = try await status(client, uri, token: token.text)
                 #expect(status == .forbidden, "\(uri)")
@@ -101,8 +105,13 @@ import Testing
                 #expect(body.contains("not permitted: sleep not granted to this reader"))
                 #expect(ServerHarness.json(response.body)["step_count_today"] != nil)
             }
-            // Writing is the write scope's business: the coach's own samples still go in.
-            try await harness.postSampleBatch(client, user: token.text)
+            // The coach's token is read-only (issue 32 M3: it used to write with the write scope).
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers(token.text, idempotencyKey: "coach"),
+                body: ByteBuffer(string: SamplesRouteTests.batch)
+            ) { response in
+                #expect(response.status == .forbidden)
+            }
         }
     }
 

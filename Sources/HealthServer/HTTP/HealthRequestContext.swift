@@ -24,4 +24,15 @@ public struct HealthRequestContext: RequestContext {
         }
         return user
     }
+
+    /// The user with `scope`, when the owner's own token authenticated: what only the person
+    /// does (deleting the account, enrolling devices) is a 403 for a scoped token, saying so.
+    func requireOwner(_ scope: Scope, to action: String) throws -> User {
+        if let user, !user.isOwner {
+            throw Problem(
+                .forbidden, "Forbidden",
+                detail: "only \(user.name)'s own token may \(action); this is the scoped token '\(user.token.name)'")
+        }
+        return try requireUser(scope)
+    }
 }

@@ -175,9 +175,11 @@ struct HealthRoutes: Sendable {
     }
 
     /// `POST /v1/daily-metrics`: an array of payloads in the backend schema, upserted per
-    /// (user, local_date, normalization_version) in one transaction.
+    /// (user, local_date, normalization_version) in one transaction. A day replaces the stored
+    /// one whole, so the token needs write for every kind a day holds (steps, energy, sleep, heart).
     func postDailyMetrics(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
         let user = try context.requireUser(.write)
+        try Self.requireWrite(NormalizedDailyMetrics.categories, user: user)
         let days = try await decodeJSON([NormalizedDailyMetrics].self, request, decoder: NormalizedDailyMetrics.backendDecoder())
         guard days.count <= configuration.maxDaysPerRequest else {
             throw Problem.badRequest("at most \(configuration.maxDaysPerRequest) days per request; split the batch")

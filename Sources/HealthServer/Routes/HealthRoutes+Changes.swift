@@ -32,6 +32,7 @@ extension HealthRoutes {
 
     /// `DELETE /v1/samples` with an `Idempotency-Key` and `{"uuids": [...]}` (at most 10,000):
     /// deletes them, recomputes the days they were on, answers `{"deleted", "unknown", …}`.
+    /// A token that may not write the kind of a sample found is a 403 that deletes nothing.
     func deleteSamples(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
         let user = try context.requireUser(.write)
         let zone = try dayZone(request)
@@ -50,7 +51,8 @@ extension HealthRoutes {
                 }
             }
             let database = try await repositories.healthStores.store(for: user.id)
-            let report = try await database.apply([.delete(uuids)]).deletions[0]
+            let written = try await database.apply([.delete(uuids)], check: Self.deletionCheck(user))
+            let report = written.deletions[0]
             var days = 0
             var daily = UpsertCounts()
             if !report.intervals.isEmpty {
@@ -63,9 +65,10 @@ extension HealthRoutes {
     }
 
     /// `DELETE /v1/me` with `Confirm-Delete: all-my-data`: deletes every row, file, upload
-    /// and token of the caller, and answers with what was removed.
+    /// and token of the caller, and answers with what was removed. Only the owner's token
+    /// may: a scoped token gets a 403.
     func deleteMe(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.write)
+        let user = try context.requireOwner(.write, to: "delete the account")
         guard request.headers[.init("Confirm-Delete")!] == "all-my-data" else {
             throw Problem(
                 .badRequest, "Confirmation missing",

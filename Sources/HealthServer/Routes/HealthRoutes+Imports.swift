@@ -8,9 +8,11 @@ import NIOCore
 extension HealthRoutes {
     /// Streams the body to `uploads/<id>.zip` (413 past `maxUploadBytes`, checked against
     /// `Content-Length` first and against the bytes received after), then answers 202 with
-    /// the job and `Location: /v1/imports/<id>`.
+    /// the job and `Location: /v1/imports/<id>`. An export may hold every kind of data, so
+    /// the token needs write for every kind (a scoped token with fewer gets a 403).
     func postImport(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
         let user = try context.requireUser(.write)
+        try Self.requireWrite(Set(HealthDataCategory.allCases), user: user)
         let type = request.headers[.contentType]?.lowercased() ?? ""
         guard type.hasPrefix("application/zip") || type.hasPrefix("application/octet-stream") else {
             throw Problem(

@@ -46,6 +46,7 @@ extension HealthRoutes {
                 throw Problem.unprocessable(error.reason, pointer: error.pointer)
             }
         }
+        try Self.requireWrite(records: batch.records, user: user)
         var report = try await ingest(batch.records, user: user, zone: zone)
         report.ignoredKeys = batch.ignoredKeys
         report.unknownMetrics = batch.unknownMetrics
@@ -64,7 +65,9 @@ extension HealthRoutes {
                 guard batch.samples.count <= 100_000 else { throw Problem.badRequest("at most 100,000 samples per request") }
                 return try batch.samples.enumerated().map { try $0.element.sample(at: $0.offset) }
             }
-            return try await ingest(samples.map(HealthRecord.sample), user: user, zone: zone)
+            let records = samples.map(HealthRecord.sample)
+            try Self.requireWrite(records: records, user: user)
+            return try await ingest(records, user: user, zone: zone)
         }
     }
 

@@ -92,6 +92,12 @@ extension HealthRoutes {
                 maxItems: configuration.maxBatchItems)
             return try Self.records(content.items)
         }
+        // The kinds it adds are known now; those it deletes once found, in the transaction.
+        try Self.requireWrite(
+            records: items.flatMap { item -> [HealthRecord] in
+                guard case .add(let samples) = item else { return [] }
+                return samples.map(HealthRecord.sample)
+            }, user: user)
         let database = try await repositories.healthStores.store(for: user.id)
         var answer = SyncBatchAnswer(batchID: envelope.batchID, sequence: envelope.sequence)
         var touched: [DateInterval] = []
@@ -105,7 +111,7 @@ extension HealthRoutes {
         }
         let written: HealthWriteReport
         do {
-            written = try await database.apply(writes)
+            written = try await database.apply(writes, check: Self.deletionCheck(user))
         } catch let error as SampleIdentityError {
             throw Problem.unprocessable(error.description, pointer: "/ciphertext")
         }

@@ -29,9 +29,9 @@ public struct DeploymentMigration: Sendable {
 
     /// The server's tables in the order their references need.
     static let tables: [(sqlite: String, postgres: String)] = [
-        ("user", "users"), ("daily_metrics", "daily_metrics"), ("idempotency_key", "idempotency_key"),
-        ("import_job", "import_job"), ("device", "device"), ("device_key", "device_key"), ("consent", "consent"),
-        ("web_session", "web_session"),
+        ("user", "users"), ("api_token", "api_token"), ("daily_metrics", "daily_metrics"),
+        ("idempotency_key", "idempotency_key"), ("import_job", "import_job"), ("device", "device"),
+        ("device_key", "device_key"), ("consent", "consent"), ("web_session", "web_session"),
     ]
 
     public let serverDatabase: String

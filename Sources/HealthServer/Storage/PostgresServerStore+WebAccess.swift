@@ -45,16 +45,16 @@ extension PostgresServerStore: WebAccessRepository {
 
     public func session(idHash: Data, now: Date) async throws -> (user: User, csrfToken: String)? {
         let instant = now.timeIntervalSince1970
-        let columns = ServerSchema.userColumnList(qualifiedBy: "u")
+        // A session is the owner's: it lives while the user and their owner token do.
         let rows = try await client.query(
             """
-            SELECT \(unescaped: columns), s.csrf_token FROM web_session s JOIN users u ON u.id = s.user_id
+            SELECT \(unescaped: ServerSchema.userTokenColumns), s.csrf_token FROM web_session s
+            JOIN users u ON u.id = s.user_id
+            JOIN api_token t ON t.user_id = u.id AND t.role = 'owner' AND t.revoked_at IS NULL
             WHERE s.id_hash = \(idHash) AND s.expires_at > \(instant) AND u.revoked_at IS NULL
             """, logger: logger)
-        for try await (id, name, scopes, types, created, revoked, csrf) in rows.decode(
-            (String, String, String, String?, Double, Double?, String).self)
-        {
-            return (Self.user((id, name, scopes, types, created, revoked)), csrf)
+        for try await row in rows {
+            return (try Self.user(row), try row.makeRandomAccess()[12].decode(String.self))
         }
         return nil
     }

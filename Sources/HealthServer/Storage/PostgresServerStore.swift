@@ -45,41 +45,53 @@ public final class PostgresServerStore: ServerStore, Sendable {
 
     // MARK: users
 
-    public func addUser(
-        name: String, scopes: Set<Scope>, dataTypes: Set<HealthDataCategory>?
-    ) async throws -> (User, BearerToken) {
+    public func addUser(name: String, scopes: Set<Scope>) async throws -> (User, BearerToken) {
         let token = BearerToken.generate()
-        let user = User(
-            id: UUID().uuidString.lowercased(), name: name, scopes: scopes, dataTypes: dataTypes, createdAt: Date())
-        let scopeList = scopes.sorted().map(\.rawValue).joined(separator: ",")
-        let typeList = dataTypes.map(HealthDataCategory.list)
-        let inserted = try await client.query(
-            """
-            INSERT INTO users (id, name, scopes, data_types, token_id, token_hash, created_at)
-            VALUES (\(user.id), \(name), \(scopeList), \(typeList), \(token.id), \(token.secretHash),
-                \(user.createdAt.timeIntervalSince1970))
-            ON CONFLICT (name) DO NOTHING RETURNING id
-            """, logger: logger
-        ).collect()
-        guard !inserted.isEmpty else { throw UserExistsError(name: name) }
+        let now = Date()
+        let owner = APIToken.owner(id: token.id, scopes: scopes, createdAt: now)
+        let user = User(id: UUID().uuidString.lowercased(), name: name, token: owner, createdAt: now)
+        let scopeList = Scope.list(scopes)
+        let created = now.timeIntervalSince1970
+        let added = try await client.withTransaction(logger: logger) { connection in
+            // The row keeps the token's id (its column is unique) and no hash: tokens are checked in api_token.
+            let inserted = try await connection.query(
+                """
+                INSERT INTO users (id, name, scopes, token_id, token_hash, created_at)
+                VALUES (\(user.id), \(name), \(scopeList), \(token.id), ''::bytea, \(created))
+                ON CONFLICT (name) DO NOTHING RETURNING id
+                """, logger: logger
+            ).collect()
+            guard !inserted.isEmpty else { return false }
+            try await Self.insert(owner, hash: token.secretHash, userID: user.id, connection, logger: logger)
+            return true
+        }
+        guard added else { throw UserExistsError(name: name) }
         return (user, token)
     }
 
-    typealias UserColumns = (String, String, String, String?, Double, Double?)
+    /// The 12 columns of ``ServerSchema/userTokenColumns``.
+    typealias UserColumns = (
+        String, String, Double, Double?, String, String, String, String, String?, String?, Double, Double?
+    )
 
-    static func user(_ columns: UserColumns) -> User {
-        User(
-            id: columns.0, name: columns.1, scopes: Scope.parse(columns.2) ?? [],
-            dataTypes: columns.3.map { HealthDataCategory.parse($0) ?? [] }, createdAt: Date(timeIntervalSince1970: columns.4),
-            revokedAt: columns.5.map(Date.init(timeIntervalSince1970:)))
+    /// A user with a token from a row that starts with ``ServerSchema/userTokenColumns``.
+    static func user(_ row: PostgresRow) throws -> User {
+        let columns = try row.decode(UserColumns.self)
+        let token = ServerSchema.token(
+            id: columns.4, role: columns.5, name: columns.6, scopes: columns.7, readTypes: columns.8,
+            writeTypes: columns.9, createdAt: columns.10, revokedAt: columns.11)
+        return User(
+            id: columns.0, name: columns.1, token: token, createdAt: Date(timeIntervalSince1970: columns.2),
+            revokedAt: columns.3.map(Date.init(timeIntervalSince1970:)))
     }
 
     public func users() async throws -> [User] {
-        var users: [User] = []
-        let rows = try await client.query(
-            "SELECT \(unescaped: ServerSchema.userColumnList()) FROM users ORDER BY created_at", logger: logger)
-        for try await columns in rows.decode(UserColumns.self) { users.append(Self.user(columns)) }
-        return users
+        try await client.query(
+            """
+            SELECT \(unescaped: ServerSchema.userTokenColumns) FROM users u
+            JOIN api_token t ON t.user_id = u.id AND t.role = 'owner' ORDER BY u.created_at
+            """, logger: logger
+        ).collect().map(Self.user)
     }
 
     public func revoke(name: String) async throws -> Bool {
@@ -98,7 +110,7 @@ public final class PostgresServerStore: ServerStore, Sendable {
             ).collect().count
             for table in [
                 "daily_metrics", "idempotency_key", "import_upload", "import_claim", "import_job", "device", "consent",
-                "web_session", "users",
+                "web_session", "api_token", "users",
             ] {
                 let column = table == "users" ? "id" : "user_id"
                 let rows = try await connection.query(
@@ -119,15 +131,83 @@ public final class PostgresServerStore: ServerStore, Sendable {
 
     public func authenticate(_ token: BearerToken) async throws -> User? {
         let rows = try await client.query(
-            "SELECT \(unescaped: ServerSchema.userColumnList()), token_hash FROM users WHERE token_id = \(token.id)",
-            logger: logger)
-        for try await (id, name, scopes, types, created, revoked, hash) in rows.decode(
-            (String, String, String, String?, Double, Double?, Data).self)
-        {
-            guard token.matches(hash), revoked == nil else { return nil }
-            return Self.user((id, name, scopes, types, created, revoked))
+            """
+            SELECT \(unescaped: ServerSchema.userTokenColumns), t.hash FROM api_token t JOIN users u ON u.id = t.user_id
+            WHERE t.id = \(token.id)
+            """, logger: logger)
+        for try await row in rows {
+            let user = try Self.user(row)
+            let hash = try row.makeRandomAccess()[12].decode(Data.self)
+            guard token.matches(hash), user.revokedAt == nil, user.token.revokedAt == nil else { return nil }
+            return user
         }
         return nil
+    }
+
+    public func addToken(
+        userID: String, name: String, readTypes: Set<HealthDataCategory>, writeTypes: Set<HealthDataCategory>
+    ) async throws -> (APIToken, BearerToken) {
+        try TokenError.check(name: name, readTypes: readTypes, writeTypes: writeTypes)
+        let token = BearerToken.generate()
+        let scoped = APIToken.scoped(
+            id: token.id, name: name, readTypes: readTypes, writeTypes: writeTypes, createdAt: Date())
+        let scopeList = Scope.list(scoped.scopes)
+        let (reads, writes) = (ServerSchema.storedKinds(scoped.readTypes), ServerSchema.storedKinds(scoped.writeTypes))
+        let created = scoped.createdAt.timeIntervalSince1970
+        // Only for a live user; a live token of the same name (the unique index) inserts nothing.
+        let inserted = try await client.query(
+            """
+            INSERT INTO api_token (id, user_id, role, name, scopes, read_types, write_types, hash, created_at)
+            SELECT \(token.id), u.id, 'scoped', \(name), \(scopeList), \(reads), \(writes), \(token.secretHash),
+                \(created)
+            FROM users u WHERE u.id = \(userID) AND u.revoked_at IS NULL
+            ON CONFLICT DO NOTHING RETURNING id
+            """, logger: logger
+        ).collect()
+        guard inserted.isEmpty else { return (scoped, token) }
+        let live = try await client.query(
+            "SELECT id FROM users WHERE id = \(userID) AND revoked_at IS NULL", logger: logger
+        ).collect()
+        throw live.isEmpty ? TokenError.noSuchUser(userID) : TokenError.exists(name)
+    }
+
+    public func tokens(userID: String) async throws -> [APIToken] {
+        try await client.query(
+            """
+            SELECT \(unescaped: ServerSchema.tokenColumns) FROM api_token WHERE user_id = \(userID)
+            ORDER BY CASE role WHEN 'owner' THEN 0 ELSE 1 END, created_at, name
+            """, logger: logger
+        ).collect().map { row in
+            let columns = try row.decode((String, String, String, String, String?, String?, Double, Double?).self)
+            return ServerSchema.token(
+                id: columns.0, role: columns.1, name: columns.2, scopes: columns.3, readTypes: columns.4,
+                writeTypes: columns.5, createdAt: columns.6, revokedAt: columns.7)
+        }
+    }
+
+    public func revokeToken(userID: String, name: String) async throws -> Bool {
+        let now = Date().timeIntervalSince1970
+        return try await !client.query(
+            """
+            UPDATE api_token SET revoked_at = \(now)
+            WHERE user_id = \(userID) AND name = \(name) AND role = 'scoped' AND revoked_at IS NULL RETURNING id
+            """, logger: logger
+        ).collect().isEmpty
+    }
+
+    /// Stores `token` of `userID` with the hash of its secret, in `connection`'s transaction.
+    private static func insert(
+        _ token: APIToken, hash: Data, userID: String, _ connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let scopes = Scope.list(token.scopes)
+        let (reads, writes) = (ServerSchema.storedKinds(token.readTypes), ServerSchema.storedKinds(token.writeTypes))
+        let created = token.createdAt.timeIntervalSince1970
+        try await connection.query(
+            """
+            INSERT INTO api_token (id, user_id, role, name, scopes, read_types, write_types, hash, created_at)
+            VALUES (\(token.id), \(userID), \(token.role.rawValue), \(token.name), \(scopes), \(reads), \(writes),
+                \(hash), \(created))
+            """, logger: logger)
     }
 
     // MARK: idempotency keys

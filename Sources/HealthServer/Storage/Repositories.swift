@@ -3,25 +3,92 @@ import HealthCore
 import HealthMetrics
 
 /// Users and their tokens. Implementations store only token hashes.
+///
+/// Each user has one owner token (made with the user) and any number of scoped tokens the
+/// owner makes for someone else (a coach): read-only unless given write kinds, limited to
+/// their kinds and, for reading, to what the owner granted on the consent page.
 public protocol UserRepository: Sendable {
-    /// Creates a user and returns the token, which is never stored or shown again;
-    /// `dataTypes` limits what the token reads (`nil`: every kind of data).
-    func addUser(name: String, scopes: Set<Scope>, dataTypes: Set<HealthDataCategory>?) async throws -> (User, BearerToken)
+    /// Creates a user with their owner token (every kind of data, with `scopes`) and returns
+    /// the token, which is never stored or shown again.
+    func addUser(name: String, scopes: Set<Scope>) async throws -> (User, BearerToken)
+    /// Every user, each with their owner token.
     func users() async throws -> [User]
-    /// Revokes the user's token; `false` when there is no such user.
+    /// Revokes the user, and with them every token of theirs; `false` when there is no such live user.
     func revoke(name: String) async throws -> Bool
     /// Deletes the user with everything the server keeps of them in this store — their
-    /// row and token, daily metrics, idempotency keys, import jobs, devices and keys — in
+    /// row and tokens, daily metrics, idempotency keys, import jobs, devices and keys — in
     /// one transaction; returns the rows deleted per table.
     func deleteUser(id: String) async throws -> [String: Int]
-    /// The live user a token belongs to, or `nil`.
+    /// The live user a token belongs to, carrying that token (owner or scoped), or `nil`.
     func authenticate(_ token: BearerToken) async throws -> User?
+    /// Makes a scoped token for the live user `userID`'s data and returns it with its
+    /// secret (shown once): it reads `readTypes` (each once the owner grants it) and adds
+    /// and deletes samples of `writeTypes` only (empty: read-only). Throws ``TokenError``
+    /// for a bad name or kinds, an unknown user, or a live token of that name.
+    func addToken(
+        userID: String, name: String, readTypes: Set<HealthDataCategory>, writeTypes: Set<HealthDataCategory>
+    ) async throws -> (APIToken, BearerToken)
+    /// The user's tokens, the owner's first, then the scoped ones oldest first, revoked ones included.
+    func tokens(userID: String) async throws -> [APIToken]
+    /// Revokes the user's live scoped token `name` at once; `false` when there is none.
+    /// (The owner token goes only with the user: ``revoke(name:)``.)
+    func revokeToken(userID: String, name: String) async throws -> Bool
 }
 
 extension UserRepository {
-    /// A user whose token reads every kind of data.
-    public func addUser(name: String, scopes: Set<Scope>) async throws -> (User, BearerToken) {
-        try await addUser(name: name, scopes: scopes, dataTypes: nil)
+    /// The user named `name` (live or revoked), with their owner token, or `nil`.
+    public func user(named name: String) async throws -> User? {
+        try await users().first { $0.name == name }
+    }
+
+    /// `healthpipe users token add`: a scoped token of the live user named `owner`.
+    public func addToken(
+        owner: String, name: String, readTypes: Set<HealthDataCategory>, writeTypes: Set<HealthDataCategory>
+    ) async throws -> (APIToken, BearerToken) {
+        guard let user = try await self.user(named: owner), user.revokedAt == nil else {
+            throw TokenError.noSuchUser(owner)
+        }
+        return try await addToken(userID: user.id, name: name, readTypes: readTypes, writeTypes: writeTypes)
+    }
+
+    /// `healthpipe users token list`: the tokens of the user named `owner`.
+    public func tokens(owner: String) async throws -> [APIToken] {
+        guard let user = try await self.user(named: owner) else { throw TokenError.noSuchUser(owner) }
+        return try await tokens(userID: user.id)
+    }
+
+    /// `healthpipe users token revoke`: revokes the live scoped token `name` of the user named
+    /// `owner`; `false` when there is none.
+    public func revokeToken(owner: String, name: String) async throws -> Bool {
+        guard let user = try await self.user(named: owner) else { throw TokenError.noSuchUser(owner) }
+        return try await revokeToken(userID: user.id, name: name)
+    }
+}
+
+/// Why a scoped token was not made.
+public struct TokenError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+
+    public static func noSuchUser(_ name: String) -> TokenError {
+        TokenError(description: "no live user '\(name)'")
+    }
+
+    public static func exists(_ name: String) -> TokenError {
+        TokenError(description: "a live token named '\(name)' exists already; revoke it first or choose another name")
+    }
+
+    public static let invalidName = TokenError(
+        description: "a token's name is 1–64 letters, digits, '-', '_' or '.', and not 'owner'")
+
+    public static let noKinds = TokenError(description: "a scoped token reads at least one kind of data")
+
+    public static let writeNotRead = TokenError(description: "a token may write only kinds it also reads")
+
+    /// Checks a scoped token's name and kinds before it is stored.
+    static func check(name: String, readTypes: Set<HealthDataCategory>, writeTypes: Set<HealthDataCategory>) throws {
+        guard APIToken.isValidName(name) else { throw invalidName }
+        guard !readTypes.isEmpty else { throw noKinds }
+        guard writeTypes.isSubset(of: readTypes) else { throw writeNotRead }
     }
 }
 
@@ -34,8 +101,8 @@ public protocol WebAccessRepository: Sendable {
     /// Starts a session at `now`: only the SHA-256 of its id is stored, with its CSRF token.
     /// Sessions expired by `now` are removed.
     func createSession(idHash: Data, userID: String, csrfToken: String, now: Date, expiresAt: Date) async throws
-    /// The live user and CSRF token of an unexpired session, or `nil` (unknown, expired,
-    /// signed out, or the user's token revoked).
+    /// The live user (with their owner token: only the owner signs in) and CSRF token of an
+    /// unexpired session, or `nil` (unknown, expired, signed out, or the user revoked).
     func session(idHash: Data, now: Date) async throws -> (user: User, csrfToken: String)?
     /// Ends a session (signing out); ends nothing when there is no such session.
     func deleteSession(idHash: Data) async throws

@@ -45,16 +45,19 @@ extension SQLiteServerStore: WebAccessRepository {
     }
 
     public func session(idHash: Data, now: Date) async throws -> (user: User, csrfToken: String)? {
+        // A session is the owner's: it lives while the user and their owner token do.
         try await pool.read { db in
             guard
                 let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT \(ServerSchema.userColumnList(qualifiedBy: "u")), s.csrf_token FROM web_session s JOIN user u ON u.id = s.user_id
+                        SELECT \(ServerSchema.userTokenColumns), s.csrf_token FROM web_session s
+                        JOIN user u ON u.id = s.user_id
+                        JOIN api_token t ON t.user_id = u.id AND t.role = 'owner' AND t.revoked_at IS NULL
                         WHERE s.id_hash = ? AND s.expires_at > ? AND u.revoked_at IS NULL
                         """, arguments: [idHash, now.timeIntervalSince1970])
             else { return nil }
-            return (Self.user(row), row["csrf_token"])
+            return (Self.user(row), row[12])
         }
     }
 

@@ -3,7 +3,7 @@ import GRDB
 import HealthCore
 import HealthMetrics
 
-/// The server's own records in one SQLite file (WAL): users, token hashes, daily metrics,
+/// The server's own records in one SQLite file (WAL): users, their tokens' hashes, daily metrics,
 /// idempotency keys, import jobs, sync devices and their keys. Migrations only append.
 public final class SQLiteServerStore: ServerStore, Sendable {
     let pool: DatabasePool
@@ -23,32 +23,35 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         try? pool.close()
     }
 
-    public func addUser(
-        name: String, scopes: Set<Scope>, dataTypes: Set<HealthDataCategory>?
-    ) async throws -> (User, BearerToken) {
+    public func addUser(name: String, scopes: Set<Scope>) async throws -> (User, BearerToken) {
         let token = BearerToken.generate()
-        let user = User(
-            id: UUID().uuidString.lowercased(), name: name, scopes: scopes, dataTypes: dataTypes, createdAt: Date())
+        let now = Date()
+        let owner = APIToken.owner(id: token.id, scopes: scopes, createdAt: now)
+        let user = User(id: UUID().uuidString.lowercased(), name: name, token: owner, createdAt: now)
         try await pool.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE name = ?", arguments: [name]) == nil else {
                 throw UserExistsError(name: name)
             }
+            // The row keeps the token's id (its column is unique) and no hash: tokens are checked in api_token.
             try db.execute(
                 sql: """
-                    INSERT INTO user (id, name, scopes, data_types, token_id, token_hash, created_at) VALUES (?,?,?,?,?,?,?)
+                    INSERT INTO user (id, name, scopes, token_id, token_hash, created_at) VALUES (?,?,?,?,X'',?)
                     """,
-                arguments: [
-                    user.id, name, scopes.sorted().map(\.rawValue).joined(separator: ","),
-                    dataTypes.map(HealthDataCategory.list), token.id, token.secretHash, user.createdAt.timeIntervalSince1970,
-                ])
+                arguments: [user.id, name, Scope.list(scopes), token.id, now.timeIntervalSince1970])
+            try Self.insert(owner, hash: token.secretHash, userID: user.id, db)
         }
         return (user, token)
     }
 
     public func users() async throws -> [User] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(ServerSchema.userColumnList()) FROM user ORDER BY created_at")
-                .map(Self.user)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(ServerSchema.userTokenColumns) FROM user u
+                    JOIN api_token t ON t.user_id = u.id AND t.role = 'owner' ORDER BY u.created_at
+                    """
+            ).map(Self.user)
         }
     }
 
@@ -68,7 +71,8 @@ public final class SQLiteServerStore: ServerStore, Sendable {
             try db.execute(
                 sql: "DELETE FROM device_key WHERE device_id IN (SELECT id FROM device WHERE user_id = ?)", arguments: [id])
             removed["device_key"] = db.changesCount
-            for table in ["daily_metrics", "idempotency_key", "import_job", "device", "consent", "web_session"] {
+            let tables = ["daily_metrics", "idempotency_key", "import_job", "device", "consent", "web_session", "api_token"]
+            for table in tables {
                 try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id])
                 removed[table] = db.changesCount
             }
@@ -85,13 +89,76 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         try await pool.read { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT \(ServerSchema.userColumnList()), token_hash FROM user WHERE token_id = ?",
+                    db,
+                    sql: """
+                        SELECT \(ServerSchema.userTokenColumns), t.hash FROM api_token t JOIN user u ON u.id = t.user_id
+                        WHERE t.id = ?
+                        """,
                     arguments: [token.id]),
-                token.matches(row["token_hash"])
+                token.matches(row[12])
             else { return nil }
             let user = Self.user(row)
-            return user.revokedAt == nil ? user : nil
+            return user.revokedAt == nil && user.token.revokedAt == nil ? user : nil
         }
+    }
+
+    public func addToken(
+        userID: String, name: String, readTypes: Set<HealthDataCategory>, writeTypes: Set<HealthDataCategory>
+    ) async throws -> (APIToken, BearerToken) {
+        try TokenError.check(name: name, readTypes: readTypes, writeTypes: writeTypes)
+        let token = BearerToken.generate()
+        let scoped = APIToken.scoped(
+            id: token.id, name: name, readTypes: readTypes, writeTypes: writeTypes, createdAt: Date())
+        try await pool.write { db in
+            let live = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM user WHERE id = ? AND revoked_at IS NULL", arguments: [userID])
+            guard live != nil else { throw TokenError.noSuchUser(userID) }
+            guard
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM api_token WHERE user_id = ? AND name = ? AND revoked_at IS NULL",
+                    arguments: [userID, name]) == nil
+            else { throw TokenError.exists(name) }
+            try Self.insert(scoped, hash: token.secretHash, userID: userID, db)
+        }
+        return (scoped, token)
+    }
+
+    public func tokens(userID: String) async throws -> [APIToken] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(ServerSchema.tokenColumns) FROM api_token WHERE user_id = ?
+                    ORDER BY CASE role WHEN 'owner' THEN 0 ELSE 1 END, created_at, name
+                    """, arguments: [userID]
+            ).map { Self.token($0, from: 0) }
+        }
+    }
+
+    public func revokeToken(userID: String, name: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE api_token SET revoked_at = ?
+                    WHERE user_id = ? AND name = ? AND role = 'scoped' AND revoked_at IS NULL
+                    """,
+                arguments: [Date().timeIntervalSince1970, userID, name])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Stores `token` of `userID` with the hash of its secret.
+    private static func insert(_ token: APIToken, hash: Data, userID: String, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO api_token (id, user_id, role, name, scopes, read_types, write_types, hash, created_at)
+                VALUES (?,?,?,?,?,?,?,?,?)
+                """,
+            arguments: [
+                token.id, userID, token.role.rawValue, token.name, Scope.list(token.scopes),
+                ServerSchema.storedKinds(token.readTypes), ServerSchema.storedKinds(token.writeTypes), hash,
+                token.createdAt.timeIntervalSince1970,
+            ])
     }
 
     /// The columns of a day after its key, in `DailyMetricsColumns` order.
@@ -232,12 +299,17 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         }
     }
 
+    /// A user with a token from a row of ``ServerSchema/userTokenColumns`` (first).
     static func user(_ row: Row) -> User {
-        let scopes: String = row["scopes"]
-        return User(
-            id: row["id"], name: row["name"], scopes: Scope.parse(scopes) ?? [],
-            dataTypes: (row["data_types"] as String?).map { HealthDataCategory.parse($0) ?? [] },
-            createdAt: Date(timeIntervalSince1970: row["created_at"]),
-            revokedAt: (row["revoked_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+        User(
+            id: row[0], name: row[1], token: token(row, from: 4), createdAt: Date(timeIntervalSince1970: row[2]),
+            revokedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// A token from the row's columns `first`… in ``ServerSchema/tokenColumns`` order.
+    static func token(_ row: Row, from first: Int) -> APIToken {
+        ServerSchema.token(
+            id: row[first], role: row[first + 1], name: row[first + 2], scopes: row[first + 3],
+            readTypes: row[first + 4], writeTypes: row[first + 5], createdAt: row[first + 6], revokedAt: row[first + 7])
     }
 }

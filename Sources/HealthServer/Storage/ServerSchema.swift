@@ -1,7 +1,9 @@
+import Foundation
 import GRDB
+import HealthCore
 
-/// The server's own tables — users, daily metrics, idempotency keys, import jobs, sync
-/// devices and their keys, consent and dashboard sessions — for
+/// The server's own tables — users and their tokens, daily metrics, idempotency keys,
+/// import jobs, sync devices and their keys, consent and dashboard sessions — for
 /// both backends, side by side: a migration is added to both at once, under one id, and
 /// (like the health store's, `HealthDatabase+Schema.swift`) migrations only ever append.
 enum ServerSchema {
@@ -243,14 +245,82 @@ enum ServerSchema {
                 )
                 """,
             ]),
+        Migration(
+            id: "server-v7",
+            // Several tokens per person: the owner's (each user's token so far, moved here
+            // unchanged, so every token in use stays valid) and the scoped tokens the owner
+            // makes for a coach or a dashboard. The user row keeps its token id, but no
+            // longer a hash: the token table is the only place a token is checked against.
+            sqlite: """
+                CREATE TABLE api_token (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES user(id),
+                    role TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    scopes TEXT NOT NULL,
+                    read_types TEXT,
+                    write_types TEXT,
+                    hash BLOB NOT NULL,
+                    created_at REAL NOT NULL,
+                    revoked_at REAL
+                );
+                CREATE INDEX api_token_by_user ON api_token(user_id);
+                CREATE UNIQUE INDEX api_token_live_name ON api_token(user_id, name) WHERE revoked_at IS NULL;
+                INSERT INTO api_token (id, user_id, role, name, scopes, read_types, write_types, hash, created_at)
+                    SELECT token_id, id, 'owner', 'owner', scopes, data_types, NULL, token_hash, created_at FROM user;
+                UPDATE user SET token_hash = X'';
+                """,
+            postgres: [
+                """
+                CREATE TABLE api_token (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    role TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    scopes TEXT NOT NULL,
+                    read_types TEXT,
+                    write_types TEXT,
+                    hash BYTEA NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    revoked_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX api_token_by_user ON api_token(user_id)",
+                "CREATE UNIQUE INDEX api_token_live_name ON api_token(user_id, name) WHERE revoked_at IS NULL",
+                """
+                INSERT INTO api_token (id, user_id, role, name, scopes, read_types, write_types, hash, created_at)
+                    SELECT token_id, id, 'owner', 'owner', scopes, data_types, NULL, token_hash, created_at FROM users
+                """,
+                "UPDATE users SET token_hash = ''::bytea",
+            ]),
     ]
 
-    /// The user columns the stores read into a ``User`` (same names on both backends).
-    static let userColumns = ["id", "name", "scopes", "data_types", "created_at", "revoked_at"]
+    /// The columns the stores read into a ``User`` with one of their tokens, `u` the user's
+    /// row and `t` the token's (same names on both backends; read by position).
+    static let userTokenColumns = """
+        u.id, u.name, u.created_at, u.revoked_at, t.id, t.role, t.name, t.scopes, t.read_types, t.write_types, \
+        t.created_at, t.revoked_at
+        """
 
-    /// ``userColumns`` as SQL, each prefixed with `table.` when given.
-    static func userColumnList(qualifiedBy table: String? = nil) -> String {
-        userColumns.map { (table.map { $0 + "." } ?? "") + $0 }.joined(separator: ", ")
+    /// The columns of a token alone, in the order of the last eight of ``userTokenColumns``.
+    static let tokenColumns = "id, role, name, scopes, read_types, write_types, created_at, revoked_at"
+
+    /// A token from the stored values of ``tokenColumns``.
+    static func token(
+        id: String, role: String, name: String, scopes: String, readTypes: String?, writeTypes: String?,
+        createdAt: Double, revokedAt: Double?
+    ) -> APIToken {
+        APIToken(
+            id: id, role: APIToken.Role(rawValue: role) ?? .scoped, name: name, scopes: Scope.parse(scopes) ?? [],
+            readTypes: readTypes.map { HealthDataCategory.parse($0) ?? [] },
+            writeTypes: writeTypes.map { HealthDataCategory.parse($0) ?? [] },
+            createdAt: Date(timeIntervalSince1970: createdAt),
+            revokedAt: revokedAt.map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// How a list of kinds is stored: `NULL` for every kind, `''` for none, else `steps,sleep`.
+    static func storedKinds(_ kinds: Set<HealthDataCategory>?) -> String? {
+        kinds.map(HealthDataCategory.list)
     }
 
     /// The SQLite migrator of ``migrations``.

@@ -16,8 +16,12 @@ public protocol UserHealthStore: Sendable {
     var scanning: any SampleScanning { get }
     /// Applies `writes` in order in one transaction (all or nothing): records stored with
     /// the identity rules, deletions by UUID. A UUID named as another type throws
-    /// ``SampleIdentityError``.
-    func apply(_ writes: [HealthWrite]) async throws -> HealthWriteReport
+    /// ``SampleIdentityError``. Then `check` is given what was done, still in the
+    /// transaction: when it throws (a token that may not delete a kind it found), nothing
+    /// is written and its error is thrown.
+    func apply(
+        _ writes: [HealthWrite], check: @escaping @Sendable (HealthWriteReport) throws -> Void
+    ) async throws -> HealthWriteReport
     /// From the earliest start to the latest end of the samples; `nil` when empty.
     func storedSpan() async throws -> DateInterval?
     /// Imports an export file in one transaction.
@@ -26,7 +30,14 @@ public protocol UserHealthStore: Sendable {
     ) async throws -> ImportSummary
 }
 
-/// One step of ``UserHealthStore/apply(_:)``.
+extension UserHealthStore {
+    /// ``apply(_:check:)`` without a check.
+    public func apply(_ writes: [HealthWrite]) async throws -> HealthWriteReport {
+        try await apply(writes, check: { _ in })
+    }
+}
+
+/// One step of ``UserHealthStore/apply(_:check:)``.
 public enum HealthWrite: Sendable {
     case records([HealthRecord])
     /// Deletions by UUID; a UUID given a type in `types` must be stored as that type, or
@@ -34,7 +45,7 @@ public enum HealthWrite: Sendable {
     case delete([UUID], types: [UUID: SampleType] = [:])
 }
 
-/// What ``UserHealthStore/apply(_:)`` did.
+/// What ``UserHealthStore/apply(_:check:)`` did.
 public struct HealthWriteReport: Sendable {
     /// Records stored, and records that were stored already.
     public var added = 0
@@ -48,7 +59,9 @@ extension HealthDatabase: UserHealthStore {
     public var appData: any AppDataRepository { SQLiteAppData(database: self) }
     public var scanning: any SampleScanning { store }
 
-    public func apply(_ writes: [HealthWrite]) async throws -> HealthWriteReport {
+    public func apply(
+        _ writes: [HealthWrite], check: @escaping @Sendable (HealthWriteReport) throws -> Void
+    ) async throws -> HealthWriteReport {
         try await writeAsync { writer in
             var report = HealthWriteReport()
             for write in writes {
@@ -62,6 +75,7 @@ extension HealthDatabase: UserHealthStore {
             }
             report.added = writer.added.values.reduce(0, +)
             report.duplicates = writer.duplicates.values.reduce(0, +)
+            try check(report)
             return report
         }
     }
@@ -80,7 +94,9 @@ extension PostgresHealthStore: UserHealthStore {
     public var appData: any AppDataRepository { PostgresAppData(store: self) }
     public var scanning: any SampleScanning { scanner }
 
-    public func apply(_ writes: [HealthWrite]) async throws -> HealthWriteReport {
+    public func apply(
+        _ writes: [HealthWrite], check: @escaping @Sendable (HealthWriteReport) throws -> Void
+    ) async throws -> HealthWriteReport {
         try await write { writer in
             var report = HealthWriteReport()
             for write in writes {
@@ -95,6 +111,7 @@ extension PostgresHealthStore: UserHealthStore {
             try await writer.flush()
             report.added = writer.added.values.reduce(0, +)
             report.duplicates = writer.duplicates.values.reduce(0, +)
+            try check(report)
             return report
         }
     }

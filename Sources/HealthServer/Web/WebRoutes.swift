@@ -6,8 +6,9 @@ import HealthMetrics
 import Hummingbird
 import NIOCore
 
-/// The browser side of the server: sign-in with the API token, the consent page and the
-/// dashboard (docs/dashboard.md).
+/// The browser side of the server: sign-in with the owner's API token, the consent page and
+/// the dashboard (docs/dashboard.md). A scoped token (a coach's) never signs in, so consent
+/// is only ever the owner's decision.
 ///
 /// A session is a random 256-bit id in an HttpOnly, SameSite=Strict cookie (`Secure` and
 /// the `__Host-` prefix under TLS); the store keeps only its SHA-256, with the session's
@@ -23,7 +24,7 @@ struct WebRoutes: Sendable {
     /// Every page route, as `METHOD /path`.
     static let routes = [
         "GET /login", "POST /login", "POST /logout", "GET /consent", "POST /consent", "POST /consent/later",
-        "GET /dashboard",
+        "GET /dashboard", "GET /tokens", "POST /tokens", "POST /tokens/revoke",
     ]
 
     func register(on router: Router<HealthRequestContext>) {
@@ -34,6 +35,9 @@ struct WebRoutes: Sendable {
         router.post("/consent") { request, _ in try await saveConsent(request) }
         router.post("/consent/later") { request, _ in try await later(request) }
         router.get("/dashboard") { request, _ in try await dashboard(request) }
+        router.get("/tokens") { request, _ in try await tokensPage(request) }
+        router.post("/tokens") { request, _ in try await createToken(request) }
+        router.post("/tokens/revoke") { request, _ in try await revokeToken(request) }
     }
 
     // MARK: Sign-in
@@ -68,6 +72,16 @@ struct WebRoutes: Sendable {
                 request, error: "That token is not valid, or it may not read. Check it and try again.",
                 status: .unauthorized)
         }
+        // Only the person signs in, and so only they decide consent: a token they made for
+        // someone else (a coach) reads through the API and never gets a session.
+        guard user.isOwner else {
+            return try await signInPage(
+                request,
+                error: "This is '\(user.token.name)', a scoped token \(user.name) made for reading their data "
+                    + "through the API: it cannot sign in here. Only \(user.name)'s own token signs in and "
+                    + "decides what the scoped tokens may read.",
+                status: .forbidden)
+        }
         let id = Secrets.randomBase64URL()
         let now = configuration.clock()
         try await repositories.web.createSession(
@@ -94,14 +108,15 @@ struct WebRoutes: Sendable {
         guard let session = try await session(request) else { return redirect("/login") }
         let consent = try await repositories.web.consent(userID: session.user.id)
         return page(
+            // Every kind: the owner decides for their scoped tokens too, whatever their own token reads.
             AccessPages.consent(
-                offered: session.user.dataTypes ?? Set(HealthDataCategory.allCases), granted: consent?.granted ?? [],
-                denied: consent?.denied ?? [], csrf: session.csrf, firstTime: consent == nil))
+                offered: Set(HealthDataCategory.allCases), granted: consent?.granted ?? [],
+                denied: consent?.denied ?? [], csrf: session.csrf, firstTime: consent == nil, tokensPath: "/tokens"))
     }
 
     func saveConsent(_ request: Request) async throws -> Response {
         let session = try await requireSessionForm(request)
-        let offered = session.user.dataTypes ?? Set(HealthDataCategory.allCases)
+        let offered = Set(HealthDataCategory.allCases)
         let previous = try await repositories.web.consent(userID: session.user.id)
         var granted = previous?.granted ?? []
         var denied = previous?.denied ?? []
@@ -134,6 +149,67 @@ struct WebRoutes: Sendable {
         consent.declinedAt = now
         try await repositories.web.saveConsent(consent, userID: session.user.id)
         return redirect("/dashboard")
+    }
+
+    // MARK: Scoped tokens
+
+    /// The owner's scoped tokens, and the form that makes one.
+    func tokensPage(_ request: Request) async throws -> Response {
+        guard let session = try await session(request) else { return redirect("/login") }
+        return try await tokensPage(session.user, csrf: session.csrf)
+    }
+
+    /// Makes a scoped token from the form (`name`, `read_<kind>=on`, `write_<kind>=on`) and
+    /// shows it once; a refused one shows the page again with why (422).
+    func createToken(_ request: Request) async throws -> Response {
+        let session = try await requireSessionForm(request)
+        var reads = Set<HealthDataCategory>()
+        var writes = Set<HealthDataCategory>()
+        for category in HealthDataCategory.allCases {
+            if session.form["read_" + category.rawValue] == "on" { reads.insert(category) }
+            if session.form["write_" + category.rawValue] == "on" { writes.insert(category) }
+        }
+        let name = (session.form["name"] ?? "").trimmingCharacters(in: .whitespaces)
+        // A token made here does no more than the owner's own: an owner token made read-only
+        // (`users add --scope read`) gives no write.
+        let mayRead = session.user.dataTypes ?? Set(HealthDataCategory.allCases)
+        let mayWrite = session.user.writableCategories
+        guard reads.isSubset(of: mayRead), writes.isSubset(of: mayWrite) else {
+            return try await tokensPage(
+                session.user, csrf: session.csrf,
+                error: "your own token reads \(APIToken.describe(session.user.dataTypes)) and writes "
+                    + "\(mayWrite.isEmpty ? "nothing" : APIToken.describe(mayWrite)); a token you make cannot do more",
+                status: .unprocessableContent)
+        }
+        do {
+            let (scoped, token) = try await repositories.users.addToken(
+                userID: session.user.id, name: name, readTypes: reads, writeTypes: writes)
+            return try await tokensPage(session.user, csrf: session.csrf, created: (scoped.name, token.text))
+        } catch let error as TokenError {
+            return try await tokensPage(
+                session.user, csrf: session.csrf, error: error.description, status: .unprocessableContent)
+        }
+    }
+
+    /// Revokes the live scoped token the form names, at once.
+    func revokeToken(_ request: Request) async throws -> Response {
+        let session = try await requireSessionForm(request)
+        _ = try await repositories.users.revokeToken(userID: session.user.id, name: session.form["name"] ?? "")
+        return redirect("/tokens")
+    }
+
+    private func tokensPage(
+        _ user: User, csrf: String, created: (name: String, token: String)? = nil, error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let formatter = ISO8601DateFormatter()
+        let rows = try await repositories.users.tokens(userID: user.id).filter { $0.role == .scoped }.map { token in
+            AccessPages.TokenRow(
+                name: token.name, reads: APIToken.describe(token.readTypes),
+                writes: token.scopes.contains(.write) ? APIToken.describe(token.writeTypes) : "—",
+                created: formatter.string(from: token.createdAt), revoked: token.revokedAt.map(formatter.string(from:)))
+        }
+        return page(AccessPages.tokens(rows, created: created, csrf: csrf, error: error), status: status)
     }
 
     // MARK: Dashboard
@@ -198,9 +274,9 @@ struct WebRoutes: Sendable {
     /// The request's live session, or `nil`.
     func session(_ request: Request) async throws -> Session? {
         guard let id = request.cookies[sessionCookie]?.value, !id.isEmpty, id.count <= 64 else { return nil }
-        guard let found = try await repositories.web.session(idHash: Self.hash(id), now: configuration.clock()) else {
-            return nil
-        }
+        guard let found = try await repositories.web.session(idHash: Self.hash(id), now: configuration.clock()),
+            found.user.isOwner
+        else { return nil }
         return Session(id: id, user: found.user, csrf: found.csrfToken)
     }
 

@@ -176,12 +176,23 @@ struct Serve: AsyncParsableCommand {
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Users of the HTTP API and their tokens.",
-        subcommands: [UsersAdd.self, UsersList.self, UsersRevoke.self, UsersDelete.self])
+        discussion: """
+            Each user has one owner token (printed by `users add`): it signs in to the dashboard, \
+            decides on the consent page what scoped tokens may read, enrols devices and may delete the \
+            account. `users token add` makes scoped tokens of a user's data for someone else (a coach).
+            """,
+        subcommands: [UsersAdd.self, UsersList.self, UsersRevoke.self, UsersDelete.self, UsersToken.self])
 }
 
 struct UsersAdd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "add", abstract: "Add a user and print their token (shown once, stored hashed).")
+        commandName: "add",
+        abstract: "Add a user and print their owner token (shown once, stored hashed).",
+        discussion: """
+            The owner token reads every kind of data the person has not denied on the consent page. \
+            For a coach's or a dashboard's token limited to some kinds, add a scoped token: \
+            healthpipe users token add NAME --name coach --types steps,sleep.
+            """)
 
     @Argument(help: "A unique name.")
     var name: String
@@ -189,35 +200,29 @@ struct UsersAdd: AsyncParsableCommand {
     @Option(help: "read, write or read,write.")
     var scope = "read,write"
 
-    @Option(
-        help: ArgumentHelp(
-            "The kinds of health data the token may read, e.g. steps,sleep (default: all).",
-            discussion: """
-                One or more of \(HealthDataCategory.names). A token with a list — for a dashboard or a \
-                coach — reads only the kinds on it that the person has also granted on the consent page \
-                (/consent); one without reads every kind they have not denied there.
-                """))
+    /// Made a separate user (with its own consent) before scoped tokens existed; refused now.
+    @Option(help: .hidden)
     var types: String?
 
     @OptionGroup var database: ServerDatabaseOptions
 
     func validate() throws {
         guard Scope.parse(scope) != nil else { throw ValidationError("--scope must be read, write or read,write") }
-        if let types, HealthDataCategory.parse(types) == nil {
-            throw ValidationError("--types must be a comma list of \(HealthDataCategory.names), or all")
+        if types != nil {
+            throw ValidationError(
+                "a user's own token reads every kind; for a token limited to some kinds, add a scoped token to the "
+                    + "person's user: healthpipe users token add NAME --name coach --types steps,sleep")
         }
         guard !name.isEmpty, name.count <= 100 else { throw ValidationError("the name must be 1–100 characters") }
     }
 
     func run() async throws {
         do {
-            let dataTypes = types.flatMap(HealthDataCategory.parse)
             let (user, token) = try await database.withStore {
-                try await $0.addUser(name: name, scopes: Scope.parse(scope)!, dataTypes: dataTypes)
+                try await $0.addUser(name: name, scopes: Scope.parse(scope)!)
             }
             printError(
-                "Added \(user.name) (\(user.id)), scopes \(user.scopes.sorted().map(\.rawValue).joined(separator: ",")), "
-                    + "data \(user.dataTypes.map(HealthDataCategory.list) ?? "all").")
+                "Added \(user.name) (\(user.id)): owner token with scopes \(Scope.list(user.scopes)), every kind of data.")
             printError("The token below is shown once; keep it somewhere safe.")
             print(token.text)
         } catch let error as UserExistsError {
@@ -228,7 +233,8 @@ struct UsersAdd: AsyncParsableCommand {
 }
 
 struct UsersList: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List users (tokens are never shown).")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List users (tokens are never shown; `users token list NAME` lists a user's).")
 
     @OptionGroup var database: ServerDatabaseOptions
 
@@ -238,8 +244,7 @@ struct UsersList: AsyncParsableCommand {
         var table = [["name", "id", "scopes", "data", "created", "revoked", "daily rows"]]
         for user in users {
             table.append([
-                user.name, user.id, user.scopes.sorted().map(\.rawValue).joined(separator: ","),
-                user.dataTypes.map(HealthDataCategory.list) ?? "all",
+                user.name, user.id, Scope.list(user.scopes), APIToken.describe(user.dataTypes),
                 formatter.string(from: user.createdAt), user.revokedAt.map(formatter.string(from:)) ?? "—",
                 String(rows[user.id] ?? 0),
             ])
@@ -295,7 +300,10 @@ struct UsersDelete: AsyncParsableCommand {
 }
 
 struct UsersRevoke: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Revoke a user's token at once.")
+    static let configuration = CommandConfiguration(
+        commandName: "revoke",
+        abstract: "Revoke a user at once: their owner token and every scoped token of theirs stop working.",
+        discussion: "To revoke one scoped token only: healthpipe users token revoke NAME TOKEN-NAME.")
 
     @Argument(help: "The user's name.")
     var name: String
@@ -307,6 +315,6 @@ struct UsersRevoke: AsyncParsableCommand {
             printError("error: no live user named '\(name)'")
             throw ExitCode(2)
         }
-        printError("Revoked \(name)'s token.")
+        printError("Revoked \(name) and every token of theirs.")
     }
 }
