@@ -69,7 +69,8 @@ import Testing
     {
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
-        let (_, token) = try await harness.store.addUser(name: "coach", scopes: [.read], dataTypes: [.steps])
+        // A coach's token for steps, which Alice has not granted: it may read nothing.
+        let (_, token) = try await harness.store.addToken(owner: "alice", name: "coach", readTypes: [.steps], writeTypes: [])
         try await harness.app.test(.router) { client in
             try await client.execute(
                 uri: "/v1/export.csv?metrics=all&from=2024-06-01&to=2024-06-02", method: .get,
