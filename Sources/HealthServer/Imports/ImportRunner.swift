@@ -105,7 +105,9 @@ final class ImportRunner: Sendable {
                     }
                     return nil
                 }
-                let summary = try await group.next()!!
+                // The importer's summary, or `nil` when the group was cancelled (the server
+                // stopping) before it answered: the job fails instead of the process trapping.
+                guard let first = try await group.next(), let summary = first else { throw CancellationError() }
                 group.cancelAll()
                 return summary
             }
