@@ -94,36 +94,40 @@ extension HealthRoutes {
             }
             return try Self.records(content.items)
         }
-        let database = try await repositories.healthStores.store(for: user.id)
-        var answer = SyncBatchAnswer(batchID: envelope.batchID, sequence: envelope.sequence)
-        var touched: [DateInterval] = []
-        let writes: [HealthWrite] = items.map { item in
-            switch item {
-            case .add(let samples):
-                touched += samples.map { DateInterval(start: $0.start, end: max($0.start, $0.end)) }
-                return .records(samples.map(HealthRecord.sample))
-            case .delete(let uuids): return .delete(uuids)
+        // Under the user's lock: a deletion of the user waits for the batch, or it finds the
+        // user gone (401).
+        return try await repositories.writing(user.id) { database in
+            var answer = SyncBatchAnswer(batchID: envelope.batchID, sequence: envelope.sequence)
+            var touched: [DateInterval] = []
+            let writes: [HealthWrite] = items.map { item in
+                switch item {
+                case .add(let samples):
+                    touched += samples.map { DateInterval(start: $0.start, end: max($0.start, $0.end)) }
+                    return .records(samples.map(HealthRecord.sample))
+                case .delete(let uuids): return .delete(uuids)
+                }
             }
+            let written: HealthWriteReport
+            do {
+                written = try await database.apply(writes)
+            } catch let error as SampleIdentityError {
+                throw Problem.unprocessable(error.description, pointer: "/ciphertext")
+            }
+            for report in written.deletions {
+                answer.deleted += report.deleted.count
+                answer.unknown += report.unknown.count
+                touched += report.intervals
+            }
+            answer.added = written.added
+            answer.duplicates = written.duplicates
+            _ = try await repositories.devices.advanceSequence(
+                deviceID: device.id, to: envelope.sequence, batchID: envelope.batchID, at: configuration.clock())
+            if !touched.isEmpty {
+                (answer.daysRecomputed, _) = try await recompute(
+                    touching: touched, userID: user.id, zone: zone, database: database)
+            }
+            return answer
         }
-        let written: HealthWriteReport
-        do {
-            written = try await database.apply(writes)
-        } catch let error as SampleIdentityError {
-            throw Problem.unprocessable(error.description, pointer: "/ciphertext")
-        }
-        for report in written.deletions {
-            answer.deleted += report.deleted.count
-            answer.unknown += report.unknown.count
-            touched += report.intervals
-        }
-        answer.added = written.added
-        answer.duplicates = written.duplicates
-        _ = try await repositories.devices.advanceSequence(
-            deviceID: device.id, to: envelope.sequence, batchID: envelope.batchID, at: configuration.clock())
-        if !touched.isEmpty {
-            (answer.daysRecomputed, _) = try await recompute(touching: touched, userID: user.id, zone: zone, database: database)
-        }
-        return answer
     }
 
     /// The decrypted batch, or the 4xx naming the check that failed.

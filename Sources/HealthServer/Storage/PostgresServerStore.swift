@@ -117,6 +117,10 @@ public final class PostgresServerStore: ServerStore, Sendable {
         return binds
     }
 
+    public func userExists(id: String) async throws -> Bool {
+        try await !client.query("SELECT 1 FROM users WHERE id = \(id)", logger: logger).collect().isEmpty
+    }
+
     public func authenticate(_ token: BearerToken) async throws -> User? {
         let rows = try await client.query(
             "SELECT \(unescaped: ServerSchema.userColumnList()), token_hash FROM users WHERE token_id = \(token.id)",

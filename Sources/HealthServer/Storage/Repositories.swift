@@ -16,6 +16,8 @@ public protocol UserRepository: Sendable {
     func deleteUser(id: String) async throws -> [String: Int]
     /// The live user a token belongs to, or `nil`.
     func authenticate(_ token: BearerToken) async throws -> User?
+    /// Whether the user `id` exists (revoked or not): `false` once deleted.
+    func userExists(id: String) async throws -> Bool
 }
 
 extension UserRepository {

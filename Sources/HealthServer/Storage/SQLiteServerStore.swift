@@ -81,6 +81,10 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         return removed
     }
 
+    public func userExists(id: String) async throws -> Bool {
+        try await pool.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [id]) != nil }
+    }
+
     public func authenticate(_ token: BearerToken) async throws -> User? {
         try await pool.read { db in
             guard
