@@ -66,11 +66,14 @@ public final class PostgresRecordWriter {
     private var identities = Identities()
 
     /// Locks the user's row (creating it) and reads the last anchor: from here until the
-    /// commit no other transaction writes this user's samples.
+    /// commit no other transaction writes this user's samples. When owners are required
+    /// (``PostgresHealthDatabase/requireOwners(in:)``), first locks the user's owner row, or
+    /// throws ``HealthStoreOwnerGone``.
     init(connection: PostgresConnection, database: PostgresHealthDatabase, userID: String) async throws {
         self.connection = connection
         self.database = database
         self.userID = userID
+        try await database.lockOwner(connection, userID: userID)
         var anchor: Int64 = 0
         for try await last in try await connection.query(
             """

@@ -89,8 +89,14 @@ public final class PostgresServerStore: ServerStore, Sendable {
         ).collect().isEmpty
     }
 
+    /// Locks the user's row first (`FOR UPDATE`): it waits for every transaction that
+    /// writes the user's data (each holds the row `FOR KEY SHARE`,
+    /// ``PostgresHealthDatabase/requireOwners(in:)``), in any process, and those that come
+    /// later find no user. Locking `users` before `device` also orders it after a sync
+    /// batch, which holds the user and then updates its device.
     public func deleteUser(id: String) async throws -> [String: Int] {
         try await client.withTransaction(logger: logger) { connection in
+            _ = try await connection.query("SELECT 1 FROM users WHERE id = \(id) FOR UPDATE", logger: logger).collect()
             var removed: [String: Int] = [:]
             removed["device_key"] = try await connection.query(
                 "DELETE FROM device_key WHERE device_id IN (SELECT id FROM device WHERE user_id = \(id)) RETURNING 1",

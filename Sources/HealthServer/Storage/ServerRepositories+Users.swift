@@ -1,4 +1,5 @@
 import Foundation
+import HealthPostgres
 
 /// Deleting a user against everything that writes their data (issue 32, H1 and H2): every
 /// write of a user's data runs under the user's shared lock (``UserLocks``) after seeing
@@ -9,9 +10,14 @@ extension ServerRepositories {
     /// deleted user is the 401 of an unknown token. `body` must not call `withUser`,
     /// ``writing(_:_:)`` or ``readableStore(_:)`` of the same user again (see ``UserLocks``).
     public func withUser<T>(_ userID: String, _ body: () async throws -> T) async throws -> T {
-        try await userLocks.shared(userID) {
-            guard try await users.userExists(id: userID) else { throw Problem.userGone }
-            return try await body()
+        do {
+            return try await userLocks.shared(userID) {
+                guard try await users.userExists(id: userID) else { throw Problem.userGone }
+                return try await body()
+            }
+        } catch is HealthStoreOwnerGone {
+            // Deleted by another server or the CLI after the check (PostgreSQL refused the write).
+            throw Problem.userGone
         }
     }
 

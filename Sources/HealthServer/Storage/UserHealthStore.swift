@@ -103,7 +103,13 @@ extension PostgresHealthStore: UserHealthStore {
 public struct PostgresUserHealthStores: UserHealthStores {
     public let database: PostgresHealthDatabase
 
-    public init(database: PostgresHealthDatabase) { self.database = database }
+    /// The stores of the server's users: from here every write of `database` requires the
+    /// user's row in `users` (``PostgresHealthDatabase/requireOwners(in:)``), so no server or
+    /// CLI stores anything for a user deleted by another.
+    public init(database: PostgresHealthDatabase) {
+        self.database = database
+        database.requireOwners(in: "users")
+    }
 
     public func store(for userID: String) async throws -> any UserHealthStore { database.store(for: userID) }
 
