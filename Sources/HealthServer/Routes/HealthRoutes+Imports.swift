@@ -57,12 +57,23 @@ extension HealthRoutes {
                 try await queue.enqueue(job, userID: user.id, zone: zone.identifier, file: path)
             } catch {
                 await removeUpload(path)
-                throw error
+                let explained = await repositories.explaining(error, userID: user.id)
+                throw explained
             }
             await removeUpload(path)
             imports.ring()
         } else {
-            try await repositories.imports.saveImport(job, userID: user.id)
+            // An upload whose job is not recorded (the user deleted meanwhile, a failing
+            // store) is removed at once: nothing would ever import or remove it.
+            do {
+                try await repositories.withUser(user.id) {
+                    try await repositories.imports.saveImport(job, userID: user.id)
+                }
+            } catch {
+                await removeUpload(path)
+                let explained = await repositories.explaining(error, userID: user.id)
+                throw explained
+            }
             imports.start(job, file: path, user: user, zone: zone) { span, database in
                 try await self.recompute(span, userID: user.id, zone: zone, database: database)
             }

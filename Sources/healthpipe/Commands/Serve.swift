@@ -157,6 +157,10 @@ struct Serve: AsyncParsableCommand {
                 reason: "the server stopped before this import finished; upload the export again")
             if interrupted > 0 { printError("Marked \(interrupted) unfinished import(s) failed.") }
         }
+        let swept = try await ServerMaintenance.sweep(repositories: repositories, dataFolder: folder)
+        if swept != ServerMaintenance.Swept() {
+            printError("Removed \(swept.uploads) upload(s) of no import and the stores of \(swept.stores) deleted user(s).")
+        }
         let app = try buildApplication(configuration: configuration, repositories: repositories)
         let scheme = configuration.tls == nil ? "http" : "https"
         printError("healthpipe serve: \(scheme)://\(host):\(port) (store \(database.described), data \(folder))")
