@@ -67,6 +67,26 @@ struct ServerDatabaseOptions: ParsableArguments {
         }
     }
 
+    /// With SQLite, locks the data folder and the server's file (creating their folders) for
+    /// as long as the locks live: one server per folder and file (issue 32, M6). When another
+    /// process holds one, prints `refused(error)` and exits 2. With PostgreSQL: no lock
+    /// (several servers share the database).
+    func lockSQLite(dataFolder: String, refused: (DataFolderInUse) -> String) throws -> [DataFolderLock] {
+        guard postgresURL == nil else { return [] }
+        do {
+            try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
+            let databaseFolder = (path as NSString).deletingLastPathComponent
+            if !databaseFolder.isEmpty {
+                try FileManager.default.createDirectory(atPath: databaseFolder, withIntermediateDirectories: true)
+            }
+            let folderLock = try DataFolderLock(folder: dataFolder)
+            return [folderLock, try DataFolderLock(path: path + ".lock", guarding: path)]
+        } catch let error as DataFolderInUse {
+            printError("error: \(refused(error))")
+            throw ExitCode(2)
+        }
+    }
+
     /// Runs `body` on the opened store and closes it, also when `body` throws.
     func withStore<T>(_ body: (any ServerStore) async throws -> T) async throws -> T {
         let store = try await open()
@@ -148,6 +168,9 @@ struct Serve: AsyncParsableCommand {
             configuration.tls = try ServerTLS.configuration(certificate: tlsCert, key: tlsKey)
         }
         let folder = dataDir ?? (database.path as NSString).deletingLastPathComponent
+        // Held until the server has stopped (the kernel releases them if it dies).
+        let locks = try database.lockSQLite(dataFolder: folder) { "\($0)" }
+        defer { withExtendedLifetime(locks) {} }
         let (repositories, close) = try await database.openRepositories(dataFolder: folder)
         // Alone on its database, a server marks its interrupted imports failed; sharing one,
         // it leaves them to the import queue (another server may be running them, and a
@@ -269,6 +292,11 @@ struct UsersDelete: AsyncParsableCommand {
 
     func run() async throws {
         let folder = dataDir ?? (database.path as NSString).deletingLastPathComponent
+        // A server on the same SQLite folder would not see this deletion's lock (issue 32, H1).
+        let locks = try database.lockSQLite(dataFolder: folder) { error in
+            "healthpipe serve is running on \(error.path); stop it or use DELETE /v1/me"
+        }
+        defer { withExtendedLifetime(locks) {} }
         let (repositories, close) = try await database.openRepositories(dataFolder: folder)
         let report: UserDeletionReport?
         do {
