@@ -87,6 +87,12 @@ public final class PostgresRecordWriter {
         lastAnchor = anchor
     }
 
+    /// Runs `query` in this writer's transaction (a statement of the caller's that must
+    /// commit or roll back with the write); returns how many rows it returned.
+    package func execute(_ query: PostgresQuery) async throws -> Int {
+        try await connection.query(query, logger: logger).collect().count
+    }
+
     /// Samples added per type identifier (correlation members and workouts included).
     public var addedByType: [String: Int] {
         let names = typeNames

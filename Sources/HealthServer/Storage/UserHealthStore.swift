@@ -3,6 +3,7 @@ import HealthCore
 import HealthImport
 import HealthPostgres
 import HealthStore
+import PostgresNIO
 
 /// One user's samples as the routes use them: a SQLite file of their own
 /// (``HealthDatabase``) or their rows in the shared PostgreSQL database
@@ -30,6 +31,12 @@ public protocol UserHealthStore: Sendable {
 public enum HealthWrite: Sendable {
     case records([HealthRecord])
     case delete([UUID])
+    /// Records sync batch `batchID` with `sequence` as the device's last, in the same
+    /// transaction, when the sequence is after the device's last or this is the last batch
+    /// sent again; otherwise the whole write fails (``SequenceRefused``). A store whose
+    /// transaction cannot reach the server's `device` table (SQLite: another file) skips it
+    /// and leaves ``HealthWriteReport/sequenceAdvanced`` `nil`.
+    case advanceSequence(deviceID: String, sequence: Int64, batchID: UUID, at: Date)
 }
 
 /// What ``UserHealthStore/apply(_:)`` did.
@@ -39,7 +46,14 @@ public struct HealthWriteReport: Sendable {
     public var duplicates = 0
     /// One report per ``HealthWrite/delete(_:)``, in order.
     public var deletions: [DeletionReport] = []
+    /// `true` when a ``HealthWrite/advanceSequence(deviceID:sequence:batchID:at:)`` was
+    /// committed with the write; `nil` when the store left it to the caller.
+    public var sequenceAdvanced: Bool?
 }
+
+/// A sync batch's sequence that is not after its device's last (another batch with it, or a
+/// later one, committed first): the batch's write is rolled back.
+public struct SequenceRefused: Error {}
 
 extension HealthDatabase: UserHealthStore {
     public var queries: any HealthQuerying { store }
@@ -53,6 +67,7 @@ extension HealthDatabase: UserHealthStore {
                 switch write {
                 case .records(let records): try writer.write(records)
                 case .delete(let uuids): report.deletions.append(try writer.delete(uuids: uuids))
+                case .advanceSequence: break  // `device` is in server.sqlite: the caller advances it
                 }
             }
             report.added = writer.added.values.reduce(0, +)
@@ -82,6 +97,21 @@ extension PostgresHealthStore: UserHealthStore {
                 switch write {
                 case .records(let records): try await writer.write(records)
                 case .delete(let uuids): report.deletions.append(try await writer.delete(uuids: uuids))
+                case .advanceSequence(let deviceID, let sequence, let batchID, let at):
+                    // One conditional update, on the write's connection: the device's row stays
+                    // locked until the commit, so a second batch with this sequence waits, then
+                    // finds it taken (unless it is this very batch again).
+                    let batch = batchID.uuidString.lowercased()
+                    let rows = try await writer.execute(
+                        """
+                        UPDATE device SET last_sequence = \(sequence), last_batch_id = \(batch),
+                            last_batch_at = \(at.timeIntervalSince1970)
+                        WHERE id = \(deviceID) AND (last_sequence < \(sequence)
+                            OR (last_sequence = \(sequence) AND last_batch_id = \(batch)))
+                        RETURNING id
+                        """)
+                    guard rows == 1 else { throw SequenceRefused() }
+                    report.sequenceAdvanced = true
                 }
             }
             try await writer.flush()
