@@ -54,7 +54,10 @@ extension HealthRoutes {
         if let queue = repositories.importQueue {
             // Into the database, for whichever server claims it first.
             do {
-                try await queue.enqueue(job, userID: user.id, zone: zone.identifier, file: path)
+                // Under the user's lock: no job is queued while this server deletes the user.
+                try await repositories.withUser(user.id) {
+                    try await queue.enqueue(job, userID: user.id, zone: zone.identifier, file: path)
+                }
             } catch {
                 await removeUpload(path)
                 let explained = await repositories.explaining(error, userID: user.id)

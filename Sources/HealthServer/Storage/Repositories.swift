@@ -12,7 +12,8 @@ public protocol UserRepository: Sendable {
     func revoke(name: String) async throws -> Bool
     /// Deletes the user with everything the server keeps of them in this store — their
     /// row and token, daily metrics, idempotency keys, import jobs, devices and keys — in
-    /// one transaction; returns the rows deleted per table.
+    /// one transaction; returns the rows deleted per table. Throws ``ImportInProgressError``
+    /// (nothing deleted) when an import of theirs is queued or running.
     func deleteUser(id: String) async throws -> [String: Int]
     /// The live user a token belongs to, or `nil`.
     func authenticate(_ token: BearerToken) async throws -> User?

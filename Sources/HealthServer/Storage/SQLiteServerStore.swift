@@ -63,6 +63,10 @@ public final class SQLiteServerStore: ServerStore, Sendable {
 
     public func deleteUser(id: String) async throws -> [String: Int] {
         let removed = try await pool.write { db in
+            let importing = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM import_job WHERE user_id = ? AND state IN ('queued', 'running') LIMIT 1",
+                arguments: [id])
+            guard importing == nil else { throw ImportInProgressError() }
             var removed: [String: Int] = [:]
             // Children first: every table that names the user, then the user (and token).
             try db.execute(

@@ -60,7 +60,13 @@ extension ServerRepositories {
             try await refuseWhileImporting(user.id)
             await userLocks.awaitWritersGone(user.id)
             try await refuseWhileImporting(user.id)
-            let rows = try await users.deleteUser(id: user.id)
+            let rows: [String: Int]
+            do {
+                rows = try await users.deleteUser(id: user.id)
+            } catch is ImportInProgressError {
+                // Queued meanwhile by another server (PostgreSQL), seen in the deletion's transaction.
+                throw Self.importInProgress
+            }
             let store: (samples: Int, bytes: Int64)
             do {
                 store = try await healthStores.deleteStore(for: user.id)
@@ -78,7 +84,11 @@ extension ServerRepositories {
 
     private func refuseWhileImporting(_ userID: String) async throws {
         guard try await !imports.unfinishedImports().contains(where: { $0.userID == userID }) else {
-            throw Problem(.conflict, "Import in progress", detail: ImportInProgressError().description)
+            throw Self.importInProgress
         }
+    }
+
+    private static var importInProgress: Problem {
+        Problem(.conflict, "Import in progress", detail: ImportInProgressError().description)
     }
 }
