@@ -34,7 +34,7 @@ public enum ServerMaintenance {
         let uploads = repositories.uploadFolder
         let shared = repositories.importQueue != nil
         var unfinished = Set<String>()
-        if !shared { unfinished = Set(try await repositories.imports.unfinishedImports().map(\.job.id)) }
+        if !shared { unfinished = Set(try await repositories.imports.unfinishedImports().map { $0.job.id }) }
         for name in (try? files.contentsOfDirectory(atPath: uploads)) ?? [] where name.hasSuffix(".zip") {
             let path = (uploads as NSString).appendingPathComponent(name)
             if shared {
