@@ -51,7 +51,8 @@ import Testing
                 ) { ($0.status, ServerHarness.json($0.body)["samples"] as? Int) }
                 try await Task.sleep(for: .milliseconds(1))
                 await pause.release()
-                let (ingested, (deleted, removed)) = try await (ingest, deletion)
+                let ingested = try await ingest
+                let (deleted, removed) = try await deletion
                 #expect(deleted == .ok, "iteration \(iteration)")
                 #expect(ingested == .ok || ingested == .unauthorized, "iteration \(iteration): \(ingested)")
                 if ingested == .ok { #expect(removed == Self.samples, "iteration \(iteration)") }

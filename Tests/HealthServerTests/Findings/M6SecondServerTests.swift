@@ -135,7 +135,8 @@ import Testing
                         b.map { .add(SampleWire($0)) }, device: device, sequence: Int64(sequence))
                     async let statusA = Self.post(client, harness, envelopeA)
                     async let statusB = Self.post(otherClient, harness, envelopeB)
-                    let (answerA, answerB) = try await (statusA, statusB)
+                    let answerA = try await statusA
+                    let answerB = try await statusB
                     let answers = [answerA, answerB]
                     #expect(answers.filter { $0 == .ok }.count == 1, "sequence \(sequence): \(answers)")
                     #expect(answers.filter { refusals.contains($0) }.count == 1, "sequence \(sequence): \(answers)")
