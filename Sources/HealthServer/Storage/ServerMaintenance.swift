@@ -24,7 +24,8 @@ public enum ServerMaintenance {
     /// Alone on its data (SQLite; call it with the folder locked, ``DataFolderLock``, and
     /// after `failUnfinishedImports`, before serving): removes every upload in
     /// `uploadFolder` whose id is no unfinished job's, and the store files of every user
-    /// that does not exist. Sharing a PostgreSQL database (`repositories.importQueue` set):
+    /// that does not exist (none when the server has no user at all: a wrong `--db` must not
+    /// cost another deployment its stores). Sharing a PostgreSQL database (`repositories.importQueue` set):
     /// only uploads older than ``sharedUploadAge``; its users' samples are in the database.
     public static func sweep(
         repositories: ServerRepositories, dataFolder: String, now: Date = Date()
@@ -46,7 +47,9 @@ public enum ServerMaintenance {
             try files.removeItem(atPath: path)
             swept.uploads += 1
         }
-        guard !shared else { return swept }
+        // A server without any user next to users' stores is more likely started on the wrong
+        // `--db` than the last of its users deleted: their stores are left alone.
+        guard !shared, try await !repositories.users.users().isEmpty else { return swept }
         let stores = (dataFolder as NSString).appendingPathComponent("users")
         var exists: [String: Bool] = [:]
         for name in (try? files.contentsOfDirectory(atPath: stores))?.sorted() ?? [] {
