@@ -13,12 +13,29 @@ public struct PostgresAppData: AppDataRepository {
         userID = store.userID
     }
 
-    private func rows<Row: PostgresDecodable>(_ query: PostgresQuery, as type: Row.Type) async throws -> [Row] {
-        var rows: [Row] = []
-        for try await row in try await database.client.query(query, logger: database.logger).decode(Row.self) {
-            rows.append(row)
+    /// Runs `body` in one transaction that first locks the user's owner row
+    /// (``PostgresHealthDatabase/lockOwner(_:userID:)``): nothing is stored for a user
+    /// deleted meanwhile (``HealthStoreOwnerGone``).
+    private func writing<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let (database, userID) = (database, userID)
+        do {
+            return try await database.client.withTransaction(logger: database.logger) { connection in
+                try await database.lockOwner(connection, userID: userID)
+                return try await body(connection)
+            }
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error.beginError ?? error.commitError ?? error
         }
-        return rows
+    }
+
+    /// The ids a write returns, run by ``writing(_:)``.
+    private func writtenIDs(_ query: PostgresQuery) async throws -> [Int64] {
+        let logger = database.logger
+        return try await writing { connection in
+            var ids: [Int64] = []
+            for try await id in try await connection.query(query, logger: logger).decode(Int64.self) { ids.append(id) }
+            return ids
+        }
     }
 
     public func dailyLog(on date: LocalDate) async throws -> DailyLogEntry? {
@@ -46,35 +63,38 @@ public struct PostgresAppData: AppDataRepository {
                 note = coalesce(EXCLUDED.note, d.note)
             RETURNING energy, mood, stress, note
             """
-        for try await (energy, mood, stress, note) in try await database.client.query(query, logger: database.logger)
-            .decode((Int?, Int?, Int?, String?).self)
-        {
-            return try DailyLogEntry(date: entry.date, energy: energy, mood: mood, stress: stress, note: note)
+        let logger = database.logger
+        let stored: (Int?, Int?, Int?, String?)? = try await writing { connection in
+            var stored: (Int?, Int?, Int?, String?)?
+            let rows = try await connection.query(query, logger: logger)
+            for try await row in rows.decode((Int?, Int?, Int?, String?).self) { stored = row }
+            return stored
         }
-        return entry
+        guard let stored else { return entry }
+        return try DailyLogEntry(date: entry.date, energy: stored.0, mood: stored.1, stress: stored.2, note: stored.3)
     }
 
     public func addPlannedWorkout(_ workout: PlannedWorkout) async throws -> PlannedWorkout {
         var stored = workout
-        stored.id = try await rows(
+        stored.id = try await writtenIDs(
             """
             INSERT INTO health_planned_workout (user_id, name, scheduled_at, duration_minutes, started_at, finished_at)
             VALUES (\(userID), \(workout.name), \(workout.scheduledAt.timeIntervalSince1970), \(workout.durationMinutes),
                 \(workout.startedAt?.timeIntervalSince1970), \(workout.finishedAt?.timeIntervalSince1970))
             RETURNING id
-            """, as: Int64.self)[0]
+            """)[0]
         return stored
     }
 
     public func updatePlannedWorkout(_ workout: PlannedWorkout) async throws {
-        let updated = try await rows(
+        let updated = try await writtenIDs(
             """
             UPDATE health_planned_workout SET name = \(workout.name),
                 scheduled_at = \(workout.scheduledAt.timeIntervalSince1970), duration_minutes = \(workout.durationMinutes),
                 started_at = \(workout.startedAt?.timeIntervalSince1970),
                 finished_at = \(workout.finishedAt?.timeIntervalSince1970)
             WHERE user_id = \(userID) AND id = \(workout.id) RETURNING id
-            """, as: Int64.self)
+            """)
         guard updated.count == 1 else { throw AppDataError(missingWorkoutID: workout.id) }
     }
 
@@ -98,11 +118,11 @@ public struct PostgresAppData: AppDataRepository {
     @discardableResult
     public func recordCoachInteraction(_ interaction: CoachInteraction) async throws -> CoachInteraction {
         var stored = interaction
-        stored.id = try await rows(
+        stored.id = try await writtenIDs(
             """
             INSERT INTO health_coach_interaction (user_id, at, kind)
             VALUES (\(userID), \(interaction.at.timeIntervalSince1970), \(interaction.kind)) RETURNING id
-            """, as: Int64.self)[0]
+            """)[0]
         return stored
     }
 

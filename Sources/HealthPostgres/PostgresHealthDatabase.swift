@@ -25,6 +25,8 @@ public final class PostgresHealthDatabase: Sendable {
     let names: InternedNames
     private let observers = Locked<[String: ChangeObservers]>([:])
     private let listener = Locked<Task<Void, Never>?>(nil)
+    /// The table of the users who own stores, once ``requireOwners(in:)`` named it.
+    private let ownerTable = Locked<String?>(nil)
 
     /// The health tables in `pool`'s database, migrated.
     public convenience init(pool: PostgresPool) async throws {
@@ -58,10 +60,54 @@ public final class PostgresHealthDatabase: Sendable {
         for observers in observers.withLock({ Array($0.values) }) { observers.finishAll() }
     }
 
+    /// From now on every write of a user's samples or records first locks the user's row
+    /// of `table` (`SELECT … FOR KEY SHARE`, `table` keyed by `id`) and fails with
+    /// ``HealthStoreOwnerGone`` when there is none. A deletion of the user that locks the
+    /// row `FOR UPDATE` and deletes it waits for every such write in flight, in any process,
+    /// and no write commits after it: nothing is stored again for a deleted user.
+    public func requireOwners(in table: String) {
+        precondition(Self.isPlainName(table), "a table name is letters, digits and _ only")
+        ownerTable.withLock { $0 = table }
+    }
+
+    /// ``requireOwners(in:)`` when `table` exists (the CLI's `--postgres --user` beside a
+    /// server's `users`); nothing otherwise.
+    public func requireOwnersIfPresent(in table: String) async throws {
+        precondition(Self.isPlainName(table), "a table name is letters, digits and _ only")
+        for try await exists in try await client.query(
+            "SELECT to_regclass('\(unescaped: table)') IS NOT NULL", logger: logger
+        ).decode(Bool.self) where exists {
+            requireOwners(in: table)
+        }
+    }
+
+    private static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+
+    /// When owners are required (``requireOwners(in:)``): locks the row of `userID` in their
+    /// table `FOR KEY SHARE` until the transaction on `connection` ends, or throws
+    /// ``HealthStoreOwnerGone``. Every transaction that writes a user's rows calls it first.
+    func lockOwner(_ connection: PostgresConnection, userID: String) async throws {
+        guard let table = ownerTable.withLock({ $0 }) else { return }
+        let rows = try await connection.query(
+            "SELECT 1 FROM \(unescaped: table) WHERE id = \(userID) FOR KEY SHARE", logger: logger
+        ).collect()
+        guard !rows.isEmpty else { throw HealthStoreOwnerGone(userID: userID) }
+    }
+
     /// Deletes everything stored of `userID` — samples, tombstones, summaries, records,
     /// import runs, the app's records — in one transaction; returns how many samples there were.
+    ///
+    /// It locks the user's `health_store` row first, as every write of samples does: it
+    /// waits for a write in flight, even one that has only just inserted that row.
     public func deleteUser(_ userID: String) async throws -> Int {
         try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                INSERT INTO health_store (user_id) VALUES (\(userID))
+                ON CONFLICT (user_id) DO UPDATE SET last_anchor = health_store.last_anchor
+                """, logger: logger)
             var samples = 0
             for try await count in try await connection.query(
                 "SELECT count(*) FROM health_sample WHERE user_id = \(userID)", logger: logger
@@ -130,4 +176,12 @@ public final class PostgresHealthDatabase: Sendable {
         let types = Set(parts[2].split(separator: ",").map { SampleType(String($0)) })
         userObservers.notify(ChangeNotice(types: types, lastAnchor: QueryAnchor(anchor)))
     }
+}
+
+/// A write of a user's data refused because the user no longer exists (deleted meanwhile,
+/// perhaps by another process): see ``PostgresHealthDatabase/requireOwners(in:)``.
+public struct HealthStoreOwnerGone: Error, CustomStringConvertible {
+    public let userID: String
+
+    public var description: String { "user \(userID) does not exist (any more): nothing of theirs is stored" }
 }

@@ -69,11 +69,14 @@ public final class PostgresRecordWriter {
     private var identities = Identities()
 
     /// Locks the user's row (creating it) and reads the last anchor: from here until the
-    /// commit no other transaction writes this user's samples.
+    /// commit no other transaction writes this user's samples. When owners are required
+    /// (``PostgresHealthDatabase/requireOwners(in:)``), first locks the user's owner row, or
+    /// throws ``HealthStoreOwnerGone``.
     init(connection: PostgresConnection, database: PostgresHealthDatabase, userID: String) async throws {
         self.connection = connection
         self.database = database
         self.userID = userID
+        try await database.lockOwner(connection, userID: userID)
         var anchor: Int64 = 0
         for try await last in try await connection.query(
             """
@@ -85,6 +88,12 @@ public final class PostgresRecordWriter {
         }
         nextAnchor = anchor + 1
         lastAnchor = anchor
+    }
+
+    /// Runs `query` in this writer's transaction (a statement of the caller's that must
+    /// commit or roll back with the write); returns how many rows it returned.
+    package func execute(_ query: PostgresQuery) async throws -> Int {
+        try await connection.query(query, logger: logger).collect().count
     }
 
     /// Samples added per type identifier (correlation members and workouts included).

@@ -37,6 +37,14 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         return problem
     }
 
+    /// A 401 for a request whose user was deleted while it ran (after its token was
+    /// checked): answered as the token would be now, unknown.
+    static var userGone: Problem {
+        var problem = unauthorized("the token is unknown or revoked")
+        problem.headers[.wwwAuthenticate] = #"Bearer realm="healthpipe", error="invalid_token""#
+        return problem
+    }
+
     /// A 429 for a peer that failed to authenticate too often this minute.
     static func tooManyFailures(retryAfter wait: Int) -> Problem {
         var problem = Problem(

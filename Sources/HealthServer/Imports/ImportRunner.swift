@@ -83,48 +83,55 @@ final class ImportRunner: Sendable {
         var job = job
         let live = Locked(Live())
         do {
-            let database = try await repositories.healthStores.store(for: userID)
+            // Under the user's lock: the user's deletion is refused while the job is unfinished,
+            // and a job whose user was deleted before it started fails without creating a store.
             let queued = job
-            let summary: ImportSummary = try await withThrowingTaskGroup(of: ImportSummary?.self) { group in
-                group.addTask { try await self.importOnQueue(file: file, database: database, live: live) }
-                group.addTask {
-                    // Saves the state when the import starts and whenever its progress has
-                    // moved; cancelled when the import ends.
-                    var saved: (bytes: Int64, records: Int)?
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: .seconds(self.progressInterval))
-                        let now = live.withLock { $0 }
-                        let position = (bytes: now.progress?.bytes ?? 0, records: now.progress?.records ?? 0)
-                        guard now.started, saved.map({ $0 != position }) ?? true else { continue }
-                        var update = queued
-                        update.state = .running
-                        update.apply(now.progress)
-                        update.updatedAt = Date()
-                        try? await self.repositories.imports.saveImport(update, userID: userID)
-                        saved = position
+            job = try await repositories.writing(userID) { (database) -> ImportJob in
+                var job = queued
+                let summary: ImportSummary = try await withThrowingTaskGroup(of: ImportSummary?.self) { group in
+                    group.addTask { try await self.importOnQueue(file: file, database: database, live: live) }
+                    group.addTask {
+                        // Saves the state when the import starts and whenever its progress has
+                        // moved; cancelled when the import ends.
+                        var saved: (bytes: Int64, records: Int)?
+                        while !Task.isCancelled {
+                            try? await Task.sleep(for: .seconds(self.progressInterval))
+                            let now = live.withLock { $0 }
+                            let position = (bytes: now.progress?.bytes ?? 0, records: now.progress?.records ?? 0)
+                            guard now.started, saved.map({ $0 != position }) ?? true else { continue }
+                            var update = queued
+                            update.state = .running
+                            update.apply(now.progress)
+                            update.updatedAt = Date()
+                            try? await self.repositories.imports.saveImport(update, userID: userID)
+                            saved = position
+                        }
+                        return nil
                     }
-                    return nil
+                    // The importer's summary, or `nil` when the group was cancelled (the server
+                    // stopping) before it answered: the job fails instead of the process trapping.
+                    guard let first = try await group.next(), let summary = first else { throw CancellationError() }
+                    group.cancelAll()
+                    return summary
                 }
-                let summary = try await group.next()!!
-                group.cancelAll()
-                return summary
+                job.records = summary.recordsRead
+                job.bytesRead = summary.bytes
+                job.totalBytes = max(live.withLock { $0.progress?.totalBytes } ?? 0, summary.bytes)
+                job.added = summary.totalAdded
+                job.duplicates = summary.duplicates.values.reduce(0, +)
+                job.alreadyImported = summary.alreadyImported != nil
+                if summary.alreadyImported == nil, let span = try await database.storedSpan() {
+                    let (days, daily) = try await recompute(span, database)
+                    job.daysRecomputed = days
+                    job.daily = daily
+                } else {
+                    job.daysRecomputed = 0
+                }
+                job.state = .succeeded
+                job.finishedAt = Date()
+                job.updatedAt = job.finishedAt!
+                return job
             }
-            job.records = summary.recordsRead
-            job.bytesRead = summary.bytes
-            job.totalBytes = max(live.withLock { $0.progress?.totalBytes } ?? 0, summary.bytes)
-            job.added = summary.totalAdded
-            job.duplicates = summary.duplicates.values.reduce(0, +)
-            job.alreadyImported = summary.alreadyImported != nil
-            if summary.alreadyImported == nil, let span = try await database.storedSpan() {
-                let (days, daily) = try await recompute(span, database)
-                job.daysRecomputed = days
-                job.daily = daily
-            } else {
-                job.daysRecomputed = 0
-            }
-            job.state = .succeeded
-            job.finishedAt = Date()
-            job.updatedAt = job.finishedAt!
         } catch {
             job = job.failed(Self.reason(error, file: file))
             logger.notice("import failed", metadata: ["job": "\(job.id)", "error.type": "\(type(of: error))"])

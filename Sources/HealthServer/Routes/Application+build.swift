@@ -28,6 +28,9 @@ public struct ServerRepositories: Sendable {
     /// The slots of requests that must not run twice at once: in this process, or in the
     /// shared database when several servers use it.
     public var inFlight: any InFlightSlots = LocalInFlightSlots()
+    /// Per user: writers share, a deletion holds alone (every copy of these repositories
+    /// shares one: build each server's repositories once).
+    public var userLocks = UserLocks()
 
     public init(
         users: any UserRepository, dailyMetrics: any DailyMetricsRepository, healthStores: any UserHealthStores,
@@ -190,7 +193,10 @@ struct HealthRoutes: Sendable {
             day.userID = user.id
             return day
         }
-        return try json(try await repositories.dailyMetrics.upsert(owned, userID: user.id))
+        let counts = try await repositories.withUser(user.id) {
+            try await repositories.dailyMetrics.upsert(owned, userID: user.id)
+        }
+        return try json(counts)
     }
 
     /// `GET /v1/daily-metrics?from=&to=[&version=&types=]`: fields of kinds the token may not

@@ -23,7 +23,7 @@ extension HealthRoutes {
         try access.require([HealthDataCategory(SampleType(type))])
         let since = try Self.integer(query["since"], name: "since", default: 0, in: 0...Int64.max)
         let limit = try Self.integer(query["limit"], name: "limit", default: 1000, in: 1...10_000)
-        let database = try await repositories.healthStores.store(for: user.id)
+        let database = try await repositories.readableStore(user.id)
         let page = try await database.queries.changes(of: SampleType(type), since: QueryAnchor(since), limit: Int(limit))
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
@@ -50,17 +50,18 @@ extension HealthRoutes {
                     return uuid
                 }
             }
-            let database = try await repositories.healthStores.store(for: user.id)
-            let written = try await database.apply([.delete(uuids)], check: Self.deletionCheck(user))
-            let report = written.deletions[0]
-            var days = 0
-            var daily = UpsertCounts()
-            if !report.intervals.isEmpty {
-                (days, daily) = try await recompute(touching: report.intervals, userID: user.id, zone: zone, database: database)
+            return try await repositories.writing(user.id) { (database) -> DeletionAnswer in
+                let report = try await database.apply([.delete(uuids)], check: Self.deletionCheck(user)).deletions[0]
+                var days = 0
+                var daily = UpsertCounts()
+                if !report.intervals.isEmpty {
+                    (days, daily) = try await recompute(
+                        touching: report.intervals, userID: user.id, zone: zone, database: database)
+                }
+                return DeletionAnswer(
+                    deleted: report.deleted, unknown: report.unknown, deletedByType: report.deletedByType,
+                    daysRecomputed: days, daily: daily)
             }
-            return DeletionAnswer(
-                deleted: report.deleted, unknown: report.unknown, deletedByType: report.deletedByType,
-                daysRecomputed: days, daily: daily)
         }
     }
 
@@ -118,7 +119,9 @@ extension HealthRoutes {
                 at: configuration.clock())
         } catch {
             await repositories.inFlight.end(slot)
-            throw error
+            // The user deleted meanwhile (the answer's row names them): a 401, not a 500.
+            let explained = await repositories.explaining(error, userID: user.id)
+            throw explained
         }
         await repositories.inFlight.end(slot)
         return Response(
@@ -199,20 +202,6 @@ public struct UserDeletionReport: Codable, Sendable {
 /// A user with an import queued or running cannot be deleted until it ends.
 public struct ImportInProgressError: Error, CustomStringConvertible {
     public var description: String { "an import of this user's data is queued or running; delete again when it has ended" }
-}
-
-extension ServerRepositories {
-    /// Deletes everything the server holds of `user`: their health store (samples, files),
-    /// then their rows and token. Refused while an import of theirs is queued or running.
-    public func deleteUser(_ user: User) async throws -> UserDeletionReport {
-        guard try await !imports.unfinishedImports().contains(where: { $0.userID == user.id }) else {
-            throw Problem(.conflict, "Import in progress", detail: ImportInProgressError().description)
-        }
-        let store = try await healthStores.deleteStore(for: user.id)
-        let rows = try await users.deleteUser(id: user.id)
-        return UserDeletionReport(
-            user: user.name, id: user.id, rows: rows, samples: store.samples, healthStoreBytes: store.bytes)
-    }
 }
 
 /// Requests that must not run twice at once — the first request of an (user,

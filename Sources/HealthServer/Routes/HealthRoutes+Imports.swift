@@ -56,15 +56,29 @@ extension HealthRoutes {
         if let queue = repositories.importQueue {
             // Into the database, for whichever server claims it first.
             do {
-                try await queue.enqueue(job, userID: user.id, zone: zone.identifier, file: path)
+                // Under the user's lock: no job is queued while this server deletes the user.
+                try await repositories.withUser(user.id) {
+                    try await queue.enqueue(job, userID: user.id, zone: zone.identifier, file: path)
+                }
             } catch {
                 await removeUpload(path)
-                throw error
+                let explained = await repositories.explaining(error, userID: user.id)
+                throw explained
             }
             await removeUpload(path)
             imports.ring()
         } else {
-            try await repositories.imports.saveImport(job, userID: user.id)
+            // An upload whose job is not recorded (the user deleted meanwhile, a failing
+            // store) is removed at once: nothing would ever import or remove it.
+            do {
+                try await repositories.withUser(user.id) {
+                    try await repositories.imports.saveImport(job, userID: user.id)
+                }
+            } catch {
+                await removeUpload(path)
+                let explained = await repositories.explaining(error, userID: user.id)
+                throw explained
+            }
             imports.start(job, file: path, user: user, zone: zone) { span, database in
                 try await self.recompute(span, userID: user.id, zone: zone, database: database)
             }

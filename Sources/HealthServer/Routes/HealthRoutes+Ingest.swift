@@ -71,19 +71,21 @@ extension HealthRoutes {
         }
     }
 
-    /// Writes `records` into the user's store and recomputes their days.
+    /// Writes `records` into the user's store and recomputes their days, under the user's
+    /// lock (a deletion of the user waits for both, or they find the user gone: 401).
     private func ingest(_ records: [HealthRecord], user: User, zone: TimeZone) async throws -> IngestReport {
-        let database = try await repositories.healthStores.store(for: user.id)
-        let written: HealthWriteReport
-        do {
-            written = try await database.apply([.records(records)])
-        } catch let error as SampleIdentityError {
-            throw Problem.unprocessable(error.description, pointer: "/samples")
+        try await repositories.writing(user.id) { database in
+            let written: HealthWriteReport
+            do {
+                written = try await database.apply([.records(records)])
+            } catch let error as SampleIdentityError {
+                throw Problem.unprocessable(error.description, pointer: "/samples")
+            }
+            let (days, daily) = try await recompute(records, userID: user.id, zone: zone, database: database)
+            return IngestReport(
+                records: records.count, added: written.added, duplicates: written.duplicates, ignoredKeys: [],
+                unknownMetrics: [], daysRecomputed: days, daily: daily)
         }
-        let (days, daily) = try await recompute(records, userID: user.id, zone: zone, database: database)
-        return IngestReport(
-            records: records.count, added: written.added, duplicates: written.duplicates, ignoredKeys: [], unknownMetrics: [],
-            daysRecomputed: days, daily: daily)
     }
 
     /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) that the records

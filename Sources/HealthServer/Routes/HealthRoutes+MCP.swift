@@ -26,36 +26,41 @@ extension HealthRoutes {
         try Self.refuseDuplicateKeys(body)
         try access.require(Self.kindsNeeded(byMCPMessage: body))
         let user = access.user
-        let database = try await repositories.healthStores.store(for: user.id)
-        var settings = DailyNormalizer.Configuration()
-        settings.homeZone = try dayZone(request)
-        let tools = CoachTools(
-            source: CoachSource(
-                store: database.queries, appData: database.appData,
-                weather: OpenMeteoClient(configuration: configuration.weather),
-                daily: StoredDailyMetrics(
-                    repository: repositories.dailyMetrics, userID: user.id, version: settings.version, zone: settings.homeZone),
-                normalization: settings, withheld: Set(HealthDataCategory.allCases).subtracting(access.readable),
-                now: configuration.clock))
-        let server = await CoachServer.make(tools)
-        // Tokens, not cookies, authenticate here: a rebound DNS name gains nothing, so the
-        // origin check is the bearer middleware's job, not the transport's.
-        let transport = StatelessHTTPServerTransport(
-            validationPipeline: StandardValidationPipeline(validators: [
-                AcceptHeaderValidator(mode: .jsonOnly), ContentTypeValidator(), ProtocolVersionValidator(),
-            ]))
-        try await server.start(transport: transport)
-        var headers: [String: String] = [:]
-        for field in request.headers { headers[field.name.canonicalName] = field.value }
-        let answer = await transport.handleRequest(MCP.HTTPRequest(method: "POST", headers: headers, body: body, path: "/mcp"))
-        await server.stop()
-        var fields: HTTPFields = [:]
-        for (name, value) in answer.headers {
-            if let field = HTTPFields.Element.Name(name) { fields[field] = value }
+        // Under the user's lock: a tool may write (the daily log), and a deletion of the user
+        // waits for the answer.
+        return try await repositories.writing(user.id) { database in
+            var settings = DailyNormalizer.Configuration()
+            settings.homeZone = try dayZone(request)
+            let tools = CoachTools(
+                source: CoachSource(
+                    store: database.queries, appData: database.appData,
+                    weather: OpenMeteoClient(configuration: configuration.weather),
+                    daily: StoredDailyMetrics(
+                        repository: repositories.dailyMetrics, userID: user.id, version: settings.version,
+                        zone: settings.homeZone),
+                    normalization: settings, withheld: Set(HealthDataCategory.allCases).subtracting(access.readable),
+                    now: configuration.clock))
+            let server = await CoachServer.make(tools)
+            // Tokens, not cookies, authenticate here: a rebound DNS name gains nothing, so the
+            // origin check is the bearer middleware's job, not the transport's.
+            let transport = StatelessHTTPServerTransport(
+                validationPipeline: StandardValidationPipeline(validators: [
+                    AcceptHeaderValidator(mode: .jsonOnly), ContentTypeValidator(), ProtocolVersionValidator(),
+                ]))
+            try await server.start(transport: transport)
+            var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName] = field.value }
+            let answer = await transport.handleRequest(
+                MCP.HTTPRequest(method: "POST", headers: headers, body: body, path: "/mcp"))
+            await server.stop()
+            var fields: HTTPFields = [:]
+            for (name, value) in answer.headers {
+                if let field = HTTPFields.Element.Name(name) { fields[field] = value }
+            }
+            return Response(
+                status: .init(code: answer.statusCode), headers: fields,
+                body: .init(byteBuffer: ByteBuffer(bytes: answer.bodyData ?? Data())))
         }
-        return Response(
-            status: .init(code: answer.statusCode), headers: fields,
-            body: .init(byteBuffer: ByteBuffer(bytes: answer.bodyData ?? Data())))
     }
 
     /// The kinds of data an MCP message needs all of: a tool call's or a resource's. Other

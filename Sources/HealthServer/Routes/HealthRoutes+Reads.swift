@@ -15,7 +15,7 @@ extension HealthRoutes {
         let (first, last) = try range(request, maxDays: 366)
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = try dayZone(request)
-        let database = try await repositories.healthStores.store(for: user.id)
+        let database = try await repositories.readableStore(user.id)
         return try json(
             try await SleepAnalyzer(store: database.queries, configuration: settings).nights(from: first, through: last))
     }
@@ -53,7 +53,7 @@ extension HealthRoutes {
         case "F": options.units.temperature = .fahrenheit
         default: throw Problem.badRequest("temperature_unit must be C or F")
         }
-        let store = try await repositories.healthStores.store(for: user.id).scanning
+        let store = try await repositories.readableStore(user.id).scanning
         let stored = try store.storedSampleTypes()
         var metrics: [ExportMetric]
         let list = parameter("metrics") ?? "all"

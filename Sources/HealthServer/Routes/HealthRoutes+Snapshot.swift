@@ -45,7 +45,7 @@ extension HealthRoutes {
         settings.timeouts["weather"] = configuration.weather.timeout
         settings.providerTimeout = configuration.snapshotProviderTimeout
         settings.dayTimeout = configuration.snapshotProviderTimeout
-        let database = try await repositories.healthStores.store(for: user.id)
+        let database = try await repositories.readableStore(user.id)
         let assembler = ContextAssembler.standard(
             store: database.queries, appData: database.appData, weather: OpenMeteoClient(configuration: configuration.weather),
             location: location, configuration: settings,

@@ -3,6 +3,7 @@ import HealthCore
 import HealthStore
 import HealthWire
 import Hummingbird
+import Logging
 
 /// `POST /v1/sync/batches`: sealed batches from enrolled devices (docs/sync.md).
 extension HealthRoutes {
@@ -30,7 +31,7 @@ extension HealthRoutes {
             }
             do {
                 let device = try await syncDevice(envelope, user: user)
-                let answer = try await apply(envelope, from: device, user: user, zone: zone)
+                let answer = try await apply(envelope, from: device, user: user, zone: zone, logger: context.logger)
                 await repositories.inFlight.end(slot)
                 return answer
             } catch {
@@ -72,7 +73,7 @@ extension HealthRoutes {
     }
 
     private func apply(
-        _ envelope: SyncEnvelope, from device: SyncDevice, user: User, zone: TimeZone
+        _ envelope: SyncEnvelope, from device: SyncDevice, user: User, zone: TimeZone, logger: Logger
     ) async throws
         -> SyncBatchAnswer
     {
@@ -80,10 +81,7 @@ extension HealthRoutes {
         // batch itself, sent again because its answer was lost.
         let resent = envelope.sequence == device.lastSequence && envelope.batchID == device.lastBatchID
         guard envelope.sequence > device.lastSequence || resent else {
-            throw Problem(
-                .unprocessableContent, "Sequence replayed",
-                detail: "sequence \(envelope.sequence) is not after \(device.lastSequence), the last this device sent: "
-                    + "a replayed or reordered batch", pointer: "/sequence")
+            throw Self.sequenceReplayed(envelope, after: device.lastSequence)
         }
         let key = try await syncKey(envelope, device: device)
         let items = try await offload { [configuration] in
@@ -98,36 +96,69 @@ extension HealthRoutes {
                 guard case .add(let samples) = item else { return [] }
                 return samples.map(HealthRecord.sample)
             }, user: user)
-        let database = try await repositories.healthStores.store(for: user.id)
-        var answer = SyncBatchAnswer(batchID: envelope.batchID, sequence: envelope.sequence)
-        var touched: [DateInterval] = []
-        let writes: [HealthWrite] = items.map { item in
-            switch item {
-            case .add(let samples):
-                touched += samples.map { DateInterval(start: $0.start, end: max($0.start, $0.end)) }
-                return .records(samples.map(HealthRecord.sample))
-            case .delete(let uuids, let types): return .delete(uuids, types: types)
+        // Under the user's lock: a deletion of the user waits for the batch, or it finds the
+        // user gone (401).
+        return try await repositories.writing(user.id) { database in
+            var answer = SyncBatchAnswer(batchID: envelope.batchID, sequence: envelope.sequence)
+            var touched: [DateInterval] = []
+            // The sequence first: checked and advanced in the batch's transaction where the
+            // store can (PostgreSQL), so two batches with one sequence never both commit.
+            var writes: [HealthWrite] = [
+                .advanceSequence(
+                    deviceID: device.id, sequence: envelope.sequence, batchID: envelope.batchID, at: configuration.clock())
+            ]
+            for item in items {
+                switch item {
+                case .add(let samples):
+                    touched += samples.map { DateInterval(start: $0.start, end: max($0.start, $0.end)) }
+                    writes.append(.records(samples.map(HealthRecord.sample)))
+                case .delete(let uuids, let types): writes.append(.delete(uuids, types: types))
+                }
             }
+            let written: HealthWriteReport
+            do {
+                written = try await database.apply(writes, check: Self.deletionCheck(user))
+            } catch let error as SampleIdentityError {
+                throw Problem.unprocessable(error.description, pointer: "/ciphertext")
+            } catch is SequenceRefused {
+                throw Self.sequenceReplayed(envelope, after: device.lastSequence)
+            }
+            for report in written.deletions {
+                answer.deleted += report.deleted.count
+                answer.unknown += report.unknown.count
+                touched += report.intervals
+            }
+            answer.added = written.added
+            answer.duplicates = written.duplicates
+            // SQLite: `device` is in server.sqlite, the samples in the user's file (no
+            // transaction spans both): advanced after the commit, and checked. With one server
+            // per folder (DataFolderLock) and the device's slot, a refusal here means a broken
+            // invariant; a resend of this batch is accepted and applies nothing new.
+            var advanced = written.sequenceAdvanced
+            if advanced == nil {
+                advanced = try await repositories.devices.advanceSequence(
+                    deviceID: device.id, to: envelope.sequence, batchID: envelope.batchID, at: configuration.clock())
+            }
+            guard advanced == true else {
+                logger.error(
+                    "sync batch committed but its sequence was taken meanwhile",
+                    metadata: ["device": "\(device.id)", "sequence": "\(envelope.sequence)"])
+                throw Self.sequenceReplayed(envelope, after: device.lastSequence)
+            }
+            if !touched.isEmpty {
+                (answer.daysRecomputed, _) = try await recompute(
+                    touching: touched, userID: user.id, zone: zone, database: database)
+            }
+            return answer
         }
-        let written: HealthWriteReport
-        do {
-            written = try await database.apply(writes, check: Self.deletionCheck(user))
-        } catch let error as SampleIdentityError {
-            throw Problem.unprocessable(error.description, pointer: "/ciphertext")
-        }
-        for report in written.deletions {
-            answer.deleted += report.deleted.count
-            answer.unknown += report.unknown.count
-            touched += report.intervals
-        }
-        answer.added = written.added
-        answer.duplicates = written.duplicates
-        _ = try await repositories.devices.advanceSequence(
-            deviceID: device.id, to: envelope.sequence, batchID: envelope.batchID, at: configuration.clock())
-        if !touched.isEmpty {
-            (answer.daysRecomputed, _) = try await recompute(touching: touched, userID: user.id, zone: zone, database: database)
-        }
-        return answer
+    }
+
+    /// The 422 of a batch whose sequence is not after `last` (read when the batch arrived).
+    private static func sequenceReplayed(_ envelope: SyncEnvelope, after last: Int64) -> Problem {
+        Problem(
+            .unprocessableContent, "Sequence replayed",
+            detail: "sequence \(envelope.sequence) is not after \(last), the last this device sent: "
+                + "a replayed or reordered batch", pointer: "/sequence")
     }
 
     /// The decrypted batch, or the 4xx naming the check that failed.

@@ -17,7 +17,9 @@ public protocol DeviceRepository: Sendable {
     /// The device's keys, newest first.
     func keys(deviceID: String) async throws -> [DeviceKey]
     /// Records batch `batchID` with `sequence` as the device's last accepted one when the
-    /// sequence is larger than the last; `false` (nothing changed) when it is not.
+    /// sequence is larger than the last, or when it is the last batch itself again (a resend
+    /// whose answer was lost); `false` (nothing changed) otherwise. One conditional update:
+    /// of two batches with one sequence, only one is recorded.
     func advanceSequence(deviceID: String, to sequence: Int64, batchID: UUID, at: Date) async throws -> Bool
 }
 

@@ -93,7 +93,9 @@ extension PostgresServerStore: DeviceRepository {
         return try await !client.query(
             """
             UPDATE device SET last_sequence = \(sequence), last_batch_id = \(batch), last_batch_at = \(at.timeIntervalSince1970)
-            WHERE id = \(deviceID) AND last_sequence < \(sequence) RETURNING id
+            WHERE id = \(deviceID) AND (last_sequence < \(sequence)
+                OR (last_sequence = \(sequence) AND last_batch_id = \(batch)))
+            RETURNING id
             """, logger: logger
         ).collect().isEmpty
     }

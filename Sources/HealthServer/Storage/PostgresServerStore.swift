@@ -101,8 +101,29 @@ public final class PostgresServerStore: ServerStore, Sendable {
         ).collect().isEmpty
     }
 
+    /// Locks the user's row first (`FOR UPDATE`): it waits for every transaction that
+    /// writes the user's data (each holds the row `FOR KEY SHARE`,
+    /// ``PostgresHealthDatabase/requireOwners(in:)``), in any process, and those that come
+    /// later find no user. Locking `users` before `device` also orders it after a sync
+    /// batch, which holds the user and then updates its device. An unfinished import, seen
+    /// under that lock (no new job can be queued for the user), refuses it: a claimed job's
+    /// import would wait for this lock while this waited for the claim.
     public func deleteUser(id: String) async throws -> [String: Int] {
+        do {
+            return try await deleteUserRows(id: id)
+        } catch let error as PostgresTransactionError where error.closureError is ImportInProgressError {
+            throw ImportInProgressError()
+        }
+    }
+
+    private func deleteUserRows(id: String) async throws -> [String: Int] {
         try await client.withTransaction(logger: logger) { connection in
+            _ = try await connection.query("SELECT 1 FROM users WHERE id = \(id) FOR UPDATE", logger: logger).collect()
+            let importing = try await connection.query(
+                "SELECT 1 FROM import_job WHERE user_id = \(id) AND state IN ('queued', 'running') LIMIT 1",
+                logger: logger
+            ).collect()
+            guard importing.isEmpty else { throw ImportInProgressError() }
             var removed: [String: Int] = [:]
             removed["device_key"] = try await connection.query(
                 "DELETE FROM device_key WHERE device_id IN (SELECT id FROM device WHERE user_id = \(id)) RETURNING 1",
@@ -127,6 +148,10 @@ public final class PostgresServerStore: ServerStore, Sendable {
         var binds = PostgresBindings()
         binds.append(value)
         return binds
+    }
+
+    public func userExists(id: String) async throws -> Bool {
+        try await !client.query("SELECT 1 FROM users WHERE id = \(id)", logger: logger).collect().isEmpty
     }
 
     public func authenticate(_ token: BearerToken) async throws -> User? {

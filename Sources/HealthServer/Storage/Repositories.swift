@@ -17,7 +17,8 @@ public protocol UserRepository: Sendable {
     func revoke(name: String) async throws -> Bool
     /// Deletes the user with everything the server keeps of them in this store — their
     /// row and tokens, daily metrics, idempotency keys, import jobs, devices and keys — in
-    /// one transaction; returns the rows deleted per table.
+    /// one transaction; returns the rows deleted per table. Throws ``ImportInProgressError``
+    /// (nothing deleted) when an import of theirs is queued or running.
     func deleteUser(id: String) async throws -> [String: Int]
     /// The live user a token belongs to, carrying that token (owner or scoped), or `nil`.
     func authenticate(_ token: BearerToken) async throws -> User?
@@ -33,6 +34,8 @@ public protocol UserRepository: Sendable {
     /// Revokes the user's live scoped token `name` at once; `false` when there is none.
     /// (The owner token goes only with the user: ``revoke(name:)``.)
     func revokeToken(userID: String, name: String) async throws -> Bool
+    /// Whether the user `id` exists (revoked or not): `false` once deleted.
+    func userExists(id: String) async throws -> Bool
 }
 
 extension UserRepository {

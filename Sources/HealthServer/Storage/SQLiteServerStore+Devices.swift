@@ -69,9 +69,12 @@ extension SQLiteServerStore: DeviceRepository {
             try db.execute(
                 sql: """
                     UPDATE device SET last_sequence = ?, last_batch_id = ?, last_batch_at = ?
-                    WHERE id = ? AND last_sequence < ?
+                    WHERE id = ? AND (last_sequence < ? OR (last_sequence = ? AND last_batch_id = ?))
                     """,
-                arguments: [sequence, batchID.uuidString.lowercased(), at.timeIntervalSince1970, deviceID, sequence])
+                arguments: [
+                    sequence, batchID.uuidString.lowercased(), at.timeIntervalSince1970, deviceID, sequence, sequence,
+                    batchID.uuidString.lowercased(),
+                ])
             return db.changesCount > 0
         }
     }

@@ -66,6 +66,10 @@ public final class SQLiteServerStore: ServerStore, Sendable {
 
     public func deleteUser(id: String) async throws -> [String: Int] {
         let removed = try await pool.write { db in
+            let importing = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM import_job WHERE user_id = ? AND state IN ('queued', 'running') LIMIT 1",
+                arguments: [id])
+            guard importing == nil else { throw ImportInProgressError() }
             var removed: [String: Int] = [:]
             // Children first: every table that names the user, then the user (and token).
             try db.execute(
@@ -83,6 +87,10 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         // Copy the pages into the file and empty the WAL, so no copy of the rows stays in it.
         try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         return removed
+    }
+
+    public func userExists(id: String) async throws -> Bool {
+        try await pool.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [id]) != nil }
     }
 
     public func authenticate(_ token: BearerToken) async throws -> User? {

@@ -3,6 +3,7 @@ import HealthCore
 import HealthImport
 import HealthPostgres
 import HealthStore
+import PostgresNIO
 
 /// One user's samples as the routes use them: a SQLite file of their own
 /// (``HealthDatabase``) or their rows in the shared PostgreSQL database
@@ -43,6 +44,12 @@ public enum HealthWrite: Sendable {
     /// Deletions by UUID; a UUID given a type in `types` must be stored as that type, or
     /// the whole write is refused (``SampleIdentityError``).
     case delete([UUID], types: [UUID: SampleType] = [:])
+    /// Records sync batch `batchID` with `sequence` as the device's last, in the same
+    /// transaction, when the sequence is after the device's last or this is the last batch
+    /// sent again; otherwise the whole write fails (``SequenceRefused``). A store whose
+    /// transaction cannot reach the server's `device` table (SQLite: another file) skips it
+    /// and leaves ``HealthWriteReport/sequenceAdvanced`` `nil`.
+    case advanceSequence(deviceID: String, sequence: Int64, batchID: UUID, at: Date)
 }
 
 /// What ``UserHealthStore/apply(_:check:)`` did.
@@ -52,7 +59,14 @@ public struct HealthWriteReport: Sendable {
     public var duplicates = 0
     /// One report per ``HealthWrite/delete(_:)``, in order.
     public var deletions: [DeletionReport] = []
+    /// `true` when a ``HealthWrite/advanceSequence(deviceID:sequence:batchID:at:)`` was
+    /// committed with the write; `nil` when the store left it to the caller.
+    public var sequenceAdvanced: Bool?
 }
+
+/// A sync batch's sequence that is not after its device's last (another batch with it, or a
+/// later one, committed first): the batch's write is rolled back.
+public struct SequenceRefused: Error {}
 
 extension HealthDatabase: UserHealthStore {
     public var queries: any HealthQuerying { store }
@@ -71,6 +85,7 @@ extension HealthDatabase: UserHealthStore {
                     let deletion = try writer.delete(uuids: uuids)
                     try deletion.requireTypes(types)
                     report.deletions.append(deletion)
+                case .advanceSequence: break  // `device` is in server.sqlite: the caller advances it
                 }
             }
             report.added = writer.added.values.reduce(0, +)
@@ -106,6 +121,21 @@ extension PostgresHealthStore: UserHealthStore {
                     let deletion = try await writer.delete(uuids: uuids)
                     try deletion.requireTypes(types)
                     report.deletions.append(deletion)
+                case .advanceSequence(let deviceID, let sequence, let batchID, let at):
+                    // One conditional update, on the write's connection: the device's row stays
+                    // locked until the commit, so a second batch with this sequence waits, then
+                    // finds it taken (unless it is this very batch again).
+                    let batch = batchID.uuidString.lowercased()
+                    let rows = try await writer.execute(
+                        """
+                        UPDATE device SET last_sequence = \(sequence), last_batch_id = \(batch),
+                            last_batch_at = \(at.timeIntervalSince1970)
+                        WHERE id = \(deviceID) AND (last_sequence < \(sequence)
+                            OR (last_sequence = \(sequence) AND last_batch_id = \(batch)))
+                        RETURNING id
+                        """)
+                    guard rows == 1 else { throw SequenceRefused() }
+                    report.sequenceAdvanced = true
                 }
             }
             try await writer.flush()
@@ -128,7 +158,13 @@ extension PostgresHealthStore: UserHealthStore {
 public struct PostgresUserHealthStores: UserHealthStores {
     public let database: PostgresHealthDatabase
 
-    public init(database: PostgresHealthDatabase) { self.database = database }
+    /// The stores of the server's users: from here every write of `database` requires the
+    /// user's row in `users` (``PostgresHealthDatabase/requireOwners(in:)``), so no server or
+    /// CLI stores anything for a user deleted by another.
+    public init(database: PostgresHealthDatabase) {
+        self.database = database
+        database.requireOwners(in: "users")
+    }
 
     public func store(for userID: String) async throws -> any UserHealthStore { database.store(for: userID) }
 

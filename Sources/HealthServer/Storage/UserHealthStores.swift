@@ -6,7 +6,8 @@ import NIOPosix
 /// Each user's samples: a SQLite file of their own (the same store the CLI imports into)
 /// or their rows in the shared PostgreSQL database. A user's store reaches only their samples.
 public protocol UserHealthStores: Sendable {
-    /// The store of `userID`, created on first use.
+    /// The store of `userID`, created on first use. The server asks only through
+    /// ``ServerRepositories/writing(_:_:)``: under the user's lock, for a user that exists.
     func store(for userID: String) async throws -> any UserHealthStore
 
     /// Deletes the store of `userID` entirely (nothing of it stays on disk); returns how
@@ -58,14 +59,23 @@ public final class SQLiteUserHealthStores: UserHealthStores {
 
     /// Forgets the open store (its connections close when the last request using it ends)
     /// and removes the file with its WAL and shared-memory companions.
+    ///
+    /// The server calls it holding the user's lock alone (``ServerRepositories/deleteUser(_:)``):
+    /// no writer has the store. A store not open here is counted through a read-only
+    /// connection, so nothing is created or migrated for a user being deleted.
     public func deleteStore(for userID: String) async throws -> (samples: Int, bytes: Int64) {
         let path = try path(for: userID)
         let open = opened.withLock { stores in stores.removeValue(forKey: userID) }
         let opened = try? await open?.value
         return try await threadPool.runIfActive {
             var samples = 0
-            if let database = try opened ?? (FileManager.default.fileExists(atPath: path) ? HealthDatabase(path: path) : nil) {
-                samples = try database.counts()["sample"] ?? 0
+            if let opened {
+                samples = try opened.counts()["sample"] ?? 0
+            } else if FileManager.default.fileExists(atPath: path) {
+                var configuration = HealthDatabase.Configuration()
+                configuration.readOnly = true
+                // Only for the report: a file that cannot be read is removed all the same.
+                samples = (try? HealthDatabase(path: path, configuration: configuration).counts()["sample"]) ?? 0
             }
             var bytes: Int64 = 0
             for file in [path, path + "-wal", path + "-shm", path + "-journal"] where FileManager.default.fileExists(atPath: file)

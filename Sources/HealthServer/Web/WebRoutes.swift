@@ -236,7 +236,7 @@ struct WebRoutes: Sendable {
         settings.normalization.homeZone = zone
         let shown = user.dashboardCategories(consent: consent)
         settings.withheld = Set(HealthDataCategory.allCases).subtracting(shown)
-        let database = try await repositories.healthStores.store(for: user.id)
+        let database = try await repositories.readableStore(user.id)
         let daily = StoredDailyMetrics(
             repository: repositories.dailyMetrics, userID: user.id, version: settings.normalization.version, zone: zone)
         let clock = configuration.clock

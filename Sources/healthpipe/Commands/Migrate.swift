@@ -28,6 +28,17 @@ struct Migrate: AsyncParsableCommand {
         guard let url = postgres ?? ProcessInfo.processInfo.environment["HEALTHPIPE_POSTGRES_URL"] else {
             throw ValidationError("give --postgres URL (or HEALTHPIPE_POSTGRES_URL)")
         }
+        // The server must be stopped: refused while one holds the folder (issue 32, M6).
+        var lock: DataFolderLock?
+        if FileManager.default.fileExists(atPath: fromSqlite) {
+            do {
+                lock = try DataFolderLock(folder: fromSqlite)
+            } catch let error as DataFolderInUse {
+                printError("error: healthpipe serve is running on \(error.path); stop it first")
+                throw ExitCode(2)
+            }
+        }
+        defer { withExtendedLifetime(lock) {} }
         let started = Date()
         let migration = DeploymentMigration(
             serverDatabase: db ?? (fromSqlite as NSString).appendingPathComponent("server.sqlite"), dataFolder: fromSqlite)

@@ -67,6 +67,26 @@ struct ServerDatabaseOptions: ParsableArguments {
         }
     }
 
+    /// With SQLite, locks the data folder and the server's file (creating their folders) for
+    /// as long as the locks live: one server per folder and file (issue 32, M6). When another
+    /// process holds one, prints `refused(error)` and exits 2. With PostgreSQL: no lock
+    /// (several servers share the database).
+    func lockSQLite(dataFolder: String, refused: (DataFolderInUse) -> String) throws -> [DataFolderLock] {
+        guard postgresURL == nil else { return [] }
+        do {
+            try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
+            let databaseFolder = (path as NSString).deletingLastPathComponent
+            if !databaseFolder.isEmpty {
+                try FileManager.default.createDirectory(atPath: databaseFolder, withIntermediateDirectories: true)
+            }
+            let folderLock = try DataFolderLock(folder: dataFolder)
+            return [folderLock, try DataFolderLock(path: path + ".lock", guarding: path)]
+        } catch let error as DataFolderInUse {
+            printError("error: \(refused(error))")
+            throw ExitCode(2)
+        }
+    }
+
     /// Runs `body` on the opened store and closes it, also when `body` throws.
     func withStore<T>(_ body: (any ServerStore) async throws -> T) async throws -> T {
         let store = try await open()
@@ -150,6 +170,9 @@ struct Serve: AsyncParsableCommand {
         let folder = dataDir ?? (database.path as NSString).deletingLastPathComponent
         // Folders and files made before the tool kept them private (umask 077) are made so.
         try DataFolderPermissions.restrict(folder: folder, files: database.postgresURL == nil ? [database.path] : [])
+        // Held until the server has stopped (the kernel releases them if it dies).
+        let locks = try database.lockSQLite(dataFolder: folder) { "\($0)" }
+        defer { withExtendedLifetime(locks) {} }
         let (repositories, close) = try await database.openRepositories(dataFolder: folder)
         // Alone on its database, a server marks its interrupted imports failed; sharing one,
         // it leaves them to the import queue (another server may be running them, and a
@@ -158,6 +181,10 @@ struct Serve: AsyncParsableCommand {
             let interrupted = try await repositories.imports.failUnfinishedImports(
                 reason: "the server stopped before this import finished; upload the export again")
             if interrupted > 0 { printError("Marked \(interrupted) unfinished import(s) failed.") }
+        }
+        let swept = try await ServerMaintenance.sweep(repositories: repositories, dataFolder: folder)
+        if swept != ServerMaintenance.Swept() {
+            printError("Removed \(swept.uploads) upload(s) of no import and the stores of \(swept.stores) deleted user(s).")
         }
         let app = try buildApplication(configuration: configuration, repositories: repositories)
         let scheme = configuration.tls == nil ? "http" : "https"
@@ -272,8 +299,11 @@ struct UsersDelete: AsyncParsableCommand {
 
     func run() async throws {
         let folder = dataDir ?? (database.path as NSString).deletingLastPathComponent
-        // Folders and files made before the tool kept them private (umask 077) are made so.
-        try DataFolderPermissions.restrict(folder: folder, files: database.postgresURL == nil ? [database.path] : [])
+        // A server on the same SQLite folder would not see this deletion's lock (issue 32, H1).
+        let locks = try database.lockSQLite(dataFolder: folder) { error in
+            "healthpipe serve is running on \(error.path); stop it or use DELETE /v1/me"
+        }
+        defer { withExtendedLifetime(locks) {} }
         let (repositories, close) = try await database.openRepositories(dataFolder: folder)
         let report: UserDeletionReport?
         do {

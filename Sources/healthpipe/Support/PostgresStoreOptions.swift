@@ -40,6 +40,9 @@ struct PostgresStoreOptions: ParsableArguments {
         do {
             let database = try await PostgresHealthDatabase(pool: pool)
             opened = database
+            // Beside a server's users, as the server writes: nothing for a user that is not
+            // (or no longer) one of them.
+            try await database.requireOwnersIfPresent(in: "users")
             let store = database.store(for: user)
             if reading, try await store.latestAnchor() == .initial {
                 printError(
