@@ -239,7 +239,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("keys/server.key").path
         func mode() throws -> Int {
-            try #require(FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) & 0o777
+            let attributes = try FileManager.default.attributesOfItem(atPath: file)
+            return try #require(attributes[.posixPermissions] as? Int) & 0o777
         }
 
         // Missing: made, 0600, with a key; read back the same afterwards.
