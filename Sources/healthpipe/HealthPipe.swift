@@ -24,7 +24,7 @@ struct HealthPipe: AsyncParsableCommand {
         subcommands: [
             Demo.self, Import.self, Days.self, Sleep.self, Readiness.self, Export.self, Samples.self, Changes.self,
             Delete.self, Serve.self, Migrate.self, Dashboard.self, MCPServe.self, Users.self, Devices.self, Sync.self,
-            Snapshot.self,
+            ServerKeyCommand.self, Snapshot.self,
             Log.self, Plan.self,
             Coach.self,
             Stats.self, Synth.self,

@@ -3,7 +3,7 @@ import HealthWire
 import PostgresNIO
 
 extension PostgresServerStore: DeviceRepository {
-    public func addDevice(_ device: SyncDevice, key: SyncKey) async throws {
+    public func addDevice(_ device: SyncDevice, keyID: String, storedSecret: Data) async throws {
         let created = device.createdAt.timeIntervalSince1970
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query(
@@ -14,7 +14,7 @@ extension PostgresServerStore: DeviceRepository {
             try await connection.query(
                 """
                 INSERT INTO device_key (device_id, key_id, secret, created_at)
-                VALUES (\(device.id), \(key.id), \(key.secret), \(created))
+                VALUES (\(device.id), \(keyID), \(storedSecret), \(created))
                 """, logger: logger)
         }
     }
@@ -58,7 +58,7 @@ extension PostgresServerStore: DeviceRepository {
         return device
     }
 
-    public func addKey(_ key: SyncKey, deviceID: String, at: Date) async throws {
+    public func addKey(id: String, storedSecret: Data, deviceID: String, at: Date) async throws {
         let now = at.timeIntervalSince1970
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query(
@@ -67,9 +67,30 @@ extension PostgresServerStore: DeviceRepository {
             try await connection.query(
                 """
                 INSERT INTO device_key (device_id, key_id, secret, created_at)
-                VALUES (\(deviceID), \(key.id), \(key.secret), \(now))
+                VALUES (\(deviceID), \(id), \(storedSecret), \(now))
                 """, logger: logger)
         }
+    }
+
+    public func allDeviceKeys() async throws -> [StoredDeviceSecret] {
+        var stored: [StoredDeviceSecret] = []
+        let rows = try await client.query(
+            "SELECT device_id, key_id, secret FROM device_key ORDER BY device_id, key_id", logger: logger)
+        for try await (deviceID, keyID, secret) in rows.decode((String, String, Data).self) {
+            stored.append(StoredDeviceSecret(deviceID: deviceID, keyID: keyID, storedSecret: secret))
+        }
+        return stored
+    }
+
+    public func replaceStoredSecret(
+        deviceID: String, keyID: String, storedSecret: Data, expected: Data
+    ) async throws -> Bool {
+        try await !client.query(
+            """
+            UPDATE device_key SET secret = \(storedSecret)
+            WHERE device_id = \(deviceID) AND key_id = \(keyID) AND secret = \(expected) RETURNING 1
+            """, logger: logger
+        ).collect().isEmpty
     }
 
     public func keys(deviceID: String) async throws -> [DeviceKey] {

@@ -3,14 +3,14 @@ import GRDB
 import HealthWire
 
 extension SQLiteServerStore: DeviceRepository {
-    public func addDevice(_ device: SyncDevice, key: SyncKey) async throws {
+    public func addDevice(_ device: SyncDevice, keyID: String, storedSecret: Data) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: "INSERT INTO device (id, user_id, name, created_at) VALUES (?,?,?,?)",
                 arguments: [device.id, device.userID, device.name, device.createdAt.timeIntervalSince1970])
             try db.execute(
                 sql: "INSERT INTO device_key (device_id, key_id, secret, created_at) VALUES (?,?,?,?)",
-                arguments: [device.id, key.id, key.secret, device.createdAt.timeIntervalSince1970])
+                arguments: [device.id, keyID, storedSecret, device.createdAt.timeIntervalSince1970])
         }
     }
 
@@ -37,15 +37,38 @@ extension SQLiteServerStore: DeviceRepository {
         }
     }
 
-    public func addKey(_ key: SyncKey, deviceID: String, at: Date) async throws {
+    public func addKey(id: String, storedSecret: Data, deviceID: String, at: Date) async throws {
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE device_key SET retired_at = ? WHERE device_id = ? AND retired_at IS NULL",
                 arguments: [at.timeIntervalSince1970, deviceID])
             try db.execute(
                 sql: "INSERT INTO device_key (device_id, key_id, secret, created_at) VALUES (?,?,?,?)",
-                arguments: [deviceID, key.id, key.secret, at.timeIntervalSince1970])
+                arguments: [deviceID, id, storedSecret, at.timeIntervalSince1970])
         }
+    }
+
+    public func allDeviceKeys() async throws -> [StoredDeviceSecret] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT device_id, key_id, secret FROM device_key ORDER BY device_id, key_id").map {
+                StoredDeviceSecret(deviceID: $0[0], keyID: $0[1], storedSecret: $0[2])
+            }
+        }
+    }
+
+    public func replaceStoredSecret(
+        deviceID: String, keyID: String, storedSecret: Data, expected: Data
+    ) async throws -> Bool {
+        let replaced = try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE device_key SET secret = ? WHERE device_id = ? AND key_id = ? AND secret = ?",
+                arguments: [storedSecret, deviceID, keyID, expected])
+            return db.changesCount > 0
+        }
+        // The replaced bytes are zeroed in the file (secure_delete); the WAL still holds the
+        // page as it was until it is checkpointed and truncated.
+        if replaced { try? await pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) } }
+        return replaced
     }
 
     public func keys(deviceID: String) async throws -> [DeviceKey] {

@@ -12,7 +12,9 @@ struct Migrate: AsyncParsableCommand {
             Users, tokens, daily metrics, devices and keys, consents, sessions, import history, and every \
             user's samples with their anchors and UUIDs: each change feed reads the same afterwards, so sync \
             clients carry on. The move checks that, feed by feed, and is refused into a database that has \
-            users already or while an import is running. Stop the SQLite server first. See docs/store.md.
+            users already or while an import is running. Stop the SQLite server first. See docs/store.md. \
+            Device keys move as stored, sealed under the deployment's server key (server.key in --from-sqlite, \
+            or HEALTHPIPE_SERVER_KEY): give every `serve --postgres` that same key.
             """)
 
     @Option(help: "The deployment's data folder (serve's --data-dir, holding users/).")
@@ -61,5 +63,11 @@ struct Migrate: AsyncParsableCommand {
                     "Moved %d users' samples (%d samples, %d tombstones) and %d server rows in %.1f s; %d changes compared, identical.",
                 report.users, report.samples, report.tombstones, report.rows.values.reduce(0, +),
                 Date().timeIntervalSince(started), report.changesCompared))
+        if report.rows["device_key", default: 0] > 0 {
+            let keyFile = (fromSqlite as NSString).appendingPathComponent(ServerKey.defaultFileName)
+            printError(
+                "Device keys moved as stored, sealed under the SQLite server's key: give every `serve --postgres` "
+                    + "that key (\(keyFile), or \(ServerKey.environmentVariable) if that server used it).")
+        }
     }
 }

@@ -141,6 +141,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Days the dashboard waits before asking again about data the person declined.")
     var repromptDays = 7.0
 
+    @OptionGroup var serverKey: ServerKeyOptions
+
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535") }
         guard rateLimit > 0, maxBodyMib > 0, maxUploadMib > 0 else {
@@ -173,7 +175,10 @@ struct Serve: AsyncParsableCommand {
         // Held until the server has stopped (the kernel releases them if it dies).
         let locks = try database.lockSQLite(dataFolder: folder) { "\($0)" }
         defer { withExtendedLifetime(locks) {} }
-        let (repositories, close) = try await database.openRepositories(dataFolder: folder)
+        // Device keys are sealed at rest under the server key, kept outside the database.
+        let key = try serverKey.load(dataFolder: folder)
+        let (opened, close) = try await database.openRepositories(dataFolder: folder)
+        let repositories = try await ServerKeyOptions.sealingDeviceKeys(of: opened, under: key, close: close)
         // Alone on its database, a server marks its interrupted imports failed; sharing one,
         // it leaves them to the import queue (another server may be running them, and a
         // dead server's job is claimed again).
