@@ -10,17 +10,13 @@ extension PostgresHealthStore: MutableHealthStore {
     /// every process listening to the database.
     public func write<T: Sendable>(_ body: (PostgresRecordWriter) async throws -> T) async throws -> T {
         let (database, userID) = (database, userID)
-        var interned = InternedNames.Pending()
         do {
-            let result = try await database.client.withTransaction(logger: database.logger) { connection in
+            return try await database.client.withTransaction(logger: database.logger) { connection in
                 let writer = try await PostgresRecordWriter(connection: connection, database: database, userID: userID)
                 let result = try await body(writer)
                 try await writer.finish()
-                interned = writer.interned
                 return result
             }
-            database.names.publish(interned)
-            return result
         } catch let error as PostgresTransactionError {
             // The caller's error (a refused UUID, a bad record) as it was thrown.
             throw error.closureError ?? error.beginError ?? error.commitError ?? error
