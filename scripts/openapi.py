@@ -55,10 +55,10 @@ doc = {
      dict(errors_read, **cross, **{"200": ok({"oneOf": [ref("ReadinessScore"), {"type": "array", "items": ref("ReadinessScore")}]})}),
      params=[q("date", "One local date (instead of from/to).", schema=date), dict(frm, required=False), dict(to, required=False), q("sleep_need", "Hours of sleep needed, 4–12 (default 8).", schema={"type": "number", "minimum": 4, "maximum": 12}), version], opid="getReadiness", tags=["daily"])},
   "/v1/health-auto-export": {"post": op("Ingest a Health Auto Export body", "The JSON the Health Auto Export app POSTs (metrics and workouts, v1 and v2 shapes). Unknown metric names are stored under their own type and listed in the answer. Re-sending a body adds nothing. The local days touched are recomputed. Scope: write.",
-     dict(errors_write, **{"200": ok(ref("IngestReport")), "422": resp("Unprocessable")}), params=[tz],
+     dict(errors_write, **{"200": ok(ref("IngestReport")), "422": resp("Unprocessable"), "503": resp("StoreBusy")}), params=[tz],
      body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["data"], "properties": {"data": {"type": "object", "properties": {"metrics": {"type": "array"}, "workouts": {"type": "array"}}}}}}}}, opid="postHealthAutoExport", tags=["ingest"])},
   "/v1/samples": {"post": op("Ingest raw samples", "A batch of samples in the store's JSON form (at most 100,000), stored with content-key deduplication; the local days touched are recomputed. The same Idempotency-Key with the same body replays the first answer (header Idempotent-Replayed: true); with another body it is a 422; while the first request with the key is still running, another is a 409. Scope: write.",
-     dict(errors_write, **{"200": ok(ref("IngestReport")), "409": resp("Conflict"), "422": resp("Unprocessable")}),
+     dict(errors_write, **{"200": ok(ref("IngestReport")), "409": resp("Conflict"), "422": resp("Unprocessable"), "503": resp("StoreBusy")}),
      params=[{"name": "Idempotency-Key", "in": "header", "required": True, "description": "Names this batch (1–200 characters).", "schema": {"type": "string", "minLength": 1, "maxLength": 200}}, tz],
      body={"required": True, "content": {"application/json": {"schema": ref("SampleBatch")}}}, opid="postSamples", tags=["ingest"])},
   "/v1/sleep": {"get": op("Sleep per night", "The sleep sessions of each night (as `healthpipe sleep --format json`), at most 366 nights. Scope: read.",
@@ -88,7 +88,8 @@ doc = {
     ("ContentTooLarge", "The body is larger than the server accepts."), ("UnsupportedMediaType", "The wrong Content-Type."),
     ("Unprocessable", "A well-formed body whose content cannot be used (a local_date that does not match its timezone and UTC bounds, end before start, a Health Auto Export point without a readable date); `pointer` names the field."),
     ("UnprocessableRequest", "Parameters that are each valid but cannot go together: from after to, a range longer than the route allows, lat without lon, an unknown metric name, readiness without date or from and to."), ("TooManyRequests", "Over the per-token rate limit; see Retry-After."),
-    ("ServiceUnavailable", "The store does not answer.")]},
+    ("ServiceUnavailable", "The store does not answer."),
+    ("StoreBusy", "Concurrent writes kept colliding in the PostgreSQL store (a deadlock or a serialization failure on every try): nothing was written; send the same request again after Retry-After seconds.")]},
   "schemas": {
    "Zone": dict(zone, description="An IANA time zone the server knows."),
    "Problem": {"type": "object", "required": ["type", "title", "status", "detail"], "properties": {"type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"}, "instance": {"type": "string"}, "pointer": {"type": "string", "description": "JSON Pointer (RFC 6901) of the bad field."}}},
@@ -147,7 +148,7 @@ paths["/v1/changes"] = {"get": op("The change feed of one type", "Additions and 
             q("limit", "At most this many changes, additions and deletions together (default 1000).", schema={"type": "integer", "minimum": 1, "maximum": 10000}, example=1000)],
     opid="getChanges", tags=["samples"])}
 paths["/v1/samples"]["delete"] = op("Delete samples by UUID", "Deletes the samples with these UUIDs with everything attached (metadata, beats, routes, a correlation's readings), leaves tombstones in the change feed, and recomputes the local days they were on. Unknown or already deleted UUIDs are reported in unknown. Idempotency-Key as for POST. Scope: write.",
-    dict(errors_read, **{"409": resp("Conflict"), "413": resp("ContentTooLarge"), "415": resp("UnsupportedMediaType"), "422": resp("Unprocessable"), "200": ok(ref("DeletionReport"))}),
+    dict(errors_read, **{"409": resp("Conflict"), "413": resp("ContentTooLarge"), "415": resp("UnsupportedMediaType"), "422": resp("Unprocessable"), "503": resp("StoreBusy"), "200": ok(ref("DeletionReport"))}),
     params=paths["/v1/samples"]["post"]["parameters"],
     body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["uuids"], "properties": {"uuids": {"type": "array", "minItems": 1, "maxItems": 10000, "items": uuid}}}}}},
     opid="deleteSamples", tags=["samples"])
@@ -194,7 +195,7 @@ paths["/v1/devices/{id}"] = {"delete": op("Revoke a device", "Revokes the caller
 paths["/v1/devices/{id}/keys"] = {"post": op("Rotate a device's key", "A new key for the caller's device (shown once); batches under the previous key are accepted until previous_key_valid_until (7 days by default). Scope: write.",
     dict(errors_read, **{"201": ok(ref("DeviceKey"), "Rotated"), "404": resp("NotFound")}), params=[device_id], opid="postDeviceKey", tags=["sync"])}
 paths["/v1/sync/batches"] = {"post": op("Upload a sealed sync batch", "A SyncEnvelope from an enrolled device of the caller, with Idempotency-Key = its batch_id. Checked: the device (403 unknown, another user's or revoked), the key (403 unknown or retired past its grace), the sequence (422 when not after the device's last, unless it is that last batch sent again), the authentication of ciphertext and fields (422), inflation and size (413, 422), the checksum (422). Then the additions and deletions are applied in order in one transaction and the local days touched recomputed. Every refusal leaves the store unchanged. Idempotency as for POST /v1/samples. Scope: write.",
-    dict(errors_write, **{"200": ok(ref("SyncBatchAnswer")), "409": resp("Conflict"), "422": resp("Unprocessable")}),
+    dict(errors_write, **{"200": ok(ref("SyncBatchAnswer")), "409": resp("Conflict"), "422": resp("Unprocessable"), "503": resp("StoreBusy")}),
     params=[{"name": "Idempotency-Key", "in": "header", "required": True, "description": "The envelope's batch_id.", "schema": {"type": "string", "format": "uuid"}}, tz],
     body={"required": True, "content": {"application/json": {"schema": ref("SyncEnvelope")}}},
     opid="postSyncBatch", tags=["sync"])}

@@ -97,7 +97,8 @@ public final class PostgresHealthDatabase: Sendable {
     }
 
     /// Deletes everything stored of `userID` — samples, tombstones, summaries, records,
-    /// import runs, the app's records — in one transaction; returns how many samples there were.
+    /// import runs, the app's records, and the sources and devices no other user uses — in
+    /// one transaction; returns how many samples there were.
     ///
     /// It locks the user's `health_store` row first, as every write of samples does: it
     /// waits for a write in flight, even one that has only just inserted that row.
@@ -122,6 +123,8 @@ public final class PostgresHealthDatabase: Sendable {
             ] {
                 try await connection.query("DELETE FROM \(unescaped: table) WHERE user_id = \(userID)", logger: logger)
             }
+            // Then the sources and devices no one else uses ("Jane's Apple Watch"): issue 32, P4.
+            try await names.deleteUnused(after: userID, connection: connection, logger: logger)
             return samples
         }
     }

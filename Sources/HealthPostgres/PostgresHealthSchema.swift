@@ -18,7 +18,8 @@ enum PostgresHealthSchema {
                     last_anchor BIGINT NOT NULL DEFAULT 0
                 )
                 """,
-                // Names interned for every user (never deleted, never changed).
+                // Names interned for every user, never changed (sources and devices are
+                // deleted with their last user since health-v4; types stay).
                 """
                 CREATE TABLE health_sample_type (
                     id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -184,6 +185,39 @@ enum PostgresHealthSchema {
                 "CREATE INDEX health_coach_interaction_at ON health_coach_interaction (user_id, at)",
             ]),
         PostgresPool.Migration(id: "health-v3", statements: partitionedSamples),
+        // Which users use each source and device (issue 32, P4): a name is deleted with the
+        // last user who used it (``InternedNames``). Looked up by name (the primary key) when
+        // deleting names, and by user when deleting a user. Uses of the samples stored
+        // before are filled in; names no one uses any more are deleted by the next user
+        // deletion, which writers of this version know how to survive.
+        PostgresPool.Migration(
+            id: "health-v4",
+            statements: [
+                """
+                CREATE TABLE health_source_user (
+                    source_id INTEGER NOT NULL,
+                    user_id TEXT NOT NULL,
+                    PRIMARY KEY (source_id, user_id)
+                )
+                """,
+                "CREATE INDEX health_source_user_user ON health_source_user (user_id)",
+                """
+                CREATE TABLE health_device_user (
+                    device_id INTEGER NOT NULL,
+                    user_id TEXT NOT NULL,
+                    PRIMARY KEY (device_id, user_id)
+                )
+                """,
+                "CREATE INDEX health_device_user_user ON health_device_user (user_id)",
+                """
+                INSERT INTO health_source_user (source_id, user_id)
+                SELECT DISTINCT source_id, user_id FROM health_sample
+                """,
+                """
+                INSERT INTO health_device_user (device_id, user_id)
+                SELECT DISTINCT device_id, user_id FROM health_sample WHERE device_id IS NOT NULL
+                """,
+            ]),
         // Spans whose days must be computed again, written by the transaction that changes
         // their samples and deleted once the days are stored (issue 32, H3).
         PostgresPool.Migration(

@@ -29,15 +29,20 @@ extension PostgresHealthStore: DirtySpanTracking {
         return try await KeyedMutex.shared.withLock("postgres days " + userID) {
             try await database.client.withConnection { connection in
                 let key = "healthpipe days " + userID
-                try await connection.query("SELECT pg_advisory_lock(hashtextextended(\(key), 0))", logger: database.logger)
+                // Read to the end: the lock is held once its row has come back, not before.
+                _ = try await connection.query(
+                    "SELECT pg_advisory_lock(hashtextextended(\(key), 0))", logger: database.logger
+                ).collect()
                 do {
                     let result = try await body()
-                    try await connection.query(
-                        "SELECT pg_advisory_unlock(hashtextextended(\(key), 0))", logger: database.logger)
+                    _ = try await connection.query(
+                        "SELECT pg_advisory_unlock(hashtextextended(\(key), 0))", logger: database.logger
+                    ).collect()
                     return result
                 } catch {
                     _ = try? await connection.query(
-                        "SELECT pg_advisory_unlock(hashtextextended(\(key), 0))", logger: database.logger)
+                        "SELECT pg_advisory_unlock(hashtextextended(\(key), 0))", logger: database.logger
+                    ).collect()
                     throw error
                 }
             }

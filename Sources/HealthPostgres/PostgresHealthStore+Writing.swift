@@ -5,25 +5,52 @@ import PostgresNIO
 /// Writes, deletions and observation: each write one transaction that first locks the
 /// user's `health_store` row.
 extension PostgresHealthStore: MutableHealthStore {
+    /// How many times ``write(_:)`` tries a transaction that PostgreSQL ended for contention.
+    public static let writeAttempts = 4
+
     /// Runs `body` in one transaction with a ``PostgresRecordWriter``: either everything it
     /// wrote is committed, or (when it throws) nothing is. Observers hear of the commit in
-    /// every process listening to the database.
+    /// every process listening to the database. A transaction that PostgreSQL ends for a
+    /// deadlock or a serialization failure is run again, `body` included, up to
+    /// ``writeAttempts`` times: `body` must only write through the writer (or else use
+    /// ``write(attempts:_:)`` with 1).
     public func write<T: Sendable>(_ body: (PostgresRecordWriter) async throws -> T) async throws -> T {
+        try await write(attempts: Self.writeAttempts, body)
+    }
+
+    /// ``write(_:)`` tried at most `attempts` times, after a short random wait each time
+    /// (issue 32, P1): a deadlock (`40P01`) or a serialization failure (`40001`) that
+    /// persists is thrown as ``StoreBusyError`` (the server's 503), never as itself.
+    public func write<T: Sendable>(
+        attempts: Int, _ body: (PostgresRecordWriter) async throws -> T
+    ) async throws -> T {
         let (database, userID) = (database, userID)
-        var interned = InternedNames.Pending()
-        do {
-            let result = try await database.client.withTransaction(logger: database.logger) { connection in
-                let writer = try await PostgresRecordWriter(connection: connection, database: database, userID: userID)
-                let result = try await body(writer)
-                try await writer.finish()
-                interned = writer.interned
-                return result
+        var attempt = 1
+        while true {
+            do {
+                return try await database.client.withTransaction(logger: database.logger) { connection in
+                    let writer = try await PostgresRecordWriter(connection: connection, database: database, userID: userID)
+                    let result = try await body(writer)
+                    try await writer.finish()
+                    return result
+                }
+            } catch {
+                // The caller's error (a refused UUID, a bad record) as it was thrown.
+                let cause: any Error
+                if let failed = error as? PostgresTransactionError {
+                    cause = failed.closureError ?? failed.beginError ?? failed.commitError ?? failed
+                } else {
+                    cause = error
+                }
+                guard StoreBusyError.isContention(cause) else { throw cause }
+                guard attempt < attempts else {
+                    database.logger.warning(
+                        "health write: contention on every try", metadata: ["attempts": "\(attempts)"])
+                    throw StoreBusyError()
+                }
+                try await Task.sleep(for: StoreBusyError.backoff(after: attempt))
+                attempt += 1
             }
-            database.names.publish(interned)
-            return result
-        } catch let error as PostgresTransactionError {
-            // The caller's error (a refused UUID, a bad record) as it was thrown.
-            throw error.closureError ?? error.beginError ?? error.commitError ?? error
         }
     }
 

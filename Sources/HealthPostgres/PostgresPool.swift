@@ -9,6 +9,11 @@ import PostgresNIO
 /// It runs the pool itself; call ``close()`` when done.
 public final class PostgresPool: Sendable {
     public let client: PostgresClient
+    /// A second, small pool (two connections) for short autocommit statements that run
+    /// while a transaction of ``client`` is open and waits for them — interning a new name
+    /// (``InternedNames``). They never wait for a connection of `client`, which open
+    /// transactions may all hold; and they commit before the transaction goes on.
+    let autocommit: PostgresClient
     public let logger: Logger
     /// Where it connects (for messages: never the password).
     public let url: PostgresURL
@@ -51,10 +56,19 @@ public final class PostgresPool: Sendable {
             throw url.describe(error)
         }
         let client = PostgresClient(configuration: configuration)
+        var small = configuration
+        small.options.maximumConnections = 2
+        let autocommit = PostgresClient(configuration: small)
         self.client = client
+        self.autocommit = autocommit
         self.logger = logger
         self.url = url
-        runner = Task { await client.run() }
+        runner = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await client.run() }
+                group.addTask { await autocommit.run() }
+            }
+        }
         if let schema {
             do {
                 try await client.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: logger)

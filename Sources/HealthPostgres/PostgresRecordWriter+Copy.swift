@@ -9,8 +9,9 @@ extension PostgresRecordWriter {
     /// correlations' members.
     package func copy(_ rows: [StoredSampleRow]) async throws {
         var links: [(UUID, UUID)] = []
+        try await useNames(of: rows.map(\.sample))
         for row in rows {
-            let ids = try await database.names.intern([row.sample], into: &interned, connection: connection, logger: logger)[0]
+            let ids = try await nameIDs(of: row.sample)
             let details =
                 if let workout = row.workout {
                     try workout.json()
@@ -40,9 +41,7 @@ extension PostgresRecordWriter {
     /// Stores tombstones with their own anchors.
     package func copy(_ tombstones: [DeletedObject]) async throws {
         for tombstone in tombstones {
-            var pending = interned
-            let type = try await database.names.typeID(tombstone.type, pending: &pending, connection: connection, logger: logger)
-            interned = pending
+            let type = try await typeID(of: tombstone.type)
             try await connection.query(
                 """
                 INSERT INTO health_tombstone (user_id, anchor, uuid, type_id)

@@ -77,7 +77,7 @@ extension PostgresRecordWriter {
             if let identifier = interned.types.first(where: { $0.value == typeID })?.key {
                 SampleType(identifier)
             } else {
-                try await database.names.type(typeID, client: database.client, logger: logger)
+                try await database.names.type(typeID, client: database.pool.autocommit, logger: logger)
             }
         report.add(uuid, type: type, start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end))
         for member in members { try await deleteSample(uuid: member, into: &report) }

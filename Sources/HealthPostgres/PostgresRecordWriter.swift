@@ -23,6 +23,7 @@ public final class PostgresRecordWriter {
     /// handed out again by the next transaction if no later row took one; otherwise the
     /// feed has a gap there, as SQLite's `AUTOINCREMENT` leaves one.
     var lastAnchor: Int64
+    /// The names this transaction uses: interned, locked and recorded as the user's (``nameIDs(of:)``).
     var interned = InternedNames.Pending()
     var buffered: [Row] = []
     private var maxDurations: [Int32: Double] = [:]
@@ -126,6 +127,7 @@ public final class PostgresRecordWriter {
     /// Writes `records` whose content keys are `keys` (computed by the caller, on another
     /// thread for an import).
     public func write(_ records: [HealthRecord], keys: [ContentKey]) async throws {
+        try await useNames(of: Self.samples(in: records))
         try await learnIdentities(of: records, keys: keys)
         for (record, key) in zip(records, keys) {
             switch record {
@@ -204,7 +206,7 @@ public final class PostgresRecordWriter {
     ) async throws
         -> Int64?
     {
-        let ids = try await database.names.intern([sample], into: &interned, connection: connection, logger: logger)[0]
+        let ids = try await nameIDs(of: sample)
         var key = key
         if identities.keys.contains(key), let given = sample.givenUUID, let holder = identities.holders[key],
             holder != given, holder != key.uuid

@@ -110,7 +110,12 @@ struct PostgresStoreTests {
         }
         #expect(try await store.add([steps(10)]) == 1)
         #expect(try await store.add([steps(10)]) == 0)
-        #expect(try await store.add([steps(10, uuid: UUID())]) == 0)
+        // Same content, another writer-given UUID: another sample (issue 32, M7), and sent
+        // again a duplicate.
+        let other = UUID()
+        #expect(try await store.add([steps(10, uuid: other)]) == 1)
+        #expect(try await store.add([steps(10, uuid: other)]) == 0)
+        #expect(try await store.delete(uuids: [other]).deleted == [other])
         var feed = try await store.changes(of: .stepCount, since: .initial, limit: 100)
         #expect(feed.samples.map(\.uuid) == [id])
         let first = feed.nextAnchor
@@ -121,7 +126,7 @@ struct PostgresStoreTests {
         #expect(try await store.delete(uuids: [id]).deleted == [id])
         #expect(try await store.add([steps(12)]) == 1)
         feed = try await store.changes(of: .stepCount, since: .initial, limit: 100)
-        #expect(feed.deletedObjects.map(\.uuid) == [id, id])
+        #expect(feed.deletedObjects.map(\.uuid) == [other, id, id])
         #expect(feed.samples.map(\.uuid) == [id])
         #expect(feed.changes.map(\.anchor) == feed.changes.map(\.anchor).sorted())
 

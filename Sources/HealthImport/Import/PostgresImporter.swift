@@ -43,7 +43,8 @@ public struct PostgresImporter: Sendable {
             summary.elapsed = Date().timeIntervalSince(started)
             return summary
         }
-        let written = try await store.write { writer in
+        // Tried once: the reader cannot be read again (a deadlock is a StoreBusyError).
+        let written = try await store.write(attempts: 1) { writer in
             let sink = PostgresImportSink(writer: writer)
             let reading = try await BlockingWork.run("healthpipe-import") {
                 let reader = opened.value

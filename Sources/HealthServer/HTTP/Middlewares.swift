@@ -1,4 +1,5 @@
 import Foundation
+import HealthPostgres
 import HealthWire
 import Hummingbird
 import Logging
@@ -21,6 +22,12 @@ struct ProblemMiddleware: RouterMiddleware {
             return try Problem.decoding(error).response(from: request, context: context)
         } catch let error as WireFieldError {
             return try Problem.unprocessable(error.reason, pointer: error.pointer).response(from: request, context: context)
+        } catch let error as StoreBusyError {
+            // A write that deadlocked or failed to serialize on every try: nothing was
+            // written, and the same request shortly after will do (issue 32, P1).
+            var problem = Problem(.serviceUnavailable, "Store busy", detail: error.description)
+            problem.headers[.retryAfter] = String(error.retryAfter)
+            return try problem.response(from: request, context: context)
         } catch let error as HTTPError {
             let problem: Problem
             switch error.status {

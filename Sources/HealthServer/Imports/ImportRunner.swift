@@ -70,9 +70,9 @@ final class ImportRunner: Sendable {
     /// Wakes the claim loop.
     func ring() { bell.withLock { $0 = true } }
 
-    /// Recomputes and upserts the user's daily metrics over an interval; answers how many
-    /// days and what the upsert did.
-    typealias RecomputeDays = @Sendable (DateInterval, any UserHealthStore) async throws -> (Int, UpsertCounts)
+    /// Computes and upserts the days of the store's dirty spans; answers how many days and
+    /// what the upsert did.
+    typealias RecomputeDays = @Sendable (any UserHealthStore) async throws -> (Int, UpsertCounts)
 
     private struct Live: Sendable {
         var started = false
@@ -88,6 +88,9 @@ final class ImportRunner: Sendable {
             let queued = job
             job = try await repositories.writing(userID) { (database) -> ImportJob in
                 var job = queued
+                // The whole store is dirty before the import commits: if the server dies after
+                // the commit, whoever finds the span next computes the days (issue 32, P2).
+                try await database.markDirty([DirtySpan.everything], zone: zone.identifier)
                 let summary: ImportSummary = try await withThrowingTaskGroup(of: ImportSummary?.self) { group in
                     group.addTask { try await self.importOnQueue(file: file, database: database, live: live) }
                     group.addTask {
@@ -120,12 +123,19 @@ final class ImportRunner: Sendable {
                 job.added = summary.totalAdded
                 job.duplicates = summary.duplicates.values.reduce(0, +)
                 job.alreadyImported = summary.alreadyImported != nil
-                if summary.alreadyImported == nil, let span = try await database.storedSpan() {
-                    let (days, daily) = try await recompute(span, database)
+                // Already imported or not: the days of every dirty span, an earlier run's that
+                // died after its commit included. A failure here leaves the spans for the next
+                // write or read; the job says the samples are stored and the days pending.
+                do {
+                    let (days, daily) = try await recompute(database)
                     job.daysRecomputed = days
                     job.daily = daily
-                } else {
+                } catch {
+                    logger.error(
+                        "import stored, days not computed; they will be on the next write or read",
+                        metadata: ["job": "\(job.id)", "error.type": "\(type(of: error))"])
                     job.daysRecomputed = 0
+                    job.daysPending = true
                 }
                 job.state = .succeeded
                 job.finishedAt = Date()

@@ -84,7 +84,7 @@ public func buildApplication(
     let routes = HealthRoutes(configuration: configuration, repositories: repositories, imports: imports)
     if let queue = repositories.importQueue {
         imports.startClaiming(queue) { userID, zone in
-            { span, database in try await routes.recompute(span, userID: userID, zone: zone, database: database) }
+            { database in try await routes.computeDirtyDays(userID: userID, database: database) }
         }
     }
     router.get("/healthz") { _, _ in try routes.json(["status": "ok"]) }
@@ -96,7 +96,10 @@ public func buildApplication(
     }
     // One budget of wrong tokens per peer, at /login, /v1 and /mcp.
     let failures = RateLimiter(limit: configuration.failedSignInsPerMinute)
-    WebRoutes(configuration: configuration, repositories: repositories, failures: failures).register(on: router)
+    WebRoutes(
+        configuration: configuration, repositories: repositories, failures: failures,
+        beforeReadingDays: { try await routes.computeDirtyDaysBeforeReading(userID: $0) }
+    ).register(on: router)
     // One budget per token across /v1 and /mcp.
     let limiter = RateLimiter(limit: configuration.requestsPerMinute)
     let v1 = router.group("v1")
@@ -206,6 +209,7 @@ struct HealthRoutes: Sendable {
         let shown = try access.requested(request, offered: NormalizedDailyMetrics.categories)
         let (first, last) = try range(request, maxDays: 3660)
         let version = try self.version(request)
+        try await computeDirtyDaysBeforeReading(userID: access.user.id)
         let withheld = NormalizedDailyMetrics.categories.subtracting(shown)
         let days = try await repositories.dailyMetrics.dailyMetrics(
             userID: access.user.id, from: first.description, through: last.description, version: version
@@ -241,6 +245,7 @@ struct HealthRoutes: Sendable {
             }
             settings.sleepNeedHours = hours
         }
+        try await computeDirtyDaysBeforeReading(userID: user.id)
         let history = try await repositories.dailyMetrics.dailyMetrics(
             userID: user.id, from: first.adding(days: -ReadinessEngine.historyDays).description, through: last.description,
             version: try version(request))

@@ -51,16 +51,15 @@ extension HealthRoutes {
                 }
             }
             return try await repositories.writing(user.id) { (database) -> DeletionAnswer in
-                let report = try await database.apply([.delete(uuids)], check: Self.deletionCheck(user)).deletions[0]
-                var days = 0
-                var daily = UpsertCounts()
-                if !report.intervals.isEmpty {
-                    (days, daily) = try await recompute(
-                        touching: report.intervals, userID: user.id, zone: zone, database: database)
-                }
+                let report = try await database.apply(
+                    [.delete(uuids), .markDirty(zone: zone.identifier)], check: Self.deletionCheck(user)
+                ).deletions[0]
+                let computed = await computeDirtyDaysAfterCommit(
+                    userID: user.id, database: database, logger: imports.logger)
                 return DeletionAnswer(
                     deleted: report.deleted, unknown: report.unknown, deletedByType: report.deletedByType,
-                    daysRecomputed: days, daily: daily)
+                    daysRecomputed: computed?.0 ?? 0, daily: computed?.1 ?? UpsertCounts(),
+                    daysPending: computed == nil ? true : nil)
             }
         }
     }
@@ -174,12 +173,15 @@ struct DeletionAnswer: Encodable {
     var deletedByType: [String: Int]
     var daysRecomputed: Int
     var daily: UpsertCounts
+    /// `true` when the days of the deleted samples are still to compute (absent otherwise).
+    var daysPending: Bool?
 
     enum CodingKeys: String, CodingKey {
         case deleted, unknown
         case deletedByType = "deleted_by_type"
         case daysRecomputed = "days_recomputed"
         case daily
+        case daysPending = "days_pending"
     }
 }
 

@@ -79,8 +79,8 @@ extension HealthRoutes {
                 let explained = await repositories.explaining(error, userID: user.id)
                 throw explained
             }
-            imports.start(job, file: path, user: user, zone: zone) { span, database in
-                try await self.recompute(span, userID: user.id, zone: zone, database: database)
+            imports.start(job, file: path, user: user, zone: zone) { database in
+                try await self.computeDirtyDays(userID: user.id, database: database)
             }
         }
         var response = try json(job)

@@ -22,6 +22,9 @@ extension HealthRoutes {
         var unknownMetrics: [String]
         var daysRecomputed: Int
         var daily: UpsertCounts
+        /// `true` when the samples are stored but their days could not be computed after
+        /// the commit: they will be by the next write or read (absent otherwise).
+        var daysPending: Bool?
 
         enum CodingKeys: String, CodingKey {
             case records, added, duplicates
@@ -29,6 +32,7 @@ extension HealthRoutes {
             case unknownMetrics = "unknown_metrics"
             case daysRecomputed = "days_recomputed"
             case daily
+            case daysPending = "days_pending"
         }
     }
 
@@ -77,32 +81,16 @@ extension HealthRoutes {
         try await repositories.writing(user.id) { database in
             let written: HealthWriteReport
             do {
-                written = try await database.apply([.records(records)])
+                written = try await database.apply([.records(records), .markDirty(zone: zone.identifier)])
             } catch let error as SampleIdentityError {
                 throw Problem.unprocessable(error.description, pointer: "/samples")
             }
-            let (days, daily) = try await recompute(records, userID: user.id, zone: zone, database: database)
+            let computed = await computeDirtyDaysAfterCommit(userID: user.id, database: database, logger: imports.logger)
             return IngestReport(
                 records: records.count, added: written.added, duplicates: written.duplicates, ignoredKeys: [],
-                unknownMetrics: [], daysRecomputed: days, daily: daily)
+                unknownMetrics: [], daysRecomputed: computed?.0 ?? 0, daily: computed?.1 ?? UpsertCounts(),
+                daysPending: computed == nil ? true : nil)
         }
-    }
-
-    /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) that the records
-    /// start on, plus the day after each night, and upserts them as `norm_v1`.
-    private func recompute(
-        _ records: [HealthRecord], userID: String, zone: TimeZone, database: any UserHealthStore
-    ) async throws -> (Int, UpsertCounts) {
-        let starts: [Date] = records.compactMap { record in
-            switch record {
-            case .sample(let sample): sample.start
-            case .workout(let workout): workout.start
-            case .correlation(let correlation): correlation.start
-            default: nil
-            }
-        }
-        return try await recompute(
-            touching: starts.map { DateInterval(start: $0, duration: 0) }, userID: userID, zone: zone, database: database)
     }
 
     /// ``recompute(touching:userID:zone:database:)`` of one interval.

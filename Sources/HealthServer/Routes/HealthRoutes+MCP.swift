@@ -29,6 +29,8 @@ extension HealthRoutes {
         // Under the user's lock: a tool may write (the daily log), and a deletion of the user
         // waits for the answer.
         return try await repositories.writing(user.id) { database in
+            // Days left dirty by a failure after a commit are computed before any is read.
+            _ = try await computeDirtyDays(userID: user.id, database: database)
             var settings = DailyNormalizer.Configuration()
             settings.homeZone = try dayZone(request)
             let tools = CoachTools(

@@ -105,7 +105,8 @@ extension HealthRoutes {
             // store can (PostgreSQL), so two batches with one sequence never both commit.
             var writes: [HealthWrite] = [
                 .advanceSequence(
-                    deviceID: device.id, sequence: envelope.sequence, batchID: envelope.batchID, at: configuration.clock())
+                    deviceID: device.id, sequence: envelope.sequence, batchID: envelope.batchID, at: configuration.clock()),
+                .markDirty(zone: zone.identifier),
             ]
             for item in items {
                 switch item {
@@ -146,8 +147,9 @@ extension HealthRoutes {
                 throw Self.sequenceReplayed(envelope, after: device.lastSequence)
             }
             if !touched.isEmpty {
-                (answer.daysRecomputed, _) = try await recompute(
-                    touching: touched, userID: user.id, zone: zone, database: database)
+                let computed = await computeDirtyDaysAfterCommit(userID: user.id, database: database, logger: logger)
+                answer.daysRecomputed = computed?.0 ?? 0
+                answer.daysPending = computed == nil ? true : nil
             }
             return answer
         }
@@ -255,10 +257,13 @@ struct SyncBatchAnswer: Codable, Sendable {
     /// Deletions of UUIDs the server does not hold (never sent, or deleted already).
     var unknown = 0
     var daysRecomputed = 0
+    /// `true` when the batch is stored but its days are still to compute (absent otherwise).
+    var daysPending: Bool?
 
     enum CodingKeys: String, CodingKey {
         case batchID = "batch_id"
         case sequence, added, duplicates, deleted, unknown
         case daysRecomputed = "days_recomputed"
+        case daysPending = "days_pending"
     }
 }

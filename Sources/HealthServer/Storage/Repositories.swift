@@ -241,6 +241,9 @@ public struct ImportJob: Codable, Hashable, Sendable {
     public var alreadyImported: Bool?
     public var daysRecomputed: Int?
     public var daily: UpsertCounts?
+    /// `true` when the samples are stored but their days could not be computed after the
+    /// commit: they will be by the next write or read of the person's days.
+    public var daysPending: Bool?
     /// Why the import failed: what was wrong and where, never a health value.
     public var error: String?
     public var createdAt: Date
@@ -262,6 +265,7 @@ public struct ImportJob: Codable, Hashable, Sendable {
         case totalBytes = "total_bytes"
         case alreadyImported = "already_imported"
         case daysRecomputed = "days_recomputed"
+        case daysPending = "days_pending"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
         case finishedAt = "finished_at"

@@ -8,7 +8,7 @@ import PostgresNIO
 /// One user's samples as the routes use them: a SQLite file of their own
 /// (``HealthDatabase``) or their rows in the shared PostgreSQL database
 /// (``PostgresHealthStore``), with the same semantics (docs/store.md).
-public protocol UserHealthStore: Sendable {
+public protocol UserHealthStore: DirtySpanTracking {
     /// The queries (also ``WorkoutDetailsReading`` and ``SampleInventoryReading``).
     var queries: any HealthQuerying { get }
     /// The app's own records: daily log, planned workouts, coach interactions.
@@ -50,6 +50,36 @@ public enum HealthWrite: Sendable {
     /// transaction cannot reach the server's `device` table (SQLite: another file) skips it
     /// and leaves ``HealthWriteReport/sequenceAdvanced`` `nil`.
     case advanceSequence(deviceID: String, sequence: Int64, batchID: UUID, at: Date)
+    /// Marks the spans of every record and deletion of this write dirty, in its transaction,
+    /// their days in `zone` (``DirtySpan``): their days are computed after the commit, or by
+    /// whoever finds the spans next if that fails (issue 32, H3).
+    case markDirty(zone: String?)
+}
+
+extension HealthWrite {
+    /// The spans of the records and deletions of `writes` (deletions' from their reports).
+    static func touched(_ writes: [HealthWrite], deletions: [DeletionReport]) -> [DateInterval] {
+        var spans: [DateInterval] = deletions.flatMap(\.intervals)
+        for case .records(let records) in writes {
+            for record in records {
+                switch record {
+                case .sample(let sample): spans.append(DateInterval(start: sample.start, end: max(sample.start, sample.end)))
+                case .workout(let workout):
+                    spans.append(DateInterval(start: workout.start, end: max(workout.start, workout.end)))
+                case .correlation(let correlation):
+                    spans.append(DateInterval(start: correlation.start, end: max(correlation.start, correlation.end)))
+                default: break
+                }
+            }
+        }
+        return spans
+    }
+
+    /// The zone of ``markDirty(zone:)`` when `writes` holds one.
+    static func dirtyZone(_ writes: [HealthWrite]) -> String?? {
+        for case .markDirty(let zone) in writes { return .some(zone) }
+        return nil
+    }
 }
 
 /// What ``UserHealthStore/apply(_:check:)`` did.
@@ -86,11 +116,15 @@ extension HealthDatabase: UserHealthStore {
                     try deletion.requireTypes(types)
                     report.deletions.append(deletion)
                 case .advanceSequence: break  // `device` is in server.sqlite: the caller advances it
+                case .markDirty: break  // once every step is done, below
                 }
             }
             report.added = writer.added.values.reduce(0, +)
             report.duplicates = writer.duplicates.values.reduce(0, +)
             try check(report)
+            if let zone = HealthWrite.dirtyZone(writes) {
+                try writer.markDirty(HealthWrite.touched(writes, deletions: report.deletions), zone: zone)
+            }
             return report
         }
     }
@@ -136,12 +170,16 @@ extension PostgresHealthStore: UserHealthStore {
                         """)
                     guard rows == 1 else { throw SequenceRefused() }
                     report.sequenceAdvanced = true
+                case .markDirty: break  // once every step is done, below
                 }
             }
             try await writer.flush()
             report.added = writer.added.values.reduce(0, +)
             report.duplicates = writer.duplicates.values.reduce(0, +)
             try check(report)
+            if let zone = HealthWrite.dirtyZone(writes) {
+                try await writer.markDirty(HealthWrite.touched(writes, deletions: report.deletions), zone: zone)
+            }
             return report
         }
     }

@@ -20,6 +20,8 @@ struct WebRoutes: Sendable {
     /// Failed tokens per peer, shared with the bearer check: guessing at `/login` and on
     /// `/v1` draws on one budget.
     let failures: RateLimiter
+    /// Computes a person's dirty days before the page reads their stored days.
+    let beforeReadingDays: @Sendable (String) async throws -> Void
 
     /// Every page route, as `METHOD /path`.
     static let routes = [
@@ -236,6 +238,7 @@ struct WebRoutes: Sendable {
         settings.normalization.homeZone = zone
         let shown = user.dashboardCategories(consent: consent)
         settings.withheld = Set(HealthDataCategory.allCases).subtracting(shown)
+        try await beforeReadingDays(user.id)
         let database = try await repositories.readableStore(user.id)
         let daily = StoredDailyMetrics(
             repository: repositories.dailyMetrics, userID: user.id, version: settings.normalization.version, zone: zone)

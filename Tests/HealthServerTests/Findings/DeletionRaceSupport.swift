@@ -107,6 +107,15 @@ struct PausingStore: UserHealthStore {
 
     func storedSpan() async throws -> DateInterval? { try await inner.storedSpan() }
 
+    func markDirty(_ intervals: [DateInterval], zone: String?) async throws {
+        try await inner.markDirty(intervals, zone: zone)
+    }
+    func dirtySpans() async throws -> [DirtySpan] { try await inner.dirtySpans() }
+    func clearDirty(ids: [Int64]) async throws { try await inner.clearDirty(ids: ids) }
+    func withDaysLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await inner.withDaysLock(body)
+    }
+
     func importExport(
         path: String, options: HealthImporter.Options, progress: @escaping @Sendable (ImportProgress) -> Void
     ) async throws -> ImportSummary {

@@ -1,0 +1,68 @@
+import Foundation
+import HealthCore
+import Logging
+
+/// Days derived from samples are never left behind their samples (issue 32, H3/P2/P3).
+///
+/// Every write of samples marks its spans dirty in the transaction that commits them
+/// (``HealthWrite/markDirty(zone:)``; an import marks the whole store before it starts).
+/// After the commit the write computes the dirty days and clears the spans it computed;
+/// if that fails — an error, a crash, a server killed — the spans stay, and the next
+/// write or read of the person's days computes them first. Computations of one person's
+/// days run one at a time across every server (``DirtySpanTracking/withDaysLock(_:)``), each
+/// reading the store after the previous one stored its days, so the last days stored
+/// always include every commit before them.
+extension HealthRoutes {
+    /// Computes and stores the days of every dirty span of the user, then clears those
+    /// spans; answers how many days and what the upsert did.
+    func computeDirtyDays(userID: String, database: any UserHealthStore) async throws -> (Int, UpsertCounts) {
+        try await database.withDaysLock {
+            let spans = try await database.dirtySpans()
+            guard !spans.isEmpty else { return (0, UpsertCounts()) }
+            var days = 0
+            var counts = UpsertCounts()
+            for (name, group) in Dictionary(grouping: spans, by: { $0.zone ?? "UTC" }).sorted(by: { $0.key < $1.key }) {
+                let zone = TimeZone(identifier: name) ?? .gmt
+                var intervals = group.filter { !$0.isEverything }.map(\.interval)
+                if group.contains(where: \.isEverything), let stored = try await database.storedSpan() {
+                    intervals.append(stored)
+                }
+                guard !intervals.isEmpty else { continue }
+                let (computed, upserted) = try await recompute(
+                    touching: intervals, userID: userID, zone: zone, database: database)
+                days += computed
+                counts.inserted += upserted.inserted
+                counts.updated += upserted.updated
+                counts.unchanged += upserted.unchanged
+            }
+            try await database.clearDirty(ids: spans.map(\.id))
+            return (days, counts)
+        }
+    }
+
+    /// ``computeDirtyDays(userID:database:)`` after a commit: a failure is logged and
+    /// answered as days still to compute (`nil`), never as "nothing changed" — the samples
+    /// are stored, and their days are computed by the next write or read.
+    func computeDirtyDaysAfterCommit(
+        userID: String, database: any UserHealthStore, logger: Logger
+    ) async -> (Int, UpsertCounts)? {
+        do {
+            return try await computeDirtyDays(userID: userID, database: database)
+        } catch {
+            logger.error(
+                "days not computed after a commit; they will be on the next write or read",
+                metadata: ["user": "\(userID)", "error.type": "\(type(of: error))"])
+            return nil
+        }
+    }
+
+    /// Before the person's stored days are read: the days of spans left dirty (a failure or
+    /// a crash after a commit) are computed first, so no read answers days behind samples.
+    func computeDirtyDaysBeforeReading(userID: String) async throws {
+        let database = try await repositories.readableStore(userID)
+        guard try await !database.dirtySpans().isEmpty else { return }
+        _ = try await repositories.writing(userID) { database in
+            try await computeDirtyDays(userID: userID, database: database)
+        }
+    }
+}
