@@ -56,7 +56,7 @@ doc = {
      params=[q("date", "One local date (instead of from/to).", schema=date), dict(frm, required=False), dict(to, required=False), q("sleep_need", "Hours of sleep needed, 4–12 (default 8).", schema={"type": "number", "minimum": 4, "maximum": 12}), version], opid="getReadiness", tags=["daily"])},
   "/v1/health-auto-export": {"post": op("Ingest a Health Auto Export body", "The JSON the Health Auto Export app POSTs (metrics and workouts, v1 and v2 shapes). Unknown metric names are stored under their own type and listed in the answer. Re-sending a body adds nothing. The local days touched are recomputed. Scope: write.",
      dict(errors_write, **{"200": ok(ref("IngestReport")), "422": resp("Unprocessable"), "503": resp("StoreBusy")}), params=[tz],
-     body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["data"], "properties": {"data": {"type": "object", "properties": {"metrics": {"type": "array"}, "workouts": {"type": "array"}}}}}}}}, opid="postHealthAutoExport", tags=["ingest"])},
+     body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["data"], "properties": {"data": {"type": "object", "properties": {"metrics": {"type": "array", "items": {"type": "object"}}, "workouts": {"type": "array", "items": {"type": "object"}}}}}}}}}, opid="postHealthAutoExport", tags=["ingest"])},
   "/v1/samples": {"post": op("Ingest raw samples", "A batch of samples in the store's JSON form (at most 100,000), stored with content-key deduplication; the local days touched are recomputed. The same Idempotency-Key with the same body replays the first answer (header Idempotent-Replayed: true); with another body it is a 422; while the first request with the key is still running, another is a 409. Scope: write.",
      dict(errors_write, **{"200": ok(ref("IngestReport")), "409": resp("Conflict"), "422": resp("Unprocessable"), "503": resp("StoreBusy")}),
      params=[{"name": "Idempotency-Key", "in": "header", "required": True, "description": "Names this batch (1–200 characters).", "schema": {"type": "string", "minLength": 1, "maxLength": 200}}, tz],
@@ -143,7 +143,7 @@ S["UserDeletion"] = {"type": "object", "required": ["user", "id", "rows", "sampl
 paths = doc["paths"]
 paths["/v1/changes"] = {"get": op("The change feed of one type", "Additions and deletions (tombstones) of samples of one type after an anchor, in anchor order, as HKAnchoredObjectQuery reports them. A client that applies every page from any anchor (additions as upserts by UUID, deletions as removals) ends with exactly the stored samples. Decide whether to ask again by has_more. Scope: read.",
     dict(errors_read, **{"422": resp("UnprocessableRequest"), "200": ok(ref("ChangeFeed"))}),
-    params=[q("type", "A HealthKit type identifier (HK…) or HAE:<name>.", True, {"type": "string", "minLength": 1, "maxLength": 200}, "HKQuantityTypeIdentifierStepCount"),
+    params=[q("type", "A HealthKit type identifier (HK…) or HAE:<name>.", True, {"type": "string", "minLength": 3, "maxLength": 200, "pattern": "^(HK|HAE:)[!-~]+$"}, "HKQuantityTypeIdentifierStepCount"),
             q("since", "The anchor of the last change seen (default 0: from the beginning).", schema={"type": "integer", "minimum": 0}, example=0),
             q("limit", "At most this many changes, additions and deletions together (default 1000).", schema={"type": "integer", "minimum": 1, "maximum": 10000}, example=1000)],
     opid="getChanges", tags=["samples"])}

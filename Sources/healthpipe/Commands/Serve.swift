@@ -117,6 +117,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Requests a minute per token.")
     var rateLimit = 1200
 
+    @Option(
+        name: .long,
+        help:
+            "Wrong tokens a minute from one address (at /login, /v1 and /mcp together) before it gets 429s until the minute ends."
+    )
+    var failedSignInLimit = 30
+
     @Option(help: "Largest JSON body accepted, in MiB.")
     var maxBodyMib = 4
 
@@ -161,6 +168,7 @@ struct Serve: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.requestsPerMinute = rateLimit
+        configuration.failedSignInsPerMinute = max(1, failedSignInLimit)
         configuration.maxBodyBytes = maxBodyMib << 20
         configuration.maxUploadBytes = Int64(maxUploadMib) << 20
         configuration.weather.baseURL = URL(string: weatherURL)!
