@@ -138,11 +138,11 @@ public enum AccessPages {
             let body = rows.map { row in
                 let state =
                     row.revoked.map { "revoked \(HTML.escape($0))" }
-                    ?? """
-                    <form class="inline" method="post" action="\(HTML.escape(revokeAction))">\(hidden)\
-                    <input type="hidden" name="name" value="\(HTML.escape(row.name))">\
-                    <button class="quiet" type="submit">Revoke</button></form>
-                    """
+                        ?? """
+                        <form class="inline" method="post" action="\(HTML.escape(revokeAction))">\(hidden)\
+                        <input type="hidden" name="name" value="\(HTML.escape(row.name))">\
+                        <button class="quiet" type="submit">Revoke</button></form>
+                        """
                 return """
                     <tr><th scope="row">\(HTML.escape(row.name))</th><td>\(HTML.escape(row.reads))</td>\
                     <td>\(HTML.escape(row.writes))</td><td>\(HTML.escape(row.created))</td><td>\(state)</td></tr>

@@ -17,7 +17,9 @@ import Testing
     static let now = DashboardWebTests.now
 
     /// A status and the problem's detail (or the page) of a GET with `token`.
-    static func get(_ client: some TestClientProtocol, _ uri: String, token: String) async throws -> (
+    static func get(
+        _ client: some TestClientProtocol, _ uri: String, token: String
+    ) async throws -> (
         HTTPResponse.Status, String
     ) {
         try await client.execute(uri: uri, method: .get, headers: [.authorization: "Bearer \(token)"]) { response in
