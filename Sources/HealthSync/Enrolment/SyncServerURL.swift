@@ -87,7 +87,7 @@ public enum SyncServerURL {
         guard let head = groups(halves[0], last: false), let tail = groups(halves[1], last: true),
             head.count + tail.count <= 7
         else { return nil }
-        return head + Array(repeating: 0, count: 8 - head.count - tail.count) + tail
+        return head + [UInt16](repeating: 0, count: 8 - head.count - tail.count) + tail
     }
 
     /// A server URL the sync client will not send a token to.
