@@ -20,6 +20,12 @@ public struct ServerConfiguration: Sendable {
     public var maxUploadBytes: Int64 = 4 << 30
     /// HTTPS when set (`--tls-cert`, `--tls-key`); plain HTTP otherwise.
     public var tls: TLSConfiguration?
+    /// The origin browsers and clients reach the server at, when that is not this server's
+    /// own address: behind a TLS-terminating proxy, `https://health.example.com`
+    /// (`--public-url`; ``PublicURL/parse(_:)`` checks one). An `https` one makes the
+    /// dashboard's cookies `Secure` and `__Host-` and sends HSTS, as ``tls`` does; when set,
+    /// a form's `Origin` must be this one.
+    public var publicURL: URL?
     /// Days a single `POST /v1/daily-metrics` may carry.
     public var maxDaysPerRequest = 1000
     /// The weather service of `GET /v1/snapshot` (asked only when a request gives lat and lon).
@@ -45,6 +51,66 @@ public struct ServerConfiguration: Sendable {
     public var clock: @Sendable () -> Date = { Date() }
 
     public init() {}
+
+    /// True when clients reach the server over HTTPS: its own TLS, or an `https` ``publicURL``
+    /// (a proxy in front terminates TLS). Then cookies are `Secure` and `__Host-` and every
+    /// answer carries `Strict-Transport-Security`.
+    public var servesHTTPS: Bool { tls != nil || publicURL?.scheme?.lowercased() == "https" }
+
+    /// The origin of ``publicURL`` as a browser sends it in `Origin`: `scheme://host`, with
+    /// `:port` only when it is not the scheme's default.
+    public var publicOrigin: String? { publicURL.flatMap(PublicURL.origin(of:)) }
+}
+
+/// `--public-url`: the origin a proxy in front of the server is reached at.
+public enum PublicURL {
+    /// `text` as a public URL: `http` or `https`, a host, an optional port, and nothing else
+    /// (no path but `/`, no query, fragment or user); throws ``Invalid`` otherwise.
+    public static func parse(_ text: String) throws -> URL {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
+            throw Invalid(text: text, reason: "it is not an absolute URL")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw Invalid(text: text, reason: "its scheme is '\(scheme)', not https (or http)")
+        }
+        guard let host = components.host, !host.isEmpty else { throw Invalid(text: text, reason: "it names no host") }
+        guard components.user == nil, components.password == nil else {
+            throw Invalid(text: text, reason: "it holds a user name or password")
+        }
+        guard components.path.isEmpty || components.path == "/" else {
+            throw Invalid(text: text, reason: "it has a path ('\(components.path)'); the server is served at the root")
+        }
+        guard components.query == nil, components.fragment == nil else {
+            throw Invalid(text: text, reason: "it has a query or a fragment")
+        }
+        guard let url = components.url, origin(of: url) != nil else {
+            throw Invalid(text: text, reason: "it is not a valid URL")
+        }
+        return url
+    }
+
+    /// `scheme://host[:port]` of an http(s) URL (lower case; the port only when it is not
+    /// 80 for http, 443 for https); `nil` for any other URL.
+    public static func origin(of url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            var host = components.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        // An IPv6 literal is bracketed in an origin, whether or not Foundation kept the brackets.
+        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+        let defaultPort = scheme == "https" ? 443 : 80
+        let port = components.port.flatMap { number -> String? in number == defaultPort ? nil : ":\(number)" } ?? ""
+        return "\(scheme)://\(host)\(port)"
+    }
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public let text: String
+        public let reason: String
+        public var description: String {
+            "--public-url must be the origin clients reach the server at, https://host[:port] (or http://) with no "
+                + "path or query, such as https://health.example.com; '\(text)' is not: \(reason)"
+        }
+    }
 }
 
 /// Loading `--tls-cert` and `--tls-key`.

@@ -56,6 +56,26 @@ struct ProblemMiddleware: RouterMiddleware {
     }
 }
 
+/// `Strict-Transport-Security: max-age=31536000` (a year) on every answer, errors included,
+/// of a server reached over HTTPS (``ServerConfiguration/servesHTTPS``): its own TLS, or a
+/// TLS-terminating proxy at an `https` public URL. Browsers then refuse plain HTTP to the
+/// host for a year, so a session cookie is never offered over it. Added first, outside
+/// ``ProblemMiddleware``, so that its problem answers carry the header too.
+struct StrictTransportSecurityMiddleware: RouterMiddleware {
+    typealias Context = HealthRequestContext
+    static let value = "max-age=31536000"
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        var response = try await next(request, context)
+        response.headers[.strictTransportSecurity] = Self.value
+        return response
+    }
+}
+
 /// The methods `path` has a route for (``serverRoutes`` and the pages; `{name}` matches one segment),
 /// for a 405's `Allow` header.
 func allowedMethods(forPath path: String) -> [String] {

@@ -79,6 +79,8 @@ public func buildApplication(
     configuration: ServerConfiguration, repositories: ServerRepositories, logger: Logger = Logger(label: "healthpipe.serve")
 ) throws -> some ApplicationProtocol {
     let router = Router(context: HealthRequestContext.self)
+    // HSTS first (outermost, before any route): on every answer, the problems too.
+    if configuration.servesHTTPS { router.add(middleware: StrictTransportSecurityMiddleware()) }
     router.add(middleware: ProblemMiddleware())
     let imports = ImportRunner(repositories: repositories, logger: logger)
     let routes = HealthRoutes(configuration: configuration, repositories: repositories, imports: imports)

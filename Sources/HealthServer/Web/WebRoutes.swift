@@ -11,9 +11,11 @@ import NIOCore
 /// is only ever the owner's decision.
 ///
 /// A session is a random 256-bit id in an HttpOnly, SameSite=Strict cookie (`Secure` and
-/// the `__Host-` prefix under TLS); the store keeps only its SHA-256, with the session's
-/// CSRF token, which every form carries and every POST must return. Sign-in's own form is
-/// guarded by a double-submit cookie. A POST whose `Origin` is another site is refused.
+/// the `__Host-` prefix over HTTPS: under TLS, or behind a proxy at an `https` public URL);
+/// the store keeps only its SHA-256, with the session's CSRF token, which every form carries
+/// and every POST must return. Sign-in's own form is guarded by a double-submit cookie. A
+/// POST whose `Origin` is another site (not the public URL's origin, when there is one) is
+/// refused.
 struct WebRoutes: Sendable {
     let configuration: ServerConfiguration
     let repositories: ServerRepositories
@@ -44,7 +46,9 @@ struct WebRoutes: Sendable {
 
     // MARK: Sign-in
 
-    private var secure: Bool { configuration.tls != nil }
+    /// HTTPS as the browser sees it: the server's own TLS, or an `https` public URL (a
+    /// TLS-terminating proxy in front: this server itself hears plain HTTP).
+    private var secure: Bool { configuration.servesHTTPS }
     private var sessionCookie: String { secure ? "__Host-hp_session" : "hp_session" }
     private var signInCookie: String { secure ? "__Host-hp_signin" : "hp_signin" }
 
@@ -59,7 +63,7 @@ struct WebRoutes: Sendable {
 
     func signIn(_ request: Request, peer: String?) async throws -> Response {
         let form = try await Self.form(request)
-        guard Self.sameOrigin(request), let expected = request.cookies[signInCookie]?.value,
+        guard sameOrigin(request), let expected = request.cookies[signInCookie]?.value,
             Self.equal(form["csrf"] ?? "", expected)
         else { throw Self.csrfProblem }
         let peer = "bearer " + (peer ?? "unknown")
@@ -292,7 +296,7 @@ struct WebRoutes: Sendable {
         guard let session = try await session(request) else {
             throw Problem(.unauthorized, "Unauthorized", detail: "sign in first, at /login")
         }
-        guard Self.sameOrigin(request), Self.equal(form["csrf"] ?? "", session.csrf) else { throw Self.csrfProblem }
+        guard sameOrigin(request), Self.equal(form["csrf"] ?? "", session.csrf) else { throw Self.csrfProblem }
         return (session.id, session.user, session.csrf, form)
     }
 
@@ -342,11 +346,19 @@ struct WebRoutes: Sendable {
 
     /// False when the browser says the request comes from another origin (`Origin`, or
     /// `Sec-Fetch-Site: cross-site`); requests without either header (not from a browser) pass.
-    static func sameOrigin(_ request: Request) -> Bool {
+    /// With a public URL (`publicOrigin`, a proxy in front) the `Origin` must be its origin:
+    /// the `Host` the proxy forwards may be this server's own address.
+    static func sameOrigin(_ request: Request, publicOrigin: String?) -> Bool {
         if request.headers[HTTPFields.Element.Name("Sec-Fetch-Site")!] == "cross-site" { return false }
         guard let origin = request.headers[HTTPFields.Element.Name("Origin")!] else { return true }
+        if let publicOrigin { return origin.lowercased() == publicOrigin }
         guard let host = request.head.authority ?? request.headers[HTTPFields.Element.Name("Host")!] else { return false }
         return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+
+    /// ``sameOrigin(_:publicOrigin:)`` against this server's public URL, when it has one.
+    private func sameOrigin(_ request: Request) -> Bool {
+        Self.sameOrigin(request, publicOrigin: configuration.publicOrigin)
     }
 
     static func hash(_ text: String) -> Data { Data(SHA256.hash(data: Data(text.utf8))) }

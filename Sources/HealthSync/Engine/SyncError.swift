@@ -50,7 +50,7 @@ public struct SyncError: Error, CustomStringConvertible, Sendable, Equatable {
         case .partialFailure(let count):
             "\(count) batch\(count == 1 ? " was" : "es were") refused by the server and moved to the dead letters; "
                 + "see `healthpipe sync status`"
-        case .notEnrolled(let reason): "not enrolled: \(reason); run `healthpipe devices enrol --server URL --token TOKEN`"
+        case .notEnrolled(let reason): "not enrolled: \(reason); run `HEALTHPIPE_TOKEN=… healthpipe devices enrol --server URL`"
         case .state(let reason): "sync state: \(reason)"
         case .invalidResponse(let reason): "the server's answer does not follow the protocol: \(reason)"
         }

@@ -29,10 +29,12 @@ public enum DeviceEnrolment {
     }
 
     /// Enrols a device named `name` for the token's user and records it, its key and the
-    /// token in `state`.
+    /// token in `state`. A plain `http://` server other than loopback is refused
+    /// (``SyncServerURL``) before anything is sent.
     public static func enrol(
         server: URL, token: String, name: String, state: SyncState, transport: any SyncTransport, now: Date = Date()
     ) async throws -> Enrolment {
+        try SyncServerURL.validate(server.absoluteString)
         // Before asking the server, so that no device is enrolled for a folder that cannot keep it.
         try state.refuseIfEnrolled()
         let body = try JSONSerialization.data(withJSONObject: ["name": name])

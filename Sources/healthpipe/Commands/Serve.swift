@@ -142,6 +142,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "PEM private key of --tls-cert.")
     var tlsKey: String?
 
+    @Option(help: "The origin clients reach the server at behind a TLS-terminating proxy, e.g. https://health.example.com.")
+    var publicURL: String?
+
     @Option(help: "Hours a dashboard sign-in lasts.")
     var sessionHours = 12.0
 
@@ -157,6 +160,11 @@ struct Serve: AsyncParsableCommand {
         }
         guard URL(string: weatherURL)?.scheme != nil else { throw ValidationError("--weather-url must be an absolute URL") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("give --tls-cert and --tls-key together") }
+        do {
+            _ = try publicURL.map(PublicURL.parse)
+        } catch {
+            throw ValidationError("\(error)")
+        }
         guard sessionHours > 0, sessionHours <= 24 * 30 else {
             throw ValidationError("--session-hours must be above 0, at most 720")
         }
@@ -174,6 +182,7 @@ struct Serve: AsyncParsableCommand {
         configuration.weather.baseURL = URL(string: weatherURL)!
         configuration.sessionLifetime = sessionHours * 3600
         configuration.consentRepromptInterval = repromptDays * 86400
+        configuration.publicURL = try publicURL.map(PublicURL.parse)
         if let tlsCert, let tlsKey {
             configuration.tls = try ServerTLS.configuration(certificate: tlsCert, key: tlsKey)
         }
@@ -202,7 +211,8 @@ struct Serve: AsyncParsableCommand {
         let app = try buildApplication(configuration: configuration, repositories: repositories)
         let scheme = configuration.tls == nil ? "http" : "https"
         printError("healthpipe serve: \(scheme)://\(host):\(port) (store \(database.described), data \(folder))")
-        printError("dashboard: \(scheme)://\(host):\(port)/dashboard (sign in with a user's token)")
+        let origin = configuration.publicOrigin ?? "\(scheme)://\(host):\(port)"
+        printError("dashboard: \(origin)/dashboard (sign in with a user's token)")
         do {
             try await app.runService()
         } catch {

@@ -14,7 +14,8 @@ struct SyncStateOptions: ParsableArguments {
     /// The state, or exit 2 with how to enrol when there is none.
     func openEnrolled() throws -> (SyncState, Enrolment) {
         guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("sync.sqlite")) else {
-            printError("error: no sync state in \(folder); run `healthpipe devices enrol --server URL --token TOKEN` first.")
+            printError(
+                "error: no sync state in \(folder); run `HEALTHPIPE_TOKEN=… healthpipe devices enrol --server URL` first.")
             throw ExitCode(2)
         }
         let state = try SyncState(folder: folder)
@@ -23,7 +24,20 @@ struct SyncStateOptions: ParsableArguments {
 
     /// The transport to the enrolled server with the enrolment's token.
     func transport(_ state: SyncState, _ enrolment: Enrolment, timeout: Double = 30) throws -> HTTPSyncTransport {
-        HTTPSyncTransport(baseURL: URL(string: enrolment.server)!, token: try state.credentials().token, timeout: timeout)
+        HTTPSyncTransport(
+            baseURL: try Self.serverURL(enrolment.server), token: try state.credentials().token, timeout: timeout)
+    }
+
+    /// `text` as the server the token goes to: https://, or http:// to loopback only
+    /// (``SyncServerURL``); exit 2 with why otherwise (a state enrolled before the rule may
+    /// hold a plain http:// server elsewhere).
+    static func serverURL(_ text: String) throws -> URL {
+        do {
+            return try SyncServerURL.validate(text)
+        } catch let error as SyncServerURL.Refused {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
     }
 }
 
@@ -89,8 +103,12 @@ struct SyncRun: AsyncParsableCommand {
             throw ValidationError("--batch-size must be 1–20000 (the server's limit per batch)")
         }
         if once && watch { throw ValidationError("give --once or --watch, not both") }
-        if let server, URL(string: server)?.scheme == nil {
-            throw ValidationError("--server must be a URL such as https://host:8443")
+        if let server {
+            do {
+                try SyncServerURL.validate(server)
+            } catch {
+                throw ValidationError("--server: \(error)")
+            }
         }
     }
 
@@ -105,7 +123,7 @@ struct SyncRun: AsyncParsableCommand {
         let chosen = types?.split(separator: ",").map { SampleType(String($0).trimmingCharacters(in: .whitespaces)) }
         configuration.types = chosen
         let transport = HTTPSyncTransport(
-            baseURL: URL(string: server ?? enrolment.server)!, token: try state.credentials().token,
+            baseURL: try SyncStateOptions.serverURL(server ?? enrolment.server), token: try state.credentials().token,
             timeout: configuration.requestTimeout)
         let stop = StopSignal()
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)

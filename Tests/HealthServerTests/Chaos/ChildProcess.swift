@@ -48,11 +48,14 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Runs `healthpipe arguments…` to the end and returns its standard output; throws with
-    /// its standard error when it fails.
-    static func output(_ arguments: [String]) throws -> String {
+    /// its standard error when it fails. `environment` is added to this process's.
+    static func output(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

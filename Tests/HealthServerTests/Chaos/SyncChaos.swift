@@ -121,9 +121,10 @@ struct SyncChaos {
             server.kill()
         }
         let proxyURL = "http://127.0.0.1:\(proxy.port)"
-        _ = try ChildProcess.output([
-            "devices", "enrol", "--server", proxyURL, "--token", token, "--name", "chaos", "--state", stateFolder,
-        ])
+        // The token in the environment, not on the command line (issue 32, L9).
+        _ = try ChildProcess.output(
+            ["devices", "enrol", "--server", proxyURL, "--name", "chaos", "--state", stateFolder],
+            environment: ["HEALTHPIPE_TOKEN": token])
 
         // Faults: the proxy breaks connections, the server and the client are killed, the
         // store changes under the client.
