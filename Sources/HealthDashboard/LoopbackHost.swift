@@ -7,6 +7,9 @@
 /// LoopbackHost.allows("attacker.example:8087")  // false: answer 421
 /// ```
 public enum LoopbackHost {
+    /// An ASCII digit (`Character.isNumber` also holds for `½` and `٣`).
+    private static func isDigit(_ character: Character) -> Bool { character.isASCII && character.isNumber }
+
     /// `true` when `authority` (the `Host` header or the request's authority) names this
     /// machine's loopback interface: `localhost`, `127.x.y.z` or `[::1]`, any port.
     public static func allows(_ authority: String?) -> Bool {
@@ -14,16 +17,18 @@ public enum LoopbackHost {
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else { return false }
             let rest = host[host.index(after: close)...]
-            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isNumber)) else { return false }
+            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(isDigit)) else { return false }
             return host[host.index(after: host.startIndex)..<close] == "::1"
         }
         if let colon = host.firstIndex(of: ":") {
-            guard host[host.index(after: colon)...].allSatisfy(\.isNumber) else { return false }
+            guard host[host.index(after: colon)...].allSatisfy(isDigit) else { return false }
             host = String(host[..<colon])
         }
         if host == "localhost" || host == "localhost." { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127"
-            && parts.allSatisfy { part in !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isNumber) && Int(part)! <= 255 }
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.count <= 3 && part.allSatisfy(isDigit) && (Int(part) ?? 256) <= 255
+            }
     }
 }

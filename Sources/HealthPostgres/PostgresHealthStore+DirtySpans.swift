@@ -22,29 +22,24 @@ extension PostgresHealthStore: DirtySpanTracking {
     }
 
     /// One computation of this user's days at a time across every server on the database:
-    /// an advisory lock held on a connection of its own while `body` runs (released with the
-    /// connection if the process dies), and in this process a mutex first.
+    /// a transaction-level advisory lock, held on a connection of a small pool of its own
+    /// (the work runs on the main pool, so the lock never waits for it) and released with
+    /// the transaction however `body` ends, or with the connection if the process dies; in
+    /// this process a mutex first.
     public func withDaysLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         let (database, userID) = (database, userID)
         return try await KeyedMutex.shared.withLock("postgres days " + userID) {
-            try await database.client.withConnection { connection in
-                let key = "healthpipe days " + userID
-                // Read to the end: the lock is held once its row has come back, not before.
-                _ = try await connection.query(
-                    "SELECT pg_advisory_lock(hashtextextended(\(key), 0))", logger: database.logger
-                ).collect()
-                do {
-                    let result = try await body()
+            do {
+                return try await database.pool.locks.withTransaction(logger: database.logger) { connection in
+                    let key = "healthpipe days " + userID
+                    // Read to the end: the lock is held once its row has come back, not before.
                     _ = try await connection.query(
-                        "SELECT pg_advisory_unlock(hashtextextended(\(key), 0))", logger: database.logger
+                        "SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))", logger: database.logger
                     ).collect()
-                    return result
-                } catch {
-                    _ = try? await connection.query(
-                        "SELECT pg_advisory_unlock(hashtextextended(\(key), 0))", logger: database.logger
-                    ).collect()
-                    throw error
+                    return try await body()
                 }
+            } catch let error as PostgresTransactionError {
+                throw error.closureError ?? error.beginError ?? error.commitError ?? error
             }
         }
     }

@@ -14,6 +14,10 @@ public final class PostgresPool: Sendable {
     /// (``InternedNames``). They never wait for a connection of `client`, which open
     /// transactions may all hold; and they commit before the transaction goes on.
     let autocommit: PostgresClient
+    /// A third small pool (two connections) whose transactions hold the advisory locks that
+    /// order computations of one person's days across servers while the work itself runs
+    /// on ``client``: a lock never waits for a connection the work holds.
+    let locks: PostgresClient
     public let logger: Logger
     /// Where it connects (for messages: never the password).
     public let url: PostgresURL
@@ -59,14 +63,17 @@ public final class PostgresPool: Sendable {
         var small = configuration
         small.options.maximumConnections = 2
         let autocommit = PostgresClient(configuration: small)
+        let locks = PostgresClient(configuration: small)
         self.client = client
         self.autocommit = autocommit
+        self.locks = locks
         self.logger = logger
         self.url = url
         runner = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await client.run() }
                 group.addTask { await autocommit.run() }
+                group.addTask { await locks.run() }
             }
         }
         if let schema {

@@ -32,6 +32,9 @@ public final class PostgresRecordWriter {
 
     /// Records added and skipped as duplicates, per family.
     public private(set) var added: [HealthRecord.Family: Int] = [:]
+    /// The spans of samples replaced by a writer-given UUID with new content (their days
+    /// change too).
+    public private(set) var replacedSpans: [DateInterval] = []
     public private(set) var duplicates: [HealthRecord.Family: Int] = [:]
     /// Records that replaced an older reading of the same thing (an activity summary read
     /// from a newer export), per family.
@@ -226,6 +229,7 @@ public final class PostgresRecordWriter {
                 try await flush()
                 var replaced = DeletionReport()
                 try await deleteSample(uuid: given, into: &replaced)
+                replacedSpans += replaced.intervals
             } else if let deleted = identities.deleted[given], deleted != ids.type {
                 throw SampleIdentityError(uuid: given, type: sample.type)
             }

@@ -260,7 +260,7 @@ func number(_ cell: String) -> Double? {
         }
         for refused in [
             nil, "", "attacker.example:8087", "127.0.0.1.attacker.example", "localhost.attacker.example", "[::2]:8087",
-            "127.0.0.1:80x", "0.0.0.0:8087", "192.168.1.2:8087", "127.0.0.256", "[::1]x",
+            "127.0.0.1:80x", "0.0.0.0:8087", "192.168.1.2:8087", "127.0.0.256", "[::1]x", "127.½.0.1", "127.0.0.1:½",
         ] {
             #expect(!LoopbackHost.allows(refused), "\(refused ?? "nil")")
         }

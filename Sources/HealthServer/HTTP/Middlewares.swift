@@ -94,8 +94,9 @@ func allowedMethods(forPath path: String) -> [String] {
 
 /// Bearer authentication for `/v1` and `/mcp`: a missing, malformed, unknown or revoked
 /// token is a 401 with `WWW-Authenticate` (RFC 6750); the scheme is case-insensitive
-/// (RFC 9110 §11.1). A peer that presents `failures.limit` wrong tokens in a minute is
-/// answered 429 until the minute ends, before any token is looked up.
+/// (RFC 9110 §11.1). A peer that presented `failures.limit` wrong tokens this minute gets
+/// 429 instead of 401 for the next wrong one until the minute ends — a right token always
+/// passes, so guessing from one address (behind a proxy, everyone's) locks nobody out.
 struct BearerAuthMiddleware: RouterMiddleware {
     typealias Context = HealthRequestContext
     let users: any UserRepository
@@ -110,14 +111,13 @@ struct BearerAuthMiddleware: RouterMiddleware {
         guard let header = request.headers[.authorization] else {
             throw Problem.unauthorized("send Authorization: Bearer <token> (hp_…)")
         }
-        let peer = "bearer " + (context.remoteAddress ?? "unknown")
-        if let wait = await failures.blocked(peer, now: clock()) { throw Problem.tooManyFailures(retryAfter: wait) }
         let parts = header.split(separator: " ", maxSplits: 1)
         let token =
             parts.count == 2 && parts[0].lowercased() == "bearer"
             ? BearerToken(parts[1].trimmingCharacters(in: .whitespaces)) : nil
         guard let token, let user = try await users.authenticate(token) else {
-            _ = await failures.admit(peer, now: clock())
+            let peer = "bearer " + (context.remoteAddress ?? "unknown")
+            if let wait = await failures.admit(peer, now: clock()) { throw Problem.tooManyFailures(retryAfter: wait) }
             var problem = Problem.unauthorized(
                 token == nil ? "send Authorization: Bearer <token> (hp_…)" : "the token is unknown or revoked")
             problem.headers[.wwwAuthenticate] = #"Bearer realm="healthpipe", error="invalid_token""#
@@ -138,13 +138,6 @@ actor RateLimiter {
 
     init(limit: Int) { self.limit = limit }
 
-    /// Seconds to wait when `key` has used its budget this minute, without counting.
-    func blocked(_ key: String, now: Date = Date()) -> Int? {
-        let minute = Int(now.timeIntervalSince1970 / 60)
-        guard let window = windows[key], window.minute == minute, window.count >= limit else { return nil }
-        return 60 - Int(now.timeIntervalSince1970) % 60
-    }
-
     /// Seconds to wait, or `nil` when the request may go ahead.
     func admit(_ key: String, now: Date = Date()) -> Int? {
         let minute = Int(now.timeIntervalSince1970 / 60)
@@ -153,6 +146,8 @@ actor RateLimiter {
         guard window.count < limit else { return 60 - Int(now.timeIntervalSince1970) % 60 }
         window.count += 1
         windows[key] = window
+        // Windows of past minutes are forgotten once there are many (one per peer or token).
+        if windows.count > 10_000 { windows = windows.filter { $0.value.minute == minute } }
         return nil
     }
 }

@@ -86,7 +86,7 @@ public func buildApplication(
     let routes = HealthRoutes(configuration: configuration, repositories: repositories, imports: imports)
     if let queue = repositories.importQueue {
         imports.startClaiming(queue) { userID, zone in
-            { database in try await routes.computeDirtyDays(userID: userID, database: database) }
+            { database in try await routes.computeDirtyDays(userID: userID, database: database, forImport: true) }
         }
     }
     router.get("/healthz") { _, _ in try routes.json(["status": "ok"]) }

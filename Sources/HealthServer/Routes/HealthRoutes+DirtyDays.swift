@@ -15,9 +15,20 @@ import Logging
 extension HealthRoutes {
     /// Computes and stores the days of every dirty span of the user, then clears those
     /// spans; answers how many days and what the upsert did.
-    func computeDirtyDays(userID: String, database: any UserHealthStore) async throws -> (Int, UpsertCounts) {
+    ///
+    /// A span of the whole store (``DirtySpan/everything``) is an import's: while one of
+    /// the user's imports is unfinished, only its runner (`forImport`) computes and clears
+    /// it — a read during the import would compute the days before its samples commit.
+    func computeDirtyDays(
+        userID: String, database: any UserHealthStore, forImport: Bool = false
+    ) async throws -> (Int, UpsertCounts) {
         try await database.withDaysLock {
-            let spans = try await database.dirtySpans()
+            var spans = try await database.dirtySpans()
+            if !forImport, spans.contains(where: \.isEverything),
+                try await repositories.imports.unfinishedImports().contains(where: { $0.userID == userID })
+            {
+                spans.removeAll(where: \.isEverything)
+            }
             guard !spans.isEmpty else { return (0, UpsertCounts()) }
             var days = 0
             var counts = UpsertCounts()
@@ -58,11 +69,19 @@ extension HealthRoutes {
 
     /// Before the person's stored days are read: the days of spans left dirty (a failure or
     /// a crash after a commit) are computed first, so no read answers days behind samples.
+    /// When that fails, the days stored are read as they are (and the failure logged):
+    /// a read is never refused because a computation is.
     func computeDirtyDaysBeforeReading(userID: String) async throws {
         let database = try await repositories.readableStore(userID)
         guard try await !database.dirtySpans().isEmpty else { return }
-        _ = try await repositories.writing(userID) { database in
-            try await computeDirtyDays(userID: userID, database: database)
+        do {
+            _ = try await repositories.writing(userID) { database in
+                try await computeDirtyDays(userID: userID, database: database)
+            }
+        } catch {
+            imports.logger.error(
+                "dirty days not computed before a read; the stored days are served",
+                metadata: ["user": "\(userID)", "error.type": "\(type(of: error))"])
         }
     }
 }

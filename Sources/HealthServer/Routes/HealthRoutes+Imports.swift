@@ -80,7 +80,7 @@ extension HealthRoutes {
                 throw explained
             }
             imports.start(job, file: path, user: user, zone: zone) { database in
-                try await self.computeDirtyDays(userID: user.id, database: database)
+                try await self.computeDirtyDays(userID: user.id, database: database, forImport: true)
             }
         }
         var response = try json(job)

@@ -30,7 +30,13 @@ extension HealthRoutes {
         // waits for the answer.
         return try await repositories.writing(user.id) { database in
             // Days left dirty by a failure after a commit are computed before any is read.
-            _ = try await computeDirtyDays(userID: user.id, database: database)
+            do {
+                _ = try await computeDirtyDays(userID: user.id, database: database)
+            } catch {
+                imports.logger.error(
+                    "dirty days not computed before an MCP read; the stored days are served",
+                    metadata: ["user": "\(user.id)", "error.type": "\(type(of: error))"])
+            }
             var settings = DailyNormalizer.Configuration()
             settings.homeZone = try dayZone(request)
             let tools = CoachTools(

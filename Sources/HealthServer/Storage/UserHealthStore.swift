@@ -123,7 +123,8 @@ extension HealthDatabase: UserHealthStore {
             report.duplicates = writer.duplicates.values.reduce(0, +)
             try check(report)
             if let zone = HealthWrite.dirtyZone(writes) {
-                try writer.markDirty(HealthWrite.touched(writes, deletions: report.deletions), zone: zone)
+                try writer.markDirty(
+                    HealthWrite.touched(writes, deletions: report.deletions) + writer.replacedSpans, zone: zone)
             }
             return report
         }
@@ -178,7 +179,8 @@ extension PostgresHealthStore: UserHealthStore {
             report.duplicates = writer.duplicates.values.reduce(0, +)
             try check(report)
             if let zone = HealthWrite.dirtyZone(writes) {
-                try await writer.markDirty(HealthWrite.touched(writes, deletions: report.deletions), zone: zone)
+                try await writer.markDirty(
+                    HealthWrite.touched(writes, deletions: report.deletions) + writer.replacedSpans, zone: zone)
             }
             return report
         }

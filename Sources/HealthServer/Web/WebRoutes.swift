@@ -67,13 +67,13 @@ struct WebRoutes: Sendable {
             Self.equal(form["csrf"] ?? "", expected)
         else { throw Self.csrfProblem }
         let peer = "bearer " + (peer ?? "unknown")
-        if let wait = await failures.blocked(peer, now: configuration.clock()) {
-            throw Problem.tooManyFailures(retryAfter: wait)
-        }
         guard let text = form["token"], let token = BearerToken(text.trimmingCharacters(in: .whitespaces)),
             let user = try await repositories.users.authenticate(token), user.scopes.contains(.read)
         else {
-            _ = await failures.admit(peer, now: configuration.clock())
+            // Past the budget of wrong tokens a minute, a wrong one is a 429; a right one passes.
+            if let wait = await failures.admit(peer, now: configuration.clock()) {
+                throw Problem.tooManyFailures(retryAfter: wait)
+            }
             return try await signInPage(
                 request, error: "That token is not valid, or it may not read. Check it and try again.",
                 status: .unauthorized)

@@ -38,6 +38,9 @@ public final class RecordWriter {
 
     /// Records added and skipped as duplicates, per family.
     public private(set) var added: [HealthRecord.Family: Int] = [:]
+    /// The spans of samples replaced by a writer-given UUID with new content (their days
+    /// change too).
+    public private(set) var replacedSpans: [DateInterval] = []
     public private(set) var duplicates: [HealthRecord.Family: Int] = [:]
     /// Records that replaced an older reading of the same thing (an activity summary of a
     /// day read from a newer export), per family. Neither added nor duplicate.
@@ -208,6 +211,14 @@ public final class RecordWriter {
             let typeID = try typeID(sample.type)
             if let replaced = try storedSample(uuid: given) {
                 guard replaced.typeID == typeID else { throw SampleIdentityError(uuid: given, type: sample.type) }
+                if let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT start, end FROM sample WHERE anchor = ?"), arguments: [replaced.anchor])
+                {
+                    let (start, end): (Double, Double) = (row[0], row[1])
+                    replacedSpans.append(
+                        DateInterval(
+                            start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: max(start, end))))
+                }
                 try deleteSample(anchor: replaced.anchor)
             } else if let deletedType = try Int64.fetchOne(
                 db, sql: "SELECT type_id FROM tombstone WHERE uuid = ? LIMIT 1", arguments: [Data(given.bytes)]),

@@ -3,6 +3,7 @@ import HealthCore
 import HealthMetrics
 import HealthPostgres
 import HealthServer
+import HealthStore
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -171,6 +172,51 @@ import Testing
             let stored = try await harness.store.dailyMetrics(
                 userID: harness.ids["alice"]!, from: "2024-06-01", through: "2024-06-01", version: "norm_v1")
             #expect(stored.map(\.stepsNormalized) == [total], "round \(round)")
+        }
+    }
+
+    /// A sample replaced by its UUID with a new time: the day it left is computed again too.
+    @Test(arguments: ServerBackend.enabled) func h3_aReplacedSampleLeavesNoStaleDay(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        @Sendable func body(_ day: String) -> String {
+            #"{"samples": [{"uuid": "6F1C2A8E-3B5D-4E0A-9C7B-2D4E6F8A0B1C", "type": "HKQuantityTypeIdentifierStepCount", "start": "\#(day)T10:00:00Z", "end": "\#(day)T10:10:00Z", "value": 900, "unit": "count", "source": "Jane’s Apple Watch"}]}"#
+        }
+        try await harness.app.test(.router) { client in
+            for (key, day) in [("r1", "2024-06-01"), ("r2", "2024-06-05")] {
+                try await client.execute(
+                    uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: key),
+                    body: ByteBuffer(string: body(day))
+                ) { response in #expect(response.status == .ok) }
+            }
+            // The first day lost its only sample: no steps left there.
+            #expect(try await Self.steps(client, harness) == [nil])
+        }
+    }
+
+    /// A read while an import is unfinished leaves the import's span to its runner: the
+    /// days computed then would be those before the import's samples commit.
+    @Test(arguments: ServerBackend.enabled) func h3_aReadDuringAnImportLeavesItsSpan(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let alice = harness.ids["alice"]!
+        let job = ImportJob(id: UUID().uuidString, state: .running, uploadBytes: 1, createdAt: Date())
+        try await harness.store.saveImport(job, userID: alice)
+        let store: any DirtySpanTracking =
+            if let samples = harness.samples {
+                samples.store(for: alice)
+            } else {
+                try HealthDatabase(path: harness.folder.appendingPathComponent("users/\(alice).sqlite").path)
+            }
+        try await store.markDirty([DirtySpan.everything], zone: "UTC")
+        try await harness.app.test(.router) { client in
+            _ = try await Self.steps(client, harness)
+            #expect(try await store.dirtySpans().map(\.isEverything) == [true])
+            var finished = job
+            finished.state = .succeeded
+            try await harness.store.saveImport(finished, userID: alice)
+            _ = try await Self.steps(client, harness)
+            #expect(try await store.dirtySpans().isEmpty)
         }
     }
 }

@@ -45,7 +45,7 @@ import Testing
             ) { response in
                 #expect(response.status == .ok)
             }
-            // 30 wrong tokens a minute from one address, then 429 — even for a right one.
+            // 30 wrong tokens a minute from one address, then 429 for wrong ones; a right one passes.
             let wrong = "Bearer hp_000000000000_" + String(repeating: "A", count: 43)
             for _ in 0..<30 {
                 try await client.execute(uri: uri, method: .get, headers: [.authorization: wrong]) { response in
@@ -58,7 +58,7 @@ import Testing
                 #expect(response.headers[.retryAfter] != nil)
             }
             try await client.execute(uri: uri, method: .get, headers: harness.headers("alice")) { response in
-                #expect(response.status == .tooManyRequests)
+                #expect(response.status == .ok)
             }
         }
     }
