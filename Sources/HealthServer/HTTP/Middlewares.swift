@@ -162,7 +162,7 @@ struct RateLimitMiddleware: RouterMiddleware {
     ) async throws
         -> Response
     {
-        if let user = context.user, let wait = await limiter.admit(user.id, now: clock()) {
+        if let user = context.user, let wait = await limiter.admit(user.token.id, now: clock()) {
             var problem = Problem(
                 .tooManyRequests, "Too many requests",
                 detail: "this token may make \(limiter.limit) requests a minute; retry after \(wait) s")

@@ -92,7 +92,10 @@ extension HealthRoutes {
         guard let given = request.headers[.init("Idempotency-Key")!], (1...200).contains(given.count) else {
             throw Problem.badRequest("send an Idempotency-Key header (1–200 characters) naming this batch")
         }
-        let key = "\(request.method.rawValue) \(request.uri.path) \(given)"
+        // A scoped token's keys are its own: an owner's answer is never replayed to a token
+        // that could not have made the request (its kinds are checked in `body`).
+        let holder = user.token.role == .owner ? "" : "token \(user.token.id) "
+        let key = "\(request.method.rawValue) \(request.uri.path) \(holder)\(given)"
         let data = try await collectJSON(request, limit: limit ?? configuration.maxIngestBytes)
         let hash = Data(SHA256.hash(data: data))
         let since = configuration.clock().addingTimeInterval(-Self.idempotencyKeyLifetime)

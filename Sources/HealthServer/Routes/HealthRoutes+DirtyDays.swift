@@ -32,7 +32,10 @@ extension HealthRoutes {
             guard !spans.isEmpty else { return (0, UpsertCounts()) }
             var days = 0
             var counts = UpsertCounts()
-            for (name, group) in Dictionary(grouping: spans, by: { $0.zone ?? "UTC" }).sorted(by: { $0.key < $1.key }) {
+            // Zones in the order of their latest span: where two cover one day, the latest write's wins.
+            let groups = Dictionary(grouping: spans, by: { $0.zone ?? "UTC" })
+                .sorted { ($0.value.map(\.id).max() ?? 0) < ($1.value.map(\.id).max() ?? 0) }
+            for (name, group) in groups {
                 let zone = TimeZone(identifier: name) ?? .gmt
                 var intervals = group.filter { !$0.isEverything }.map(\.interval)
                 if group.contains(where: \.isEverything), let stored = try await database.storedSpan() {
