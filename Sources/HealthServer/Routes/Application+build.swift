@@ -80,7 +80,7 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     let router = Router(context: HealthRequestContext.self)
     router.add(middleware: ProblemMiddleware())
-    let imports = ImportRunner(repositories: repositories, logger: logger)
+    let imports = ImportRunner(repositories: repositories, limits: .init(configuration), logger: logger)
     let routes = HealthRoutes(configuration: configuration, repositories: repositories, imports: imports)
     if let queue = repositories.importQueue {
         imports.startClaiming(queue) { userID, zone in
