@@ -72,7 +72,7 @@ doc = {
        q("weight_unit", "kg or lb.", schema={"enum": ["kg", "lb"]}), q("glucose_unit", "mg/dL or mmol/L.", schema={"enum": ["mg/dL", "mmol/L"]}),
        q("distance_unit", "km or mi.", schema={"enum": ["km", "mi"]}), q("temperature_unit", "C or F.", schema={"enum": ["C", "F"]}),
        q("date_format", "iso or healthexporter.", schema={"enum": ["iso", "healthexporter"]}), q("source", "true adds a Source column.", schema={"type": "boolean"})], opid="getExportCSV", tags=["reads"])},
-  "/v1/imports": {"post": op("Upload an Apple Health export", "The export.zip as the body, streamed to disk (limit: serve --max-upload-mib) and imported in the background, one import at a time. Answers 202 with the job and Location: /v1/imports/{id}. Scope: write.",
+  "/v1/imports": {"post": op("Upload an Apple Health export", "The export.zip as the body, streamed to disk (limit: serve --max-upload-mib) and imported in the background: a user's imports one after another, imports of different users side by side (serve --import-concurrency). Answers 202 with the job and Location: /v1/imports/{id}. A user with serve --max-imports-per-user imports (default 2) queued, running or being uploaded gets 429 with Retry-After. An upload whose entries inflate past 50 times its size (16 GiB at most) fails as a zip bomb. Scope: write.",
      dict(errors_write, **{"202": {"description": "Accepted", "headers": {"Location": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": ref("ImportJob")}},
        "links": {"GetImport": {"operationId": "getImport", "parameters": {"id": "$response.body#/id"}, "description": "The job just queued."}}}}),
      params=[tz], body={"required": True, "content": {"application/zip": {"schema": {"type": "string", "contentMediaType": "application/zip", "minLength": 1}}, "application/octet-stream": {"schema": {"type": "string", "format": "binary", "minLength": 1}}}}, opid="postImport", tags=["imports"])},
@@ -87,7 +87,7 @@ doc = {
     ("Forbidden", "The token lacks the scope."), ("NotFound", "No such resource of this user."), ("Conflict", "An Idempotency-Key whose first request is still running (retry later), or a state that forbids the request (an import in progress)."),
     ("ContentTooLarge", "The body is larger than the server accepts."), ("UnsupportedMediaType", "The wrong Content-Type."),
     ("Unprocessable", "A well-formed body whose content cannot be used (a local_date that does not match its timezone and UTC bounds, end before start, a Health Auto Export point without a readable date); `pointer` names the field."),
-    ("UnprocessableRequest", "Parameters that are each valid but cannot go together: from after to, a range longer than the route allows, lat without lon, an unknown metric name, readiness without date or from and to."), ("TooManyRequests", "Over the per-token rate limit; see Retry-After."),
+    ("UnprocessableRequest", "Parameters that are each valid but cannot go together: from after to, a range longer than the route allows, lat without lon, an unknown metric name, readiness without date or from and to."), ("TooManyRequests", "Over the per-token rate limit, or (POST /v1/imports) too many imports of the user in flight; see Retry-After."),
     ("ServiceUnavailable", "The store does not answer."),
     ("StoreBusy", "Concurrent writes kept colliding in the PostgreSQL store (a deadlock or a serialization failure on every try): nothing was written; send the same request again after Retry-After seconds.")]},
   "schemas": {

@@ -18,6 +18,16 @@ public struct ServerConfiguration: Sendable {
     public var failedSignInsPerMinute = 30
     /// Largest export accepted by `POST /v1/imports`, in bytes (larger: 413).
     public var maxUploadBytes: Int64 = 4 << 30
+    /// An upload's entries may inflate to at most this many times its size, all together
+    /// (more: the import fails as a zip bomb). Real exports inflate 15–25 times (an
+    /// iPhone's 200 MB export.zip to some 4 GB); a zip bomb, hundreds or thousands of times.
+    public var maxInflationRatio: Int64 = 50
+    /// Most bytes any upload may inflate to, whatever its size (16 GiB).
+    public var maxInflatedBytes: Int64 = 16 << 30
+    /// Imports queued or running per user (one more upload: 429).
+    public var maxImportsInFlightPerUser = 2
+    /// Imports running at once, each of another user (a user's own run one after another).
+    public var importConcurrency = 2
     /// HTTPS when set (`--tls-cert`, `--tls-key`); plain HTTP otherwise.
     public var tls: TLSConfiguration?
     /// The origin browsers and clients reach the server at, when that is not this server's

@@ -28,8 +28,16 @@ public struct HealthImporter: Sendable {
         public var batchSize = 4096
         /// Seconds between progress callbacks.
         public var progressInterval: TimeInterval = 0.5
+        /// Most bytes a zip's entries may inflate to, all together (`nil`: no cap, the
+        /// command line's default: the person imports their own file). Past it the import
+        /// fails with ``ImportError/Code/zipBomb`` before storing anything. The server sets
+        /// it from the upload's size (`ServerConfiguration.maxInflationRatio`).
+        public var maxInflatedBytes: Int64?
 
         public init() {}
+
+        /// What the reader is told.
+        var reading: AppleExportReader.Options { AppleExportReader.Options(maxInflatedBytes: maxInflatedBytes) }
     }
 
     public let database: HealthDatabase
@@ -50,7 +58,7 @@ public struct HealthImporter: Sendable {
     /// `options.progressInterval` seconds; keep it short.
     public func run(path: String, progress: ((ImportProgress) -> Void)? = nil) throws -> ImportSummary {
         let started = Date()
-        let reader = try AppleExportReader(path: path)
+        let reader = try AppleExportReader(path: path, options: self.options.reading)
         let identity = try reader.identity()
         let fingerprint = identity.quickKey
         var summary = ImportSummary(

@@ -25,7 +25,9 @@ public struct PostgresImporter: Sendable {
     public func run(path: String, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws -> ImportSummary {
         let started = Date()
         let (options, store) = (options, store)
-        let opened = try await BlockingWork.run("healthpipe-import-open") { Exclusive(try AppleExportReader(path: path)) }
+        let opened = try await BlockingWork.run("healthpipe-import-open") {
+            Exclusive(try AppleExportReader(path: path, options: options.reading))
+        }
         let reader = opened.value
         let identity = try reader.identity()
         let fingerprint = identity.quickKey

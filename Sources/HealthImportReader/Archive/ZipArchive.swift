@@ -31,9 +31,31 @@ final class ZipArchive {
         init(_ description: String) { self.description = description }
     }
 
+    /// An entry, or the archive, that inflates past ``maxInflatedBytes``: a zip bomb.
+    struct Bomb: Error, CustomStringConvertible {
+        /// The cap passed.
+        let cap: UInt64
+        /// How many times its compressed size: the entry's, or the archive's when the entry
+        /// alone stays under the cap (only the entries read before it take it over).
+        let ratio: UInt64
+        let wholeArchive: Bool
+
+        var description: String {
+            wholeArchive
+                ? "the zip archive inflates past \(cap) bytes with this entry (\(ratio)× its compressed size); refused as a zip bomb"
+                : "the zip entry inflates past \(cap) bytes (\(ratio)× its compressed size); refused as a zip bomb"
+        }
+    }
+
     let entries: [Entry]
     let fileSize: UInt64
     private let descriptor: Int32
+    /// Most bytes the entries may inflate to, all reads together (an entry read twice
+    /// counts twice); `nil`: no cap. Past it a read throws ``Bomb``: before inflating an
+    /// entry whose declared size would pass it, or as soon as the bytes inflated do.
+    var maxInflatedBytes: UInt64?
+    /// Bytes inflated (or read stored) so far, every read of every entry counted.
+    private(set) var inflatedBytes: UInt64 = 0
 
     /// Opens `path` and reads its central directory.
     init(path: String) throws {
@@ -190,11 +212,21 @@ final class ZipArchive {
         guard dataOffset <= fileSize, entry.compressedSize <= fileSize - dataOffset else {
             throw Failure("is cut short: its data runs past the end of the archive")
         }
+        // A full read (not a peek at the head) inflates the whole declared size, or fails:
+        // refused before inflating a byte when that would pass the cap.
+        if checksCRC, let cap = maxInflatedBytes, entry.uncompressedSize > cap - min(cap, inflatedBytes) {
+            throw bomb(entry, before: inflatedBytes, cap: cap)
+        }
         var checksum = CRC32()
         var produced: UInt64 = 0
         let emit = { (chunk: Data) throws in
             produced += UInt64(chunk.count)
             guard produced <= entry.uncompressedSize else { throw Failure("holds more than its declared size") }
+            // Counted where the bytes come out of zlib, before anyone sees them.
+            self.inflatedBytes += UInt64(chunk.count)
+            if let cap = self.maxInflatedBytes, self.inflatedBytes > cap {
+                throw self.bomb(entry, before: self.inflatedBytes - produced, cap: cap)
+            }
             chunk.withUnsafeBytes { checksum.update($0) }
             try consume(chunk)
         }
@@ -210,6 +242,18 @@ final class ZipArchive {
         guard !checksCRC || checksum.value == entry.crc32 else {
             throw Failure("is damaged: its CRC-32 does not match the archive's")
         }
+    }
+
+    /// The ``Bomb`` of `entry` (its declared size: it inflates to that or fails as damaged),
+    /// read after `before` bytes inflated from the archive: the entry's own ratio when it
+    /// passes `cap` alone, else the archive's (all it inflates to, over the file's size).
+    private func bomb(_ entry: Entry, before: UInt64, cap: UInt64) -> Bomb {
+        let entryBytes = entry.uncompressedSize
+        if entryBytes > cap {
+            return Bomb(cap: cap, ratio: entryBytes / max(1, entry.compressedSize), wholeArchive: false)
+        }
+        let total = min(before, UInt64.max - entryBytes) + entryBytes
+        return Bomb(cap: cap, ratio: total / max(1, fileSize), wholeArchive: true)
     }
 
     /// Reads `count` bytes from `offset` in chunks, into one reused buffer.

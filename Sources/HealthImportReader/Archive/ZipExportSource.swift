@@ -16,13 +16,17 @@ final class ZipExportSource: ExportSource {
         entriesByPath.map { (($0.key as NSString).lastPathComponent, $0.value) }, uniquingKeysWith: { first, _ in first })
     private(set) var refusedEntries: [String] = []
 
-    init(url: URL) throws {
+    /// Opens the zip at `url`; its entries may inflate to `maxInflatedBytes` at most, all
+    /// reads together (`nil`: no cap), or the read fails with ``ImportError/Code/zipBomb``.
+    init(url: URL, maxInflatedBytes: Int64? = nil) throws {
         path = url.path
         do {
             archive = try ZipArchive(path: url.path)
         } catch {
             throw ImportError(.unreadableArchive, file: url.path, "is not a readable zip archive (\(error))")
         }
+        // Before the first peek: the heads read to find the main XML count too.
+        archive.maxInflatedBytes = maxInflatedBytes.map { UInt64(max(0, $0)) }
         var candidates: [ZipArchive.Entry] = []
         var emptyXML: [String] = []
         var count = 0
@@ -45,8 +49,8 @@ final class ZipExportSource: ExportSource {
         }
         candidates.sort { $0.path.split(separator: "/").count < $1.path.split(separator: "/").count }
         var found: ZipArchive.Entry?
-        for candidate in candidates where try ZipExportSource.peek(archive, candidate).map(MainXMLDetector.isHealthExport) == true
-        {
+        for candidate in candidates
+        where try ZipExportSource.peek(archive, candidate, path: path).map(MainXMLDetector.isHealthExport) == true {
             found = candidate
             break
         }
@@ -63,7 +67,9 @@ final class ZipExportSource: ExportSource {
 
     private struct StopPeek: Error {}
 
-    private static func peek(_ archive: ZipArchive, _ entry: ZipArchive.Entry) throws -> Data? {
+    /// The head of `entry`, or `nil` when it cannot be read (it is not the export, then);
+    /// past the archive's cap of inflated bytes, the zip bomb's error.
+    private static func peek(_ archive: ZipArchive, _ entry: ZipArchive.Entry, path: String) throws -> Data? {
         var head = Data()
         do {
             try archive.extract(entry, bufferSize: 16 * 1024, checksCRC: false) { chunk in
@@ -71,6 +77,8 @@ final class ZipExportSource: ExportSource {
                 if head.count >= MainXMLDetector.peekSize { throw StopPeek() }
             }
         } catch is StopPeek {
+        } catch let bomb as ZipArchive.Bomb {
+            throw ImportError(.zipBomb, file: "\((path as NSString).lastPathComponent): \(entry.path)", "\(bomb)")
         } catch {
             return nil
         }
@@ -106,6 +114,8 @@ final class ZipExportSource: ExportSource {
             try archive.extract(entry, bufferSize: bufferSize, consume)
         } catch let failure as ZipArchive.Failure {
             throw ImportError(.damagedEntry, file: name, "the zip entry \(failure)")
+        } catch let bomb as ZipArchive.Bomb {
+            throw ImportError(.zipBomb, file: name, "\(bomb)")
         }
     }
 

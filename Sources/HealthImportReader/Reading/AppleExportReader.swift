@@ -17,10 +17,23 @@ import HealthCore
 public final class AppleExportReader {
     let source: any ExportSource
 
+    /// Settings of a read.
+    public struct Options: Sendable {
+        /// Most bytes a zip's entries may inflate to, all reads of the import together;
+        /// `nil`: no cap. Past it the read fails with ``ImportError/Code/zipBomb``, naming
+        /// the entry: before inflating an entry whose declared size would pass it, or as
+        /// soon as the bytes inflated do, never after. Files and folders are not capped.
+        public var maxInflatedBytes: Int64?
+
+        public init(maxInflatedBytes: Int64? = nil) {
+            self.maxInflatedBytes = maxInflatedBytes
+        }
+    }
+
     /// Opens `path`: a zip (by its magic bytes), a folder, or an XML file. Fails with an
     /// ``ImportError`` when it is none of them or holds no Apple Health export.
-    public convenience init(path: String) throws {
-        try self.init(source: AppleExportReader.openSource(path))
+    public convenience init(path: String, options: Options = Options()) throws {
+        try self.init(source: AppleExportReader.openSource(path, options: options))
     }
 
     init(source: any ExportSource) {
@@ -142,7 +155,7 @@ public final class AppleExportReader {
         }
     }
 
-    static func openSource(_ path: String) throws -> any ExportSource {
+    static func openSource(_ path: String, options: Options = Options()) throws -> any ExportSource {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ImportError(.notFound, file: path, "does not exist")
@@ -155,7 +168,7 @@ public final class AppleExportReader {
         let magic = (try? handle.read(upToCount: 4)) ?? Data()
         try? handle.close()
         if magic.isEmpty { throw ImportError(.empty, file: path, "is empty") }
-        if magic.starts(with: [0x50, 0x4B]) { return try ZipExportSource(url: url) }
+        if magic.starts(with: [0x50, 0x4B]) { return try ZipExportSource(url: url, maxInflatedBytes: options.maxInflatedBytes) }
         return try FileExportSource(xml: url)
     }
 

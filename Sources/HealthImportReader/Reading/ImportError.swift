@@ -17,6 +17,9 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
         case unreadableArchive = "unreadable_archive"
         /// A zip entry that is truncated or whose CRC-32 does not match.
         case damagedEntry = "damaged_entry"
+        /// A zip entry, or the zip's entries together, that inflate past the read's cap
+        /// (``AppleExportReader/Options/maxInflatedBytes``): refused as a zip bomb.
+        case zipBomb = "zip_bomb"
         /// The main XML is not well-formed (truncated, a broken tag, a bad character).
         case malformedXML = "malformed_xml"
         /// Well-formed XML whose content is not usable (a record without its type, a wrong root).

@@ -5,24 +5,68 @@ import HealthImportReader
 import HealthStore
 import Logging
 
-/// Imports uploaded exports in the background, one at a time, on a thread of their own (an
-/// import is CPU-bound for seconds to minutes and must not starve the request handlers).
+/// Imports uploaded exports in the background: one at a time per user, and at most
+/// ``Limits/concurrency`` at once, each of another user (an import is CPU-bound for seconds
+/// to minutes: one user's must not hold up everyone's, nor starve the request handlers).
 ///
 /// A job's state is saved when it starts, every `progressInterval` while it runs, and
 /// when it ends; the uploaded file is deleted when it ends, whatever the outcome. An import
 /// is one transaction in the user's store, so a server that stops mid-import leaves the
 /// store as it was; `failUnfinishedImports` marks such a job failed at the next start.
+/// An upload may inflate to ``Limits/inflationCap(uploadBytes:)`` at most: past it the job
+/// fails as a zip bomb.
 final class ImportRunner: Sendable {
+    /// How many imports, and how large.
+    struct Limits: Sendable {
+        /// Imports running at once (each of another user).
+        var concurrency = 2
+        /// Imports queued or running per user.
+        var perUser = 2
+        /// An upload inflates to this many times its size at most...
+        var inflationRatio: Int64 = 50
+        /// ...and to this many bytes at most, whatever its size.
+        var maxInflatedBytes: Int64 = 16 << 30
+
+        init() {}
+
+        init(_ configuration: ServerConfiguration) {
+            concurrency = max(1, configuration.importConcurrency)
+            perUser = max(1, configuration.maxImportsInFlightPerUser)
+            inflationRatio = max(1, configuration.maxInflationRatio)
+            maxInflatedBytes = max(0, configuration.maxInflatedBytes)
+        }
+
+        /// The bytes an upload of `uploadBytes` may inflate to: `inflationRatio` times its
+        /// size, `maxInflatedBytes` at most.
+        func inflationCap(uploadBytes: Int64) -> Int64 {
+            let (scaled, overflow) = max(1, uploadBytes).multipliedReportingOverflow(by: inflationRatio)
+            return min(overflow ? .max : scaled, maxInflatedBytes)
+        }
+    }
+
     let repositories: ServerRepositories
+    let limits: Limits
     let progressInterval: TimeInterval
     let logger: Logger
-    /// Serial: one import at a time, whichever user it belongs to.
-    private let queue = DispatchQueue(label: "healthpipe.imports", qos: .utility)
+    /// The imports running now, `limits.concurrency` at most.
+    private let slots: ImportSlots
+    /// Per user: their imports one after another (a second waits without taking a slot).
+    private let importing = KeyedMutex()
+    /// Per user: deciding whether an upload may start, and recording that it has ended.
+    private let admissions = KeyedMutex()
+    /// Per user: uploads being received, not yet a recorded job.
+    private let receiving = Locked<[String: Int]>([:])
+    /// Per user: jobs this server has claimed from the shared queue and not finished.
+    private let claimedHere = Locked<[String: Int]>([:])
 
-    init(repositories: ServerRepositories, progressInterval: TimeInterval = 0.5, logger: Logger) {
+    init(
+        repositories: ServerRepositories, limits: Limits = Limits(), progressInterval: TimeInterval = 0.5, logger: Logger
+    ) {
         self.repositories = repositories
+        self.limits = limits
         self.progressInterval = progressInterval
         self.logger = logger
+        slots = ImportSlots(limits.concurrency)
     }
 
     /// Starts importing `file` for `user`; returns at once.
@@ -30,26 +74,72 @@ final class ImportRunner: Sendable {
         Task { await run(job, file: file, userID: user.id, zone: zone, recompute: recompute) }
     }
 
+    /// Whether `userID` may upload one more export: `false` when ``Limits/perUser`` of
+    /// theirs are queued or running already (the store's jobs, on PostgreSQL every
+    /// server's) or being received. When `true`, the upload counts as being received
+    /// until ``endUpload(of:)``: call it once its job is recorded, or the upload refused.
+    func beginUpload(of userID: String) async throws -> Bool {
+        let limit = limits.perUser
+        return try await admissions.withLock(userID) {
+            let unfinished = try await self.repositories.imports.unfinishedImportCount(userID: userID)
+            return self.receiving.withLock { receiving in
+                let received = receiving[userID, default: 0]
+                guard unfinished + received < limit else { return false }
+                receiving[userID] = received + 1
+                return true
+            }
+        }
+    }
+
+    /// Ends an upload ``beginUpload(of:)`` let in. Under the same lock: a job recorded just
+    /// before is counted by the store from here, never by neither.
+    func endUpload(of userID: String) async {
+        _ = try? await admissions.withLock(userID) {
+            self.receiving.withLock { receiving in
+                let left = receiving[userID, default: 1] - 1
+                receiving[userID] = left > 0 ? left : nil
+            }
+        }
+    }
+
     /// Set by ``ring()``: a job was queued here, no need to wait for the next poll.
     private let bell = Locked(false)
 
     /// With several servers on one database: claims queued jobs — this server's and
-    /// others', a dead server's too — one at a time, for as long as the process runs,
-    /// polling every `poll` seconds and at once after ``ring()``. `recompute` gives each
-    /// job's recomputation of days for its user and zone.
+    /// others', a dead server's too — ``Limits/concurrency`` at a time, for as long as the
+    /// process runs, polling every `poll` seconds and at once after ``ring()``. A user
+    /// whose job this server is importing is skipped: their next job waits for another
+    /// claim, not in one of this server's. `recompute` gives each job's recomputation of
+    /// days for its user and zone.
     func startClaiming(
         _ queue: any SharedImportQueue, poll: TimeInterval = 1,
         recompute: @escaping @Sendable (_ userID: String, _ zone: TimeZone) -> RecomputeDays
     ) {
-        let (bell, logger, folder) = (bell, logger, repositories.uploadFolder)
+        for _ in 0..<limits.concurrency {
+            claimLoop(queue, poll: poll, recompute: recompute)
+        }
+    }
+
+    /// One claimer: a job at a time.
+    private func claimLoop(
+        _ queue: any SharedImportQueue, poll: TimeInterval,
+        recompute: @escaping @Sendable (_ userID: String, _ zone: TimeZone) -> RecomputeDays
+    ) {
+        let (bell, logger, folder, claimedHere) = (bell, logger, repositories.uploadFolder, claimedHere)
         Task {
             while !Task.isCancelled {
                 do {
-                    let claimed = try await queue.claimNextImport(into: folder) { claimed in
+                    let busy = claimedHere.withLock { Set($0.keys) }
+                    let claimed = try await queue.claimNextImport(into: folder, skippingUsers: busy) { claimed in
+                        let userID = claimed.userID
+                        claimedHere.withLock { $0[userID, default: 0] += 1 }
                         let zone = TimeZone(identifier: claimed.zone) ?? .gmt
                         await self.run(
-                            claimed.job, file: claimed.file, userID: claimed.userID, zone: zone,
-                            recompute: recompute(claimed.userID, zone))
+                            claimed.job, file: claimed.file, userID: userID, zone: zone, recompute: recompute(userID, zone))
+                        claimedHere.withLock { counts in
+                            let left = counts[userID, default: 1] - 1
+                            counts[userID] = left > 0 ? left : nil
+                        }
                     }
                     if claimed { continue }
                 } catch is CancellationError {
@@ -79,8 +169,21 @@ final class ImportRunner: Sendable {
         var progress: ImportProgress?
     }
 
-    private func run(_ job: ImportJob, file: String, userID: String, zone: TimeZone, recompute: RecomputeDays) async {
+    /// Runs the job once the user's previous import has ended and a slot is free; the job
+    /// stays `queued` meanwhile.
+    private func run(
+        _ job: ImportJob, file: String, userID: String, zone: TimeZone, recompute: @escaping RecomputeDays
+    ) async {
+        _ = try? await importing.withLock(userID) {
+            await self.slots.withSlot {
+                await self.runNow(job, file: file, userID: userID, zone: zone, recompute: recompute)
+            }
+        }
+    }
+
+    private func runNow(_ job: ImportJob, file: String, userID: String, zone: TimeZone, recompute: RecomputeDays) async {
         var job = job
+        let cap = limits.inflationCap(uploadBytes: job.uploadBytes)
         let live = Locked(Live())
         do {
             // Under the user's lock: the user's deletion is refused while the job is unfinished,
@@ -92,7 +195,7 @@ final class ImportRunner: Sendable {
                 // the commit, whoever finds the span next computes the days (issue 32, P2).
                 try await database.markDirty([DirtySpan.everything], zone: zone.identifier)
                 let summary: ImportSummary = try await withThrowingTaskGroup(of: ImportSummary?.self) { group in
-                    group.addTask { try await self.importOnQueue(file: file, database: database, live: live) }
+                    group.addTask { try await self.importExport(file: file, into: database, cap: cap, live: live) }
                     group.addTask {
                         // Saves the state when the import starts and whenever its progress has
                         // moved; cancelled when the import ends.
@@ -156,24 +259,18 @@ final class ImportRunner: Sendable {
         }
     }
 
-    private func importOnQueue(file: String, database: any UserHealthStore, live: Locked<Live>) async throws -> ImportSummary {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                live.withLock { $0.started = true }
-                var settings = HealthImporter.Options()
-                settings.progressInterval = self.progressInterval
-                let options = settings
-                // The queue's thread waits for the import (its own threads do the work): one
-                // import at a time, whichever store it writes.
-                continuation.resume(
-                    with: Result {
-                        try BlockingWork.wait {
-                            try await database.importExport(path: file, options: options) { progress in
-                                live.withLock { $0.progress = progress }
-                            }
-                        }
-                    })
-            }
+    /// Imports `file`, its entries inflating to `cap` bytes at most. The import runs on
+    /// threads of its own (``HealthImporter``'s, or the PostgreSQL pipeline's): awaiting it
+    /// holds no thread of the cooperative pool.
+    private func importExport(
+        file: String, into database: any UserHealthStore, cap: Int64, live: Locked<Live>
+    ) async throws -> ImportSummary {
+        live.withLock { $0.started = true }
+        var settings = HealthImporter.Options()
+        settings.progressInterval = progressInterval
+        settings.maxInflatedBytes = cap
+        return try await database.importExport(path: file, options: settings) { progress in
+            live.withLock { $0.progress = progress }
         }
     }
 

@@ -82,7 +82,7 @@ public func buildApplication(
     // HSTS first (outermost, before any route): on every answer, the problems too.
     if configuration.servesHTTPS { router.add(middleware: StrictTransportSecurityMiddleware()) }
     router.add(middleware: ProblemMiddleware())
-    let imports = ImportRunner(repositories: repositories, logger: logger)
+    let imports = ImportRunner(repositories: repositories, limits: .init(configuration), logger: logger)
     let routes = HealthRoutes(configuration: configuration, repositories: repositories, imports: imports)
     if let queue = repositories.importQueue {
         imports.startClaiming(queue) { userID, zone in

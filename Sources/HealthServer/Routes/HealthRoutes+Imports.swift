@@ -9,7 +9,9 @@ extension HealthRoutes {
     /// Streams the body to `uploads/<id>.zip` (413 past `maxUploadBytes`, checked against
     /// `Content-Length` first and against the bytes received after), then answers 202 with
     /// the job and `Location: /v1/imports/<id>`. An export may hold every kind of data, so
-    /// the token needs write for every kind (a scoped token with fewer gets a 403).
+    /// the token needs write for every kind (a scoped token with fewer gets a 403). A user
+    /// with `maxImportsInFlightPerUser` imports queued, running or being uploaded gets a 429
+    /// before a byte is stored.
     func postImport(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
         let user = try context.requireUser(.write)
         try Self.requireWrite(Set(HealthDataCategory.allCases), user: user)
@@ -24,6 +26,29 @@ extension HealthRoutes {
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > limit {
             throw Self.uploadTooLarge(limit)
         }
+        guard try await imports.beginUpload(of: user.id) else {
+            throw Self.tooManyImports(configuration.maxImportsInFlightPerUser)
+        }
+        let job: ImportJob
+        do {
+            job = try await receive(request, context, user: user, zone: zone)
+        } catch {
+            await imports.endUpload(of: user.id)
+            throw error
+        }
+        // The job is recorded: counted with the user's unfinished imports from here.
+        await imports.endUpload(of: user.id)
+        var response = try json(job)
+        response.status = .accepted
+        response.headers[.location] = "/v1/imports/\(job.id)"
+        return response
+    }
+
+    /// Stores the upload and records its job (queued here, or in the shared queue).
+    private func receive(
+        _ request: Request, _ context: HealthRequestContext, user: User, zone: TimeZone
+    ) async throws -> ImportJob {
+        let limit = configuration.maxUploadBytes
         let id = UUID().uuidString.lowercased()
         let folder = repositories.uploadFolder
         let path = (folder as NSString).appendingPathComponent("\(id).zip")
@@ -83,10 +108,7 @@ extension HealthRoutes {
                 try await self.computeDirtyDays(userID: user.id, database: database, forImport: true)
             }
         }
-        var response = try json(job)
-        response.status = .accepted
-        response.headers[.location] = "/v1/imports/\(id)"
-        return response
+        return job
     }
 
     /// `GET /v1/imports/{id}`: the job, its progress and, once finished, its result.
@@ -101,6 +123,17 @@ extension HealthRoutes {
 
     private func removeUpload(_ path: String) async {
         _ = try? await offload { try FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// A 429: the user's imports in flight are at the limit; one may upload again once one
+    /// has finished.
+    private static func tooManyImports(_ limit: Int) -> Problem {
+        var problem = Problem(
+            .tooManyRequests, "Too many imports",
+            detail: "\(limit) imports of yours are queued, running or being uploaded, the most this server takes "
+                + "at once (serve --max-imports-per-user); upload again once one has finished (GET /v1/imports/{id})")
+        problem.headers[.retryAfter] = "30"
+        return problem
     }
 
     private static func uploadTooLarge(_ limit: Int64) -> Problem {

@@ -30,11 +30,17 @@ extension PostgresServerStore: SharedImportQueue {
     }
 
     public func claimNextImport(into folder: String, _ work: (ClaimedImport) async -> Void) async throws -> Bool {
+        try await claimNextImport(into: folder, skippingUsers: [], work)
+    }
+
+    public func claimNextImport(
+        into folder: String, skippingUsers: Set<String>, _ work: (ClaimedImport) async -> Void
+    ) async throws -> Bool {
         guard !pool.isClosed else { throw CancellationError() }
         return try await client.withConnection { connection in
             try await connection.query("BEGIN", logger: logger)
             do {
-                let claimed = try await claim(on: connection, into: folder)
+                let claimed = try await claim(on: connection, into: folder, skipping: skippingUsers)
                 if let claimed {
                     await work(claimed)
                     try? FileManager.default.removeItem(atPath: claimed.file)
@@ -50,14 +56,18 @@ extension PostgresServerStore: SharedImportQueue {
         }
     }
 
-    /// Locks the oldest claimable job's claim row (skipping those other servers hold) and
-    /// writes its upload to `folder`.
-    private func claim(on connection: PostgresConnection, into folder: String) async throws -> ClaimedImport? {
+    /// Locks the oldest claimable job's claim row (skipping those other servers hold, and
+    /// the jobs of `skipping` users) and writes its upload to `folder`.
+    private func claim(
+        on connection: PostgresConnection, into folder: String, skipping: Set<String>
+    ) async throws -> ClaimedImport? {
         var found: (String, String, String, String)?
+        let skipped = skipping.sorted()
         for try await row in try await connection.query(
             """
             SELECT c.job_id, c.user_id, c.zone, j.job_json FROM import_claim c JOIN import_job j ON j.id = c.job_id
-            WHERE j.state IN ('queued', 'running') ORDER BY j.created_at
+            WHERE j.state IN ('queued', 'running') AND NOT (c.user_id = ANY(\(skipped)))
+            ORDER BY j.created_at
             FOR UPDATE OF c SKIP LOCKED LIMIT 1
             """, logger: logger
         ).decode((String, String, String, String).self) {

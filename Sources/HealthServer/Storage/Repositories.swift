@@ -189,6 +189,11 @@ public protocol ImportJobRepository: Sendable {
 }
 
 extension ImportJobRepository {
+    /// How many of user `userID`'s jobs are queued or running.
+    public func unfinishedImportCount(userID: String) async throws -> Int {
+        try await unfinishedImports().filter { $0.userID == userID }.count
+    }
+
     /// Marks every queued or running job failed with `reason` (at start-up: a job that was
     /// running when the server stopped is not running any more). Returns how many.
     public func failUnfinishedImports(reason: String) async throws -> Int {
@@ -209,6 +214,20 @@ public protocol SharedImportQueue: Sendable {
     /// `folder` and runs `work` while holding the claim; the job's upload and claim are
     /// removed once `work` returns. `false` when there was nothing to claim.
     func claimNextImport(into folder: String, _ work: (ClaimedImport) async -> Void) async throws -> Bool
+    /// ``claimNextImport(into:_:)``, leaving the jobs of `skippingUsers` to a later claim
+    /// (users this server is importing for: their next job would wait for the last).
+    func claimNextImport(
+        into folder: String, skippingUsers: Set<String>, _ work: (ClaimedImport) async -> Void
+    ) async throws -> Bool
+}
+
+extension SharedImportQueue {
+    /// A queue that cannot skip users claims as ``claimNextImport(into:_:)`` does.
+    public func claimNextImport(
+        into folder: String, skippingUsers: Set<String>, _ work: (ClaimedImport) async -> Void
+    ) async throws -> Bool {
+        try await claimNextImport(into: folder, work)
+    }
 }
 
 /// A job claimed by this server.

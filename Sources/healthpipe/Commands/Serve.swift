@@ -130,6 +130,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest export.zip accepted by POST /v1/imports, in MiB.")
     var maxUploadMib = 4096
 
+    @Option(help: "Imports a user may have queued, running or uploading at once (one more: 429).")
+    var maxImportsPerUser = 2
+
+    @Option(help: "Imports run at once, each of another user (a user's own run one after another).")
+    var importConcurrency = 2
+
     @Option(help: "Folder of each user's samples and of uploads (default: the folder of --db).")
     var dataDir: String?
 
@@ -158,6 +164,9 @@ struct Serve: AsyncParsableCommand {
         guard rateLimit > 0, maxBodyMib > 0, maxUploadMib > 0 else {
             throw ValidationError("--rate-limit, --max-body-mib and --max-upload-mib must be positive")
         }
+        guard maxImportsPerUser > 0, importConcurrency > 0 else {
+            throw ValidationError("--max-imports-per-user and --import-concurrency must be positive")
+        }
         guard URL(string: weatherURL)?.scheme != nil else { throw ValidationError("--weather-url must be an absolute URL") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("give --tls-cert and --tls-key together") }
         do {
@@ -179,6 +188,8 @@ struct Serve: AsyncParsableCommand {
         configuration.failedSignInsPerMinute = max(1, failedSignInLimit)
         configuration.maxBodyBytes = maxBodyMib << 20
         configuration.maxUploadBytes = Int64(maxUploadMib) << 20
+        configuration.maxImportsInFlightPerUser = maxImportsPerUser
+        configuration.importConcurrency = importConcurrency
         configuration.weather.baseURL = URL(string: weatherURL)!
         configuration.sessionLifetime = sessionHours * 3600
         configuration.consentRepromptInterval = repromptDays * 86400
