@@ -11,11 +11,16 @@ import Foundation
 /// JSONDuplicateKeys.first(in: Data(#"{"a": 1, "b": {"c": 2, "c": 3}}"#.utf8))  // "/b/c"
 /// ```
 enum JSONDuplicateKeys {
-    private enum Container {
-        /// The keys seen (a set once there are many: a hostile object of 100,000 keys must
-        /// not cost their square), and the key whose value is being read.
-        case object(keys: [[UInt8]], many: Set<[UInt8]>?, current: String?)
-        case array(index: Int)
+    /// An open object or array, mutated in place on the stack (no copy per key).
+    private struct Container {
+        var isObject: Bool
+        /// The keys seen, while few; a set once there are many (a hostile object of 100,000
+        /// keys must not cost their square).
+        var keys: [[UInt8]] = []
+        var many: Set<[UInt8]>?
+        /// The key whose value is being read, or the array's index.
+        var current: [UInt8] = []
+        var index = 0
     }
 
     /// The JSON Pointer of the first repeated key (`/b/c`), or `nil`. Keys are compared
@@ -45,39 +50,36 @@ enum JSONDuplicateKeys {
                     }
                     end += 1
                 }
-                if expectingKey, case .object(var keys, var many, _) = stack.last {
+                if expectingKey, let top = stack.indices.last, stack[top].isObject {
                     var key = Array(bytes[start..<min(end, count)])
                     if escaped { key = unescaped(key) }
-                    let name = String(decoding: key, as: UTF8.self)
-                    let seen = many.map { $0.contains(key) } ?? keys.contains(key)
-                    if seen { return pointer(stack.dropLast()) + "/" + escape(name) }
-                    if many != nil {
-                        many!.insert(key)
-                    } else if keys.count >= 16 {
-                        many = Set(keys + [key])
-                        keys = []
+                    let seen = stack[top].many?.contains(key) ?? stack[top].keys.contains(key)
+                    if seen { return pointer(stack.dropLast()) + "/" + name(key) }
+                    if stack[top].many != nil {
+                        stack[top].many!.insert(key)
+                    } else if stack[top].keys.count >= 16 {
+                        stack[top].many = Set(stack[top].keys + [key])
+                        stack[top].keys = []
                     } else {
-                        keys.append(key)
+                        stack[top].keys.append(key)
                     }
-                    stack[stack.count - 1] = .object(keys: keys, many: many, current: name)
+                    stack[top].current = key
                     expectingKey = false
                 }
                 index = end + 1
                 continue
             case UInt8(ascii: "{"):
-                stack.append(.object(keys: [], many: nil, current: nil))
+                stack.append(Container(isObject: true))
                 expectingKey = true
             case UInt8(ascii: "["):
-                stack.append(.array(index: 0))
+                stack.append(Container(isObject: false))
                 expectingKey = false
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 if !stack.isEmpty { stack.removeLast() }
                 expectingKey = false
             case UInt8(ascii: ","):
-                switch stack.last {
-                case .object: expectingKey = true
-                case .array(let position): stack[stack.count - 1] = .array(index: position + 1)
-                case nil: break
+                if let top = stack.indices.last {
+                    if stack[top].isObject { expectingKey = true } else { stack[top].index += 1 }
                 }
             default: break
             }
@@ -88,16 +90,14 @@ enum JSONDuplicateKeys {
 
     private static func pointer(_ containers: ArraySlice<Container>) -> String {
         containers.map { container in
-            switch container {
-            case .object(_, _, let current): "/" + escape(current ?? "")
-            case .array(let index): "/\(index)"
-            }
+            container.isObject ? "/" + name(container.current) : "/\(container.index)"
         }.joined()
     }
 
-    /// RFC 6901: `~` as `~0`, `/` as `~1`.
-    private static func escape(_ name: String) -> String {
-        name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    /// A key as a JSON Pointer token (RFC 6901: `~` as `~0`, `/` as `~1`).
+    private static func name(_ key: [UInt8]) -> String {
+        String(decoding: key, as: UTF8.self).replacingOccurrences(of: "~", with: "~0")
+            .replacingOccurrences(of: "/", with: "~1")
     }
 
     /// A key's bytes with JSON escapes resolved (the rare path: keys are plain ASCII).

@@ -309,8 +309,18 @@ struct HealthRoutes: Sendable {
                 .contentTooLarge, "Body too large",
                 detail: "the body is larger than the \(limit) bytes this server accepts; send smaller batches")
         }
-        try Self.refuseDuplicateKeys(data)
+        try await refuseDuplicateKeys(data)
         return data
+    }
+
+    /// ``refuseDuplicateKeys(_:)`` of a body, a large one off the cooperative pool, as
+    /// bodies are decoded (``offload(_:)``): a scan of megabytes must not stall `/healthz`.
+    func refuseDuplicateKeys(_ data: Data) async throws {
+        if data.count > 64 << 10 {
+            try await offload { try Self.refuseDuplicateKeys(data) }
+        } else {
+            try Self.refuseDuplicateKeys(data)
+        }
     }
 
     /// A 400 for a JSON body with a key twice in one object: parsers disagree on which wins.

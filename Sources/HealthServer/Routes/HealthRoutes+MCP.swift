@@ -23,7 +23,7 @@ extension HealthRoutes {
                 .contentTooLarge, "Body too large", detail: "an MCP message is at most \(configuration.maxBodyBytes) bytes")
         }
         // The gate below and the MCP SDK must read the same message: no key twice.
-        try Self.refuseDuplicateKeys(body)
+        try await refuseDuplicateKeys(body)
         try access.require(Self.kindsNeeded(byMCPMessage: body))
         let user = access.user
         // Under the user's lock: a tool may write (the daily log), and a deletion of the user

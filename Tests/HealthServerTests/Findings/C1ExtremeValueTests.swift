@@ -154,9 +154,7 @@ import Testing
             for (tool, arguments) in Self.mcpCalls {
                 let body =
                     #"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "\#(tool)", "arguments": \#(arguments)}}"#
-                var headers = harness.headers("alice")
-                headers[.accept] = "application/json, text/event-stream"
-                headers[.init("MCP-Protocol-Version")!] = "2025-06-18"
+                let headers = harness.mcpHeaders("alice")
                 try await client.execute(uri: "/mcp", method: .post, headers: headers, body: ByteBuffer(string: body)) {
                     response in
                     #expect(response.status == .ok, "\(tool)")
@@ -196,6 +194,14 @@ import Testing
 }
 
 extension ServerHarness {
+    /// Headers of a JSON-RPC request to `POST /mcp` for `user`.
+    func mcpHeaders(_ user: String) -> HTTPFields {
+        var fields = headers(user)
+        fields[.accept] = "application/json, text/event-stream"
+        fields[.init("MCP-Protocol-Version")!] = "2025-06-18"
+        return fields
+    }
+
     /// The user's samples, writable around the API (their SQLite file, or their rows).
     func mutableHealthStore(_ user: String) async throws -> any MutableHealthStore {
         if let samples { return samples.store(for: ids[user]!) }

@@ -88,11 +88,12 @@ final class PausingHealthStores: UserHealthStores, @unchecked Sendable {
     }
 }
 
-/// A user's store whose writes pause once committed.
-struct PausingStore: UserHealthStore {
-    let inner: any UserHealthStore
-    let pause: Pause
+/// A user's store that hands every call to `inner`: seams change only what they need.
+protocol ForwardingUserHealthStore: UserHealthStore {
+    var inner: any UserHealthStore { get }
+}
 
+extension ForwardingUserHealthStore {
     var queries: any HealthQuerying { inner.queries }
     var appData: any AppDataRepository { inner.appData }
     var scanning: any SampleScanning { inner.scanning }
@@ -100,9 +101,7 @@ struct PausingStore: UserHealthStore {
     func apply(
         _ writes: [HealthWrite], check: @escaping @Sendable (HealthWriteReport) throws -> Void
     ) async throws -> HealthWriteReport {
-        let report = try await inner.apply(writes, check: check)
-        await pause.arrive()
-        return report
+        try await inner.apply(writes, check: check)
     }
 
     func storedSpan() async throws -> DateInterval? { try await inner.storedSpan() }
@@ -120,6 +119,20 @@ struct PausingStore: UserHealthStore {
         path: String, options: HealthImporter.Options, progress: @escaping @Sendable (ImportProgress) -> Void
     ) async throws -> ImportSummary {
         try await inner.importExport(path: path, options: options, progress: progress)
+    }
+}
+
+/// A user's store whose writes pause once committed.
+struct PausingStore: ForwardingUserHealthStore {
+    let inner: any UserHealthStore
+    let pause: Pause
+
+    func apply(
+        _ writes: [HealthWrite], check: @escaping @Sendable (HealthWriteReport) throws -> Void
+    ) async throws -> HealthWriteReport {
+        let report = try await inner.apply(writes, check: check)
+        await pause.arrive()
+        return report
     }
 }
 

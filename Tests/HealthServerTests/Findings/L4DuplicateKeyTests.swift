@@ -33,9 +33,7 @@ import Testing
         try await harness.app.test(.router) { client in
             let call =
                 #"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "list_data_types", "name": "get_sleep", "arguments": {}}}"#
-            var headers = harness.headers("alice")
-            headers[.accept] = "application/json, text/event-stream"
-            headers[.init("MCP-Protocol-Version")!] = "2025-06-18"
+            let headers = harness.mcpHeaders("alice")
             try await client.execute(uri: "/mcp", method: .post, headers: headers, body: ByteBuffer(string: call)) { response in
                 #expect(response.status == .badRequest)
                 #expect(ServerHarness.json(response.body)["pointer"] as? String == "/params/name")

@@ -271,31 +271,10 @@ import Testing
         }
     }
 
-    struct ImportPausingStore: UserHealthStore {
+    struct ImportPausingStore: ForwardingUserHealthStore {
         let inner: any UserHealthStore
         let userID: String
         let stores: ImportPausingStores
-
-        var queries: any HealthQuerying { inner.queries }
-        var appData: any AppDataRepository { inner.appData }
-        var scanning: any SampleScanning { inner.scanning }
-
-        func apply(
-            _ writes: [HealthWrite], check: @escaping @Sendable (HealthWriteReport) throws -> Void
-        ) async throws -> HealthWriteReport {
-            try await inner.apply(writes, check: check)
-        }
-
-        func storedSpan() async throws -> DateInterval? { try await inner.storedSpan() }
-
-        func markDirty(_ intervals: [DateInterval], zone: String?) async throws {
-            try await inner.markDirty(intervals, zone: zone)
-        }
-        func dirtySpans() async throws -> [DirtySpan] { try await inner.dirtySpans() }
-        func clearDirty(ids: [Int64]) async throws { try await inner.clearDirty(ids: ids) }
-        func withDaysLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-            try await inner.withDaysLock(body)
-        }
 
         func importExport(
             path: String, options: HealthImporter.Options, progress: @escaping @Sendable (ImportProgress) -> Void

@@ -46,9 +46,7 @@ import Testing
 
             let call =
                 #"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_workouts", "arguments": {"from": "2024-05-30", "to": "2024-06-01"}}}"#
-            var headers = harness.headers("alice")
-            headers[.accept] = "application/json, text/event-stream"
-            headers[.init("MCP-Protocol-Version")!] = "2025-06-18"
+            let headers = harness.mcpHeaders("alice")
             try await client.execute(uri: "/mcp", method: .post, headers: headers, body: ByteBuffer(string: call)) { response in
                 let body = String(buffer: response.body)
                 #expect(response.status == .ok)
