@@ -11,8 +11,8 @@ def q(name, desc, required=False, schema=None, example=None):
     p = {"name": name, "in": "query", "required": required, "description": desc, "schema": schema or {"type": "string"}}
     if example is not None: p["example"] = example
     return p
-# Dates the server answers for: 1900-01-01 through 2199-12-31 (HealthRoutes.servedDates).
-date = {"type": "string", "format": "date", "pattern": "^(19[0-9]{2}|2[01][0-9]{2})-[0-9]{2}-[0-9]{2}$"}
+# Dates; a query date outside 1900-01-01 … 2199-12-31 is a 422 (HealthRoutes.servedDates).
+date = {"type": "string", "format": "date"}
 # The zones the server knows (Foundation's list on Linux, plus UTC), from scripts/timezones.txt.
 with open(os.path.join(os.path.dirname(__file__), 'timezones.txt')) as zones:
     zone = {"type": "string", "enum": [line.strip() for line in zones if line.strip()]}
@@ -143,7 +143,7 @@ S["UserDeletion"] = {"type": "object", "required": ["user", "id", "rows", "sampl
 paths = doc["paths"]
 paths["/v1/changes"] = {"get": op("The change feed of one type", "Additions and deletions (tombstones) of samples of one type after an anchor, in anchor order, as HKAnchoredObjectQuery reports them. A client that applies every page from any anchor (additions as upserts by UUID, deletions as removals) ends with exactly the stored samples. Decide whether to ask again by has_more. Scope: read.",
     dict(errors_read, **{"422": resp("UnprocessableRequest"), "200": ok(ref("ChangeFeed"))}),
-    params=[q("type", "A HealthKit type identifier (HK…) or HAE:<name>.", True, {"type": "string", "minLength": 3, "maxLength": 200, "pattern": "^(HK|HAE:)[!-~]+$"}, "HKQuantityTypeIdentifierStepCount"),
+    params=[q("type", "A HealthKit type identifier (HK…) or HAE:<name>.", True, {"type": "string", "minLength": 2, "maxLength": 200, "pattern": "^(HK|HAE:)[!-~]*$"}, "HKQuantityTypeIdentifierStepCount"),
             q("since", "The anchor of the last change seen (default 0: from the beginning).", schema={"type": "integer", "minimum": 0}, example=0),
             q("limit", "At most this many changes, additions and deletions together (default 1000).", schema={"type": "integer", "minimum": 1, "maximum": 10000}, example=1000)],
     opid="getChanges", tags=["samples"])}

@@ -258,15 +258,17 @@ struct HealthRoutes: Sendable {
 
     // MARK: helpers
 
-    /// The dates a query may name: 1900-01-01 through 2199-12-31. Others are a 400 (a day
+    /// The dates a query may name: 1900-01-01 through 2199-12-31. Others are a 422 (a day
     /// in year 0 with its 60 days of history before it has no zone, no calendar, no data).
     static let servedDates = LocalDate("1900-01-01")!...LocalDate("2199-12-31")!
 
-    /// A query's `YYYY-MM-DD` within ``servedDates``, or a 400 naming the parameter.
+    /// A query's `YYYY-MM-DD` (else a 400) within ``servedDates`` (else a 422), naming the
+    /// parameter.
     static func queryDate(_ text: String, name: String) throws -> LocalDate {
         guard let date = LocalDate(text) else { throw Problem.badRequest("\(name) must be YYYY-MM-DD") }
         guard servedDates.contains(date) else {
-            throw Problem.badRequest("\(name) must be between \(servedDates.lowerBound) and \(servedDates.upperBound)")
+            throw Problem.unprocessableQuery(
+                "\(name) must be between \(servedDates.lowerBound) and \(servedDates.upperBound)")
         }
         return date
     }

@@ -150,7 +150,7 @@ extension HealthRoutes {
     /// `HK…` identifiers and Health Auto Export's `HAE:<name>`: printable, at most 200 characters.
     static func isTypeIdentifier(_ text: String) -> Bool {
         (text.hasPrefix("HK") || text.hasPrefix("HAE:")) && text.count <= 200
-            && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F || $0.properties.isAlphabetic }
+            && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }
     }
 
     /// A query integer in `range`, or a 400 naming it.

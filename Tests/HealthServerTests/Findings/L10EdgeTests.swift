@@ -12,19 +12,19 @@ import Testing
 /// limited; recomputed days skipped the ranges a posted day must keep; `export.csv` with
 /// `metrics=all` answered 200 to a token that may read nothing.
 @Suite struct L10EdgeTests {
-    @Test(arguments: ServerBackend.enabled) func l10_datesOutsideTheServedYearsAre400(_ backend: ServerBackend) async throws {
+    @Test(arguments: ServerBackend.enabled) func l10_datesOutsideTheServedYearsAre422(_ backend: ServerBackend) async throws {
         let harness = try await DashboardWebTests.harness(backend)
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
             let browser = Browser(client)
             try await browser.signIn(token: harness.tokens["alice"]!, allow: DashboardWebTests.all)
             for date in ["0000-01-01", "0001-01-01", "9999-12-31"] {
-                #expect(try await browser.get("/dashboard?date=\(date)").status == .badRequest, "\(date)")
+                #expect(try await browser.get("/dashboard?date=\(date)").status == .unprocessableContent, "\(date)")
             }
             #expect(try await browser.get("/dashboard?date=2024-06-01").status == .ok)
             for uri in ["/v1/daily-metrics?from=0000-01-01&to=0000-01-02", "/v1/readiness?date=0000-01-01"] {
                 try await client.execute(uri: uri, method: .get, headers: harness.headers("alice")) { response in
-                    #expect(response.status == .badRequest, "\(uri)")
+                    #expect(response.status == .unprocessableContent, "\(uri)")
                 }
             }
         }
