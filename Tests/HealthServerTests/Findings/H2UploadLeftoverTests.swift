@@ -87,7 +87,7 @@ import Testing
         let repositories = harness.repositories()
         let app = try buildApplication(configuration: ServerConfiguration(), repositories: repositories)
         try await app.test(.router) { client in
-            for iteration in 0..<20 {
+            for iteration in 0..<H1DeletionRaceTests.iterations {
                 let (victim, token) = try await harness.store.addUser(
                     name: "uploader-\(iteration)", scopes: Scope.parse("read,write")!)
                 async let upload = client.execute(
