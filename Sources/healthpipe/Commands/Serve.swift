@@ -114,7 +114,7 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var database: ServerDatabaseOptions
 
-    @Option(help: "Requests a minute per token.")
+    @Option(help: "Requests a minute per token, counted by each server (several servers on one PostgreSQL each allow it).")
     var rateLimit = 1200
 
     @Option(
