@@ -56,7 +56,7 @@ public final class PostgresRecordWriter {
     }
 
     /// What the store knows of the writer-given UUIDs of the records being written.
-    private struct Identities {
+    struct Identities {
         /// Type ids of stored samples by UUID (updated as rows are written and replaced).
         var stored: [UUID: Int32] = [:]
         /// Type ids of deleted samples by UUID.
@@ -70,7 +70,7 @@ public final class PostgresRecordWriter {
         var holders: [ContentKey: UUID] = [:]
     }
 
-    private var identities = Identities()
+    var identities = Identities()
 
     /// Locks the user's row (creating it) and reads the last anchor: from here until the
     /// commit no other transaction writes this user's samples. When owners are required
@@ -156,48 +156,6 @@ public final class PostgresRecordWriter {
             case .other(let element):
                 try await writeRecord(.other, key: key, received: nil, body: try JSONText.encode(element))
             }
-        }
-    }
-
-    /// Reads what is stored under the writer-given UUIDs of `records` (whose content keys
-    /// are `keys`), and which of their content keys are stored: three statements per batch.
-    private func learnIdentities(of records: [HealthRecord], keys: [ContentKey]) async throws {
-        var uuids: [UUID] = []
-        var storedKeys: [UUID] = []
-        func note(_ uuid: UUID?, key: ContentKey) {
-            guard let uuid, identities.stored[uuid] == nil else { return }
-            uuids.append(uuid)
-            storedKeys.append(key.storedUUID)
-            storedKeys.append(key.distinguished(by: uuid).storedUUID)
-        }
-        for (record, key) in zip(records, keys) {
-            switch record {
-            case .sample(let sample): note(sample.givenUUID, key: key)
-            case .workout(let workout): note(workout.givenUUID, key: key)
-            case .audiogram(let audiogram): note(audiogram.sample.givenUUID, key: key)
-            case .correlation(let correlation):
-                note(correlation.givenUUID, key: key)
-                for member in correlation.objects { note(member.givenUUID, key: member.contentKey) }
-            default: break
-            }
-        }
-        guard !uuids.isEmpty else { return }
-        for try await (uuid, type) in try await connection.query(
-            "SELECT uuid, type_id FROM health_sample WHERE user_id = \(userID) AND uuid = ANY(\(uuids))", logger: logger
-        ).decode((UUID, Int32).self) {
-            identities.stored[uuid] = type
-        }
-        for try await (uuid, type) in try await connection.query(
-            "SELECT uuid, type_id FROM health_tombstone WHERE user_id = \(userID) AND uuid = ANY(\(uuids))", logger: logger
-        ).decode((UUID, Int32).self) {
-            identities.deleted[uuid] = type
-        }
-        for try await (key, uuid) in try await connection.query(
-            "SELECT content_key, uuid FROM health_sample WHERE user_id = \(userID) AND content_key = ANY(\(storedKeys))",
-            logger: logger
-        ).decode((UUID, UUID).self) {
-            identities.keys.insert(ContentKey(storedUUID: key))
-            identities.holders[ContentKey(storedUUID: key)] = uuid
         }
     }
 

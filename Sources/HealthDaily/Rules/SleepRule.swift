@@ -48,11 +48,14 @@ public enum MeanRule {
     public static func mean(_ samples: [Sample], day: DateInterval, unit: HealthUnit) -> Double? {
         var total = 0.0
         var count = 0
+        var plausible: [SampleType: ClosedRange<Double>] = [:]
         for sample in samples where sample.start >= day.start && sample.start < day.end {
             guard case .quantity(let raw, let symbol) = sample.value,
-                let value = try? HealthUnit(parsing: symbol).convert(raw, to: unit),
-                PlausibleRange.bounds(of: sample.type, in: unit).contains(value)  // stored before the ranges: skipped
+                let value = try? HealthUnit(parsing: symbol).convert(raw, to: unit)
             else { continue }
+            // A value stored before the plausible ranges existed is skipped, not averaged.
+            if plausible[sample.type] == nil { plausible[sample.type] = PlausibleRange.bounds(of: sample.type, in: unit) }
+            guard plausible[sample.type]?.contains(value) == true else { continue }
             total += value
             count += 1
         }

@@ -341,41 +341,6 @@ public final class RecordWriter {
         if duration > maxDurations[typeID, default: 0] { maxDurations[typeID] = duration }
     }
 
-    func writeMetadata(_ metadata: [MetadataEntry], owner: MetadataOwner, id: Int64) throws {
-        try metadataRows.begin(rows: metadata.count)
-        try addMetadataRows(metadata, owner: owner, id: id)
-    }
-
-    /// Binds metadata rows announced with `metadataRows.begin(rows:)`.
-    private func addMetadataRows(_ metadata: [MetadataEntry], owner: MetadataOwner, id: Int64) throws {
-        for (position, entry) in metadata.enumerated() {
-            try metadataRows.addRow { row in
-                row.bind(owner.rawValue)
-                row.bind(id)
-                row.bind(position)
-                row.bind(entry.key)
-                row.bind(entry.value)
-            }
-        }
-    }
-
-    private func writeBeats(_ beats: [HeartbeatInstant], anchor: Int64) throws {
-        try beatRows.begin(rows: beats.count)
-        try addBeatRows(beats, anchor: anchor)
-    }
-
-    /// Binds beat rows announced with `beatRows.begin(rows:)`.
-    private func addBeatRows(_ beats: [HeartbeatInstant], anchor: Int64) throws {
-        for (position, beat) in beats.enumerated() {
-            try beatRows.addRow { row in
-                row.bind(anchor)
-                row.bind(position)
-                row.bind(beat.time)
-                row.bind(beat.beatsPerMinute)
-            }
-        }
-    }
-
     func finish() throws {
         for (typeID, duration) in maxDurations {
             try db.execute(
