@@ -91,7 +91,7 @@ public enum CumulativeRule {
         var plausible: [SampleType: ClosedRange<Double>] = [:]
         for sample in samples {
             guard case .quantity(let raw, let symbol) = sample.value else { continue }
-            if units[symbol] == nil { units[symbol] = try? HealthUnit(parsing: symbol) }
+            if units[symbol] == nil { units[symbol] = .some(try? HealthUnit(parsing: symbol)) }
             guard let from = units[symbol] ?? nil, let value = try? from.convert(raw, to: unit) else { continue }
             // A value stored before the plausible ranges existed is skipped, not summed.
             if plausible[sample.type] == nil { plausible[sample.type] = PlausibleRange.bounds(of: sample.type, in: unit) }

@@ -109,11 +109,15 @@ public struct CSVExporter: Sendable {
             var value = number
             var label = targetLabel
             if let target, let symbol = row.unit {
-                let unit =
-                    units[symbol]
-                    ?? {
-                        units[symbol] = try? HealthUnit(parsing: symbol); return units[symbol]!
-                    }()
+                // A unit that does not parse is remembered as `nil` (`.some(nil)`: assigning a
+                // bare `nil` through the subscript would remove the key, not store it).
+                let unit: HealthUnit?
+                if let known = units[symbol] {
+                    unit = known
+                } else {
+                    unit = try? HealthUnit(parsing: symbol)
+                    units[symbol] = .some(unit)
+                }
                 if let unit, let converted = try? unit.convert(number, to: target) {
                     value = converted * metric.scale
                 } else {
