@@ -25,10 +25,12 @@ extension PostgresHealthStore: DirtySpanTracking {
     /// a transaction-level advisory lock, held on a connection of a small pool of its own
     /// (the work runs on the main pool, so the lock never waits for it) and released with
     /// the transaction however `body` ends, or with the connection if the process dies; in
-    /// this process a mutex first.
+    /// this process a mutex of the pool's first (so that its connections do not queue at
+    /// the lock; two pools, as two servers in one process, meet at the advisory lock).
     public func withDaysLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         let (database, userID) = (database, userID)
-        return try await KeyedMutex.shared.withLock("postgres days " + userID) {
+        let pool = ObjectIdentifier(database.pool)
+        return try await KeyedMutex.shared.withLock("postgres days \(pool) \(userID)") {
             do {
                 return try await database.pool.locks.withTransaction(logger: database.logger) { connection in
                     let key = "healthpipe days " + userID

@@ -37,7 +37,12 @@ struct ServerHarness {
     /// With PostgreSQL, the users' samples are there too (as `serve --postgres` keeps them).
     let samples: PostgresHealthDatabase?
 
-    init(_ backend: ServerBackend, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws {
+    /// `configure` adjusts the server's configuration, `adjust` its repositories (a test's
+    /// stand-in for one of them) before the server is built.
+    init(
+        _ backend: ServerBackend, configure: (inout ServerConfiguration) -> Void = { _ in },
+        adjust: (inout ServerRepositories) -> Void = { _ in }
+    ) async throws {
         self.backend = backend
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -66,9 +71,9 @@ struct ServerHarness {
         configure(&configuration)
         let healthStores: any UserHealthStores =
             samples.map(PostgresUserHealthStores.init(database:)) ?? SQLiteUserHealthStores(folder: folder.path)
-        app = try buildApplication(
-            configuration: configuration,
-            repositories: .init(store: store, healthStores: healthStores, dataFolder: folder.path))
+        var repositories = ServerRepositories(store: store, healthStores: healthStores, dataFolder: folder.path)
+        adjust(&repositories)
+        app = try buildApplication(configuration: configuration, repositories: repositories)
     }
 
     /// A second server on this harness's PostgreSQL schema (its users, its samples), with
