@@ -131,8 +131,9 @@ public struct DashboardAssembler: Sendable {
         return rings
     }
 
-    /// The latest workouts ending before `end` (over the 90 days before), with what was
-    /// recorded during each: active energy, distance, mean heart rate, the route.
+    /// The latest workouts ending before `end` (over the 90 days before), each with its active
+    /// energy, distance and mean heart rate (what it recorded of itself, else from the samples
+    /// of its span, each saying which) and its route.
     private func recentWorkouts(before end: Date) async throws -> [WorkoutSummary] {
         try await WorkoutSummarizer(store: store, withheld: settings.withheld).workouts(
             in: DateInterval(start: end.addingTimeInterval(-90 * 86400), end: end), limit: settings.workoutCount,

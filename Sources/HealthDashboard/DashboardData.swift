@@ -59,7 +59,8 @@ public struct DashboardData: Sendable {
     public var readiness: ReadinessScore?
     /// Body mass per day (the day's last weighing, kg) over the range, `nil` where none.
     public var weights: [Double?]
-    /// The latest workouts, newest first.
+    /// The latest workouts, newest first; each figure says where it comes from
+    /// (``WorkoutSummary/FigureSource``: the workout's own record, or samples).
     public var workouts: [WorkoutSummary]
     /// Today's rings.
     public var rings: ActivityRings

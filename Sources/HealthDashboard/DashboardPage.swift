@@ -234,9 +234,10 @@ public struct DashboardPage: Sendable {
                 <li class="workout"><div><h3>\(HTML.escape(spaced(workout.activity)))</h3>\
                 <p class="when">\(HTML.escape(localTime(workout.start, zone)))</p><dl class="figures small">\
                 <div><dt>Duration</dt><dd>\(HTML.duration(seconds: workout.end.timeIntervalSince(workout.start)))</dd></div>\
-                <div><dt>Energy</dt><dd>\(figure(workout.energyKcal, "kcal"))</dd></div>\
-                <div><dt>Distance</dt><dd>\(figure(workout.distanceKm, "km", 2))</dd></div>\
-                <div><dt>Heart rate</dt><dd>\(figure(workout.averageHeartRate, "bpm"))</dd></div></dl></div>\
+                <div><dt>Energy</dt>\(sourced(figure(workout.energyKcal, "kcal"), workout.energySource))</div>\
+                <div><dt>Distance</dt>\(sourced(figure(workout.distanceKm, "km", 2), workout.distanceSource))</div>\
+                <div><dt>Heart rate</dt>\(sourced(figure(workout.averageHeartRate, "bpm"), workout.heartRateSource))</div>\
+                </dl></div>\
                 \(route ?? "")</li>
                 """
         }
@@ -285,6 +286,14 @@ public struct DashboardPage: Sendable {
     private func figure(_ value: Double?, _ unit: String, _ digits: Int = 0) -> String {
         let text = HTML.number(value, digits)
         return text == "—" ? text : text + " " + HTML.escape(unit)
+    }
+
+    /// A workout's figure as its `<dd>`, saying where it comes from (`data-source`, and a
+    /// tooltip): what the workout recorded of itself, or the samples of its span.
+    private func sourced(_ text: String, _ source: WorkoutSummary.FigureSource?) -> String {
+        guard let source else { return "<dd>\(text)</dd>" }
+        let title = source == .workout ? "recorded by the workout" : "from the samples of the workout's span"
+        return "<dd data-source=\"\(source.rawValue)\" title=\"\(HTML.escape(title))\">\(text)</dd>"
     }
 
     private func placeholder(_ text: String) -> String {

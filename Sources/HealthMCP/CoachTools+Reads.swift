@@ -180,6 +180,10 @@ extension CoachTools {
                 "duration_minutes": .double(workout.end.timeIntervalSince(workout.start) / 60),
                 "active_energy_kcal": .number(workout.energyKcal), "distance_km": .number(workout.distanceKm),
                 "mean_heart_rate_bpm": .number(workout.averageHeartRate),
+                // "workout" (what it recorded of itself) or "samples" (those of its span); null with the figure.
+                "energy_source": .text(workout.energySource?.rawValue),
+                "distance_source": .text(workout.distanceSource?.rawValue),
+                "heart_rate_source": .text(workout.heartRateSource?.rawValue),
             ]
             if routes {
                 // Five decimals: about a metre, enough to draw the route.

@@ -88,7 +88,7 @@ public struct CoachTools: Sendable {
             Tool(
                 name: "get_workouts", title: "Workouts",
                 description:
-                    "Workouts in a range, newest first (at most 50; 10 with routes): activity, start, duration, active energy, distance, mean heart rate recorded during it. Routes only when asked, thinned to 100 points.",
+                    "Workouts in a range, newest first (at most 50; 10 with routes): activity, start, duration, active energy, distance, mean heart rate, each with its source: workout (what the workout recorded of itself) or samples (computed from those of its span, when it recorded none). Routes only when asked, thinned to 100 points.",
                 inputSchema: Schema.object(
                     range("the range").merging([
                         "activity": Schema.string("Only this activity, e.g. Running or Cycling."),

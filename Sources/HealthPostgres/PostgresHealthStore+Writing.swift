@@ -91,6 +91,22 @@ extension PostgresHealthStore: WorkoutDetailsReading {
         return routes
     }
 
+    public func workoutTotals(overlapping interval: DateInterval) async throws -> [UUID: WorkoutTotals] {
+        // The details without their routes, events and kept elements: the totals and statistics only.
+        var sql = SQLBuilder(
+            "SELECT s.uuid, (s.details - 'routes'::text - 'events'::text - 'extras'::text)::text FROM health_sample s WHERE ")
+        appendOverlapping(.workout, interval, to: &sql)
+        sql.append(" AND s.details IS NOT NULL")
+        var totals: [UUID: WorkoutTotals] = [:]
+        for try await (uuid, json) in try await database.client.query(sql.query, logger: database.logger)
+            .decode((UUID, String).self)
+        {
+            let recorded = try JSONText.decode(WorkoutTotals.self, from: json)
+            if !recorded.isEmpty { totals[uuid] = recorded }
+        }
+        return totals
+    }
+
     public func activitySummary(on date: String) async throws -> ActivitySummary? {
         let query: PostgresQuery = """
             SELECT active_energy_burned, active_energy_burned_goal, active_energy_burned_unit, apple_move_time,

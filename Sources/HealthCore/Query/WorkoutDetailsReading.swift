@@ -1,8 +1,14 @@
 import Foundation
 
-/// What a store keeps beyond a workout's sample: its routes, and the day's Activity summary
-/// (the rings' goals). The SQLite store has them; a store without them need not conform.
+/// What a store keeps beyond a workout's sample: its routes, what it recorded of itself,
+/// and the day's Activity summary (the rings' goals). The SQLite and PostgreSQL stores have
+/// them; a store without them need not conform.
 public protocol WorkoutDetailsReading: Sendable {
+    /// What each workout overlapping `interval` recorded of itself, by the workout sample's
+    /// UUID: the totals on its element and its `WorkoutStatistics`. Workouts that recorded
+    /// neither are absent.
+    func workoutTotals(overlapping interval: DateInterval) async throws -> [UUID: WorkoutTotals]
+
     /// The route points of each workout overlapping `interval`, by the workout sample's
     /// UUID, in recorded order, at most `maxPoints` per workout (evenly thinned, first and
     /// last kept). Workouts without a route are absent.

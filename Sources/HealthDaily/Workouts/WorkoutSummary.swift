@@ -1,20 +1,33 @@
 import Foundation
 import HealthCore
 
-/// One workout with what was recorded during it: the dashboard's tile and the coach's list.
+/// One workout with its figures and route: the dashboard's tile and the coach's list.
 public struct WorkoutSummary: Sendable, Hashable, Codable {
     /// `Running`, `Cycling`… (HealthKit's activity name without its prefix).
     public var activity: String
     public var start: Date
     public var end: Date
-    /// Active energy recorded during the workout, kcal.
+    /// Active energy burned during the workout, kcal.
     public var energyKcal: Double?
-    /// Walking/running or cycling distance recorded during the workout, km.
+    /// The workout's distance (walking/running, cycling, swimming…), km.
     public var distanceKm: Double?
     /// Mean heart rate during the workout, bpm.
     public var averageHeartRate: Double?
+    /// Where each figure comes from; `nil` when the figure is.
+    public var energySource: FigureSource?
+    public var distanceSource: FigureSource?
+    public var heartRateSource: FigureSource?
     /// The route's points, when one was recorded.
     public var route: [RoutePoint]
+
+    /// Where a figure of a workout comes from.
+    public enum FigureSource: String, Sendable, Hashable, Codable {
+        /// What the workout recorded of itself: its `WorkoutStatistics` (iOS 16 and later),
+        /// else the totals on its element (older exports).
+        case workout
+        /// Computed from the samples of the workout's span, when it recorded none.
+        case samples
+    }
 
     public struct RoutePoint: Sendable, Hashable, Codable {
         public var latitude: Double
@@ -28,6 +41,7 @@ public struct WorkoutSummary: Sendable, Hashable, Codable {
 
     public init(
         activity: String, start: Date, end: Date, energyKcal: Double?, distanceKm: Double?, averageHeartRate: Double?,
+        energySource: FigureSource? = nil, distanceSource: FigureSource? = nil, heartRateSource: FigureSource? = nil,
         route: [RoutePoint] = []
     ) {
         self.activity = activity
@@ -36,15 +50,25 @@ public struct WorkoutSummary: Sendable, Hashable, Codable {
         self.energyKcal = energyKcal
         self.distanceKm = distanceKm
         self.averageHeartRate = averageHeartRate
+        self.energySource = energySource
+        self.distanceSource = distanceSource
+        self.heartRateSource = heartRateSource
         self.route = route
     }
 }
 
-/// Reads workouts with the statistics of their span: active energy, distance and mean
-/// heart rate recorded during each, and the route when asked.
+/// Reads workouts with their active energy, distance and mean heart rate, and the route
+/// when asked.
+///
+/// Each figure is what the workout recorded of itself when it did — its `WorkoutStatistics`
+/// (iOS 16 and later), else the totals on its element (older exports) — and otherwise is
+/// computed from the samples of its span: sums of active energy and of walking/running
+/// distance (cycling distance when there is none), the time-weighted mean of heart rate
+/// (``TimeWeightedMean``). Each says which (``WorkoutSummary/FigureSource``).
 ///
 /// A kind of data in `withheld` is never read: a token or a person that did not grant
-/// energy, activity (distances) or heart gets those fields as `nil`, whatever the workout.
+/// energy, activity (distances) or heart gets those fields as `nil`, whatever the workout
+/// recorded.
 public struct WorkoutSummarizer: Sendable {
     public let store: any HealthQuerying
     /// Kinds not to read (not granted, or denied by consent).
@@ -67,40 +91,38 @@ public struct WorkoutSummarizer: Sendable {
         let headers = try await store.samples(of: .workout, overlapping: window)
             .filter { wanted == nil || Self.name(of: $0) == wanted }
             .sorted { $0.start > $1.start }.prefix(limit)
-        let kcal = try HealthUnit(parsing: "kcal")
-        let km = try HealthUnit(parsing: "km")
-        let bpm = try HealthUnit(parsing: "count/min")
+        let details = store as? any WorkoutDetailsReading
         var routes: [UUID: [RoutePoint]] = [:]
-        if routePoints > 0, !withheld.contains(.workouts), let reader = store as? any WorkoutDetailsReading {
-            routes = try await reader.workoutRoutes(overlapping: window, maxPoints: routePoints)
+        if routePoints > 0, !withheld.contains(.workouts), let details {
+            routes = try await details.workoutRoutes(overlapping: window, maxPoints: routePoints)
+        }
+        // What the workouts recorded of themselves, read only when one of its kinds may be.
+        var recorded: [UUID: WorkoutTotals] = [:]
+        if !headers.isEmpty, !withheld.isSuperset(of: [.energy, .activity, .heart]), let details {
+            recorded = try await details.workoutTotals(overlapping: window)
         }
         var summaries: [WorkoutSummary] = []
         for header in headers {
             let span = DateInterval(start: header.start, end: max(header.end, header.start))
-            var energy: Double?
+            var summary = WorkoutSummary(
+                activity: Self.name(of: header), start: header.start, end: header.end, energyKcal: nil, distanceKm: nil,
+                averageHeartRate: nil,
+                route: (routes[header.uuid] ?? []).map { .init(latitude: $0.latitude, longitude: $0.longitude) })
+            let own = recorded[header.uuid] ?? WorkoutTotals()
             if !withheld.contains(.energy) {
-                let sum = try await store.statistics(of: .activeEnergyBurned, over: span, unit: kcal)
-                energy = sum.count > 0 ? sum.sum : nil
+                (summary.energyKcal, summary.energySource) = try await figure(own.energyKcal) { try await energyKcal(span) }
             }
-            var distanceKm: Double?
             if !withheld.contains(.activity) {
-                var distance = try await store.statistics(of: .distanceWalkingRunning, over: span, unit: km)
-                if distance.count == 0 {
-                    distance = try await store.statistics(
-                        of: SampleType("HKQuantityTypeIdentifierDistanceCycling"), over: span, unit: km)
+                (summary.distanceKm, summary.distanceSource) = try await figure(own.distanceKm) {
+                    try await distanceKm(span)
                 }
-                distanceKm = distance.count > 0 ? distance.sum : nil
             }
-            var heartRate: Double?
             if !withheld.contains(.heart) {
-                let heart = try await store.statistics(of: .heartRate, over: span, unit: bpm)
-                heartRate = heart.count > 0 ? heart.average : nil
+                (summary.averageHeartRate, summary.heartRateSource) = try await figure(own.heartRateBpm) {
+                    try await heartRateBpm(span)
+                }
             }
-            summaries.append(
-                WorkoutSummary(
-                    activity: Self.name(of: header), start: header.start, end: header.end,
-                    energyKcal: energy, distanceKm: distanceKm, averageHeartRate: heartRate,
-                    route: (routes[header.uuid] ?? []).map { .init(latitude: $0.latitude, longitude: $0.longitude) }))
+            summaries.append(summary)
         }
         return summaries
     }

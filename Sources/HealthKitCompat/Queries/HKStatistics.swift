@@ -20,6 +20,8 @@
     /// Statistics of one interval: the merged sum of a cumulative type (sources merged by
     /// priority, samples split by time at the interval's edges), or the average, minimum,
     /// maximum and most recent value of a discrete type; per source with `.separateBySource`.
+    /// The average of a `discreteTemporallyWeighted` type (heart rate) weights each value by
+    /// the time until the next (``TimeWeightedMean``), of any other discrete type it is arithmetic.
     public final class HKStatistics: NSObject, @unchecked Sendable {
         public let quantityType: HKQuantityType
         public let startDate: Date
@@ -117,23 +119,34 @@
         static func statistics(
             type: HKQuantityType, pieces: [Piece], start: Date, end: Date, unit: HKUnit, options: HKStatisticsOptions
         ) -> HKStatistics {
-            let figures = self.figures(pieces, options: options, merge: true)
+            // HealthKit weights the average of a `discreteTemporallyWeighted` type (heart rate) by time.
+            let weightedUntil = type.aggregationStyle == .discreteTemporallyWeighted ? end : nil
+            let figures = self.figures(pieces, options: options, merge: true, weightedUntil: weightedUntil)
             var bySource: [HKSource: HKStatistics.Figures]?
             if options.contains(.separateBySource) {
                 let groups = Dictionary(grouping: pieces) { $0.sample.sourceRevision.source }
-                bySource = groups.mapValues { self.figures($0, options: options, merge: false) }
+                bySource = groups.mapValues { self.figures($0, options: options, merge: false, weightedUntil: weightedUntil) }
             }
             return HKStatistics(type: type, start: start, end: end, unit: unit, figures: figures, bySource: bySource)
         }
 
-        private static func figures(_ pieces: [Piece], options: HKStatisticsOptions, merge: Bool) -> HKStatistics.Figures {
+        /// The figures of `pieces`; with `weightedUntil`, the average is ``TimeWeightedMean`` up to it.
+        private static func figures(
+            _ pieces: [Piece], options: HKStatisticsOptions, merge: Bool, weightedUntil: Date?
+        ) -> HKStatistics.Figures {
             var figures = HKStatistics.Figures()
             guard !pieces.isEmpty else { return figures }
             if options.contains(.cumulativeSum) {
                 figures.sum = merge ? mergedSum(pieces) : pieces.reduce(0) { $0 + $1.value * $1.share }
             }
             let values = pieces.map(\.value)
-            if options.contains(.discreteAverage) { figures.average = values.reduce(0, +) / Double(values.count) }
+            if options.contains(.discreteAverage) {
+                if let end = weightedUntil {
+                    figures.average = TimeWeightedMean.mean(pieces.map { (start: $0.start, value: $0.value) }, until: end)
+                } else {
+                    figures.average = values.reduce(0, +) / Double(values.count)
+                }
+            }
             if options.contains(.discreteMin) { figures.minimum = values.min() }
             if options.contains(.discreteMax) { figures.maximum = values.max() }
             if options.contains(.mostRecent), let end = pieces.map(\.sample.endDate).max(),

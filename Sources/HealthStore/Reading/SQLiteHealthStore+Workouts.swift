@@ -28,6 +28,38 @@ extension SQLiteHealthStore: WorkoutDetailsReading {
         }
     }
 
+    public func workoutTotals(overlapping interval: DateInterval) async throws -> [UUID: WorkoutTotals] {
+        try await database.pool.read { db in
+            guard let (typeID, maxDuration) = try Self.typeInfo(db, .workout) else { return [:] }
+            let (condition, arguments) = Self.overlapping(interval, typeID: typeID, maxDuration: maxDuration)
+            let workouts = try Self.fetchWithAnchors(db, where: condition, arguments: arguments)
+            let totals = try db.cachedStatement(
+                sql: """
+                    SELECT total_energy_burned, total_energy_burned_unit, total_distance, total_distance_unit
+                    FROM workout WHERE anchor = ?
+                    """)
+            let statistics = try db.cachedStatement(
+                sql: """
+                    SELECT type, start, end, average, minimum, maximum, sum, unit
+                    FROM workout_statistic WHERE workout = ? ORDER BY position
+                    """)
+            func date(_ value: Double?) -> Date? { value.map(Date.init(timeIntervalSince1970:)) }
+            var answer: [UUID: WorkoutTotals] = [:]
+            for workout in workouts {
+                guard let row = try Row.fetchOne(totals, arguments: [workout.anchor]) else { continue }
+                let recorded = WorkoutTotals(
+                    totalEnergyBurned: row[0], totalEnergyBurnedUnit: row[1], totalDistance: row[2], totalDistanceUnit: row[3],
+                    statistics: try Row.fetchAll(statistics, arguments: [workout.anchor]).map { figure in
+                        WorkoutStatistic(
+                            type: SampleType(figure[0]), start: date(figure[1]), end: date(figure[2]), average: figure[3],
+                            minimum: figure[4], maximum: figure[5], sum: figure[6], unit: figure[7])
+                    })
+                if !recorded.isEmpty { answer[workout.sample.uuid] = recorded }
+            }
+            return answer
+        }
+    }
+
     public func activitySummary(on date: String) async throws -> ActivitySummary? {
         try await database.pool.read { db in
             guard
