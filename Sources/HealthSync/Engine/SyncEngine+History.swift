@@ -3,7 +3,7 @@ import HealthCore
 import HealthWire
 
 /// Reading a type's history — the samples stored before its feed's head — by backfill
-/// (docs/sync.md §4, History).
+/// (docs/sync.md §4, The history window).
 extension SyncEngine {
     /// Starts following `type`: its feed from the store's latest anchor, its history before
     /// it by backfill, newest first.
