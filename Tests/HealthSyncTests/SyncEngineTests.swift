@@ -141,9 +141,9 @@ import Testing
         }
     }
 
-    /// 200 days of history, one sample every 6 hours: the last 90 days go, newest window
-    /// first, each sample once; older ones stay home; later additions and deletions follow
-    /// through the feed.
+    /// 200 days of history, one sample every 6 hours: the 90 days before the newest
+    /// sample's end (now − 6 h + 60 s) go, newest window first, each sample once; older ones
+    /// stay home; later additions and deletions follow through the feed.
     @Test func backfillSendsTheLastNinetyDaysNewestFirst() async throws {
         let store = InMemoryHealthStore()
         let history = steps(800, endingAt: Self.now, spacing: 6 * 3600)
@@ -154,7 +154,7 @@ import Testing
         let engine = Self.engine(
             store, state, transport, clock: TestClock(Self.now), configure: { $0.batchSize = 50 }, events: events)
         let report = try await engine.runOnce()
-        let floor = Self.now.addingTimeInterval(-90 * 86400)
+        let floor = Self.now.addingTimeInterval(-6 * 3600 + 60 - 90 * 86400)
         let expected = history.filter { $0.start >= floor }.map(\.uuid)
         let sent = transport.acknowledged.flatMap { $0 }.compactMap { item -> SampleWire? in
             if case .add(let wire) = item { wire } else { nil }

@@ -3,9 +3,14 @@ import HealthCore
 import HealthSync
 import HealthWire
 
-/// A state folder enrolled as device `d-1` of user `alice` with a fixed key.
-func enrolledState() throws -> SyncState {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-sync-\(UUID().uuidString)").path
+/// A new state folder's path.
+func stateFolder() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-sync-\(UUID().uuidString)").path
+}
+
+/// A state folder (a new one, or `folder`) enrolled as device `d-1` of user `alice` with a
+/// fixed key.
+func enrolledState(in folder: String = stateFolder()) throws -> SyncState {
     let state = try SyncState(folder: folder)
     try state.enrol(
         Enrolment(server: "http://127.0.0.1:1", userID: "alice", deviceID: "d-1", deviceName: "test", enrolledAt: Date()),
@@ -98,6 +103,16 @@ func steps(_ count: Int, endingAt end: Date, spacing: Double) -> [Sample] {
         let start = end.addingTimeInterval(-Double(index + 1) * spacing)
         return Sample(
             type: .stepCount, start: start, end: start + 60, value: .quantity(Double(index % 90 + 10), unit: "count"),
+            source: Source(name: "Watch"))
+    }
+}
+
+/// `count` instantaneous heart rates of the Watch, one every `spacing` seconds back from `end`.
+func heartRates(_ count: Int, endingAt end: Date, spacing: Double) -> [Sample] {
+    (0..<count).map { index in
+        let start = end.addingTimeInterval(-Double(index + 1) * spacing)
+        return Sample(
+            type: .heartRate, start: start, end: start, value: .quantity(Double(index % 100 + 50), unit: "count/min"),
             source: Source(name: "Watch"))
     }
 }

@@ -4,9 +4,14 @@ import HealthCore
 /// How a device syncs: batch size, backfill, retries, and the conditions uploads wait for.
 /// Reading into the outbox never waits for conditions; uploading does (docs/sync.md).
 public struct SyncConfiguration: Sendable {
-    /// How much history a first sync sends, newest first.
+    /// How much history — the samples stored before a type's first sync — is sent, newest
+    /// first. A wider backfill given later sends the newly covered part; a narrower one
+    /// changes nothing.
     public enum Backfill: Sendable, Hashable, CustomStringConvertible {
-        /// The last `n` days.
+        /// The last `n` days of each type's data: back from its newest sample's end (from
+        /// now when that lies ahead), so a store whose data ended long ago still sends its
+        /// last days. Samples dated after now are sent whatever `n` (the feed cannot carry
+        /// them: they were stored before it starts).
         case days(Int)
         /// Everything the store holds.
         case all
@@ -21,7 +26,10 @@ public struct SyncConfiguration: Sendable {
 
     /// Items (additions and deletions) per batch.
     public var batchSize = 500
-    /// The types to sync; `nil`: every type the store holds.
+    /// The types to sync; `nil`: every type the store holds and every type the state
+    /// follows (a type whose every sample was deleted still sends its deletions). The
+    /// engine's `types` gives the store's types; when this is set, the engine reads only
+    /// the types that gives (these).
     public var types: [SampleType]?
     public var backfill = Backfill.days(90)
     /// The date window backfill reads at a time, in days.

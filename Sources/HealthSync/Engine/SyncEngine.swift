@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthWire
 
-/// Syncs a store to the server: reads its change feed (and, once, its history, newest
+/// Syncs a store to the server: reads its change feed (and its history, newest
 /// first) into sealed batches in the outbox, and uploads the outbox in order, with retry,
 /// `Retry-After`, dead letters and the upload conditions of the configuration.
 ///
@@ -21,6 +21,8 @@ public actor SyncEngine {
     let transport: any SyncTransport
     let configuration: SyncConfiguration
     let environment: SyncEnvironment
+    /// The store's types to sync, asked before each read; every type the state follows is
+    /// read too unless ``SyncConfiguration/types`` is set (``read()``).
     let types: @Sendable () async throws -> [SampleType]
     let onEvent: @Sendable (SyncEvent) -> Void
     /// Asked between batches and during waits: `true` ends the run after the batch in flight.
@@ -76,14 +78,23 @@ public actor SyncEngine {
 
     /// Reads every type's feed to its end and, of each type whose history is not read yet,
     /// up to a batch of it, into the outbox. Returns whether history is left to read.
+    ///
+    /// The types are ``types``' and — unless ``SyncConfiguration/types`` names the types —
+    /// every type the state follows: a type whose every sample was deleted is no longer
+    /// among the store's, and its deletions must still go. A followed type whose history
+    /// window is narrower than the configuration's backfill has it widened first.
     @discardableResult
     public func read() async throws -> Bool {
         let enrolment = try state.requireEnrolment()
         let key = try state.credentials().currentKey()
         var states = try state.typeStates()
         var backfillLeft = false
-        for type in try await types().sorted(by: { $0.identifier < $1.identifier }) {
-            if states[type] == nil {
+        var wanted = try await Set(types())
+        if configuration.types == nil { wanted.formUnion(states.keys) }
+        for type in wanted.sorted(by: { $0.identifier < $1.identifier }) {
+            if let typeState = states[type] {
+                if try await widenHistory(typeState) { states = try state.typeStates() }
+            } else {
                 try await start(type)
                 states = try state.typeStates()
             }
@@ -98,19 +109,6 @@ public actor SyncEngine {
             if stopRequested() { break }
         }
         return backfillLeft
-    }
-
-    /// Starts following `type` from the store's latest anchor, its history to backfill.
-    private func start(_ type: SampleType) async throws {
-        let head = try await source.latestAnchor()
-        let now = environment.now()
-        let floor: Date? =
-            switch configuration.backfill {
-            case .days(let days): now.addingTimeInterval(-Double(days) * 86400)
-            case .all: nil
-            }
-        let backfills = if case .days(let days) = configuration.backfill { days > 0 } else { true }
-        try state.startType(type, head: head, backfillFrom: backfills ? now : nil, floor: floor)
     }
 
     /// Reads `type`'s changes after `anchor`, a batch per page, each queued with the anchor
@@ -129,49 +127,9 @@ public actor SyncEngine {
         }
     }
 
-    /// Reads the samples of `type` starting below `cursor`, window after window, newest
-    /// first, until they fill a batch or the history ends; queues them with the new cursor
-    /// in one transaction. Returns whether history is left below it.
-    private func readBackfill(
-        _ type: SampleType, cursor start: Date, floor: Date?, itemsSoFar: Int, enrolment: Enrolment, key: SyncKey
-    ) async throws -> Bool {
-        var samples: [Sample] = []
-        var cursor = start
-        var done = false
-        while !done && samples.count < configuration.batchSize && !stopRequested() {
-            let window = BackfillWindow(cursor: cursor, floor: floor, days: configuration.backfillWindowDays)
-            var earlier = false
-            if let interval = window.interval {
-                let overlapping = try await source.samples(of: type, overlapping: interval)
-                samples += overlapping.filter { $0.start >= interval.start && $0.start < cursor }
-                earlier = overlapping.contains { $0.start < interval.start }
-            }
-            cursor = window.lower
-            done = window.reachesFloor
-            if !done && !earlier {
-                // Nothing reaches into this window from before: jump over the empty stretch to
-                // the latest sample that ends before it, or stop when there is none.
-                if let latest = try await source.latestSample(of: type, endingBy: window.lower) {
-                    cursor = min(window.lower, latest.end.addingTimeInterval(0.001))
-                } else {
-                    done = true
-                }
-            }
-        }
-        let batches = stride(from: 0, to: samples.count, by: configuration.batchSize).map {
-            samples[$0..<min($0 + configuration.batchSize, samples.count)].map { SyncItem.add(SampleWire($0)) }
-        }
-        try queue(
-            batches, anchor: nil,
-            advance: TypeAdvance(type: type, backfillCursor: cursor, backfillDone: done, backfillItems: samples.count),
-            enrolment: enrolment, key: key)
-        onEvent(.backfill(type: type, cursor: cursor, floor: floor, items: itemsSoFar + samples.count))
-        return !done
-    }
-
     /// Seals `batches` and queues them with `advance`, in one transaction; the last batch
     /// carries `anchor`.
-    private func queue(
+    func queue(
         _ batches: [[SyncItem]], anchor: QueryAnchor?, advance: TypeAdvance, enrolment: Enrolment, key: SyncKey
     ) throws {
         let encoder = SampleWire.encoder()
@@ -195,21 +153,5 @@ public actor SyncEngine {
             }, advance: advance, at: createdAt)
         report.itemsRead += batches.reduce(0) { $0 + $1.count }
         report.batchesQueued += batches.count
-    }
-}
-
-/// The backfill window below a cursor: `days` long, not below the floor.
-struct BackfillWindow {
-    var lower: Date
-    var interval: DateInterval?
-    /// The window reaches the floor: the backfill ends with it.
-    var reachesFloor: Bool
-
-    init(cursor: Date, floor: Date?, days: Int) {
-        var lower = cursor.addingTimeInterval(-Double(max(days, 1)) * 86400)
-        if let floor { lower = max(lower, floor) }
-        self.lower = lower
-        interval = lower < cursor ? DateInterval(start: lower, end: cursor) : nil
-        reachesFloor = floor.map { lower <= $0 } ?? false
     }
 }

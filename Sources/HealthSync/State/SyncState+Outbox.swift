@@ -2,27 +2,6 @@ import Foundation
 import GRDB
 import HealthCore
 
-/// Where one type's sync stands.
-public struct TypeSyncState: Sendable, Hashable {
-    public var type: SampleType
-    /// The feed has been read up to here: every change up to it is in a batch, queued or sent.
-    public var proposed: QueryAnchor
-    /// The server has acknowledged (or refused, into the dead letters) every batch up to here.
-    public var saved: QueryAnchor
-    public var lastSuccessAt: Date?
-    /// The history still to read, newest first: samples starting before `cursor` and not
-    /// before `floor` (`nil`: no floor). `nil` when the backfill is done.
-    public var backfill: (cursor: Date, floor: Date?)? {
-        guard !backfillDone, let backfillCursor else { return nil }
-        return (backfillCursor, backfillFloor)
-    }
-    var backfillCursor: Date?
-    var backfillFloor: Date?
-    var backfillDone: Bool
-    /// Samples the backfill has read so far.
-    public var backfillItems: Int
-}
-
 /// A sealed batch waiting in the outbox, as it will be sent.
 public struct OutboxBatch: Sendable, Hashable {
     public var sequence: Int64
@@ -59,52 +38,13 @@ struct TypeAdvance: Sendable {
     var proposed: QueryAnchor?
     var backfillCursor: Date?
     var backfillDone = false
+    /// The backfill found nothing older: the whole history is covered (its floor is dropped,
+    /// so a wider `--backfill-days` later reads nothing again).
+    var historyExhausted = false
     var backfillItems = 0
 }
 
 extension SyncState {
-    /// Every type's state.
-    public func typeStates() throws -> [SampleType: TypeSyncState] {
-        try queue.read { db in
-            Dictionary(
-                uniqueKeysWithValues: try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT type, proposed, saved, last_success_at, backfill_cursor, backfill_floor, backfill_done,
-                        backfill_items FROM type_state ORDER BY type
-                        """
-                ).map { row in
-                    let type = SampleType(row[0] as String)
-                    return (
-                        type,
-                        TypeSyncState(
-                            type: type, proposed: QueryAnchor(row[1]), saved: QueryAnchor(row[2]),
-                            lastSuccessAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)),
-                            backfillCursor: (row[4] as Double?).map(Date.init(timeIntervalSince1970:)),
-                            backfillFloor: (row[5] as Double?).map(Date.init(timeIntervalSince1970:)),
-                            backfillDone: row[6], backfillItems: row[7])
-                    )
-                })
-        }
-    }
-
-    /// Starts following `type`: its feed from `head`, its history before by backfill from
-    /// `cursor` down to `floor` (no backfill when `cursor` is `nil`). A type followed
-    /// already is left as it is.
-    func startType(_ type: SampleType, head: QueryAnchor, backfillFrom cursor: Date?, floor: Date?) throws {
-        try queue.write { db in
-            try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO type_state (type, proposed, saved, backfill_cursor, backfill_floor, backfill_done)
-                    VALUES (?,?,?,?,?,?)
-                    """,
-                arguments: [
-                    type.identifier, head.rawValue, head.rawValue, cursor?.timeIntervalSince1970, floor?.timeIntervalSince1970,
-                    cursor == nil,
-                ])
-        }
-    }
-
     /// Seals and queues `batches` and records `advance`, in one transaction: a crash
     /// leaves either all of it or none. `seal` makes a batch's envelope from its items, the
     /// sequence number and the batch id allotted here.
@@ -151,11 +91,13 @@ extension SyncState {
             if let cursor = advance.backfillCursor {
                 try db.execute(
                     sql: """
-                        UPDATE type_state SET backfill_cursor = ?, backfill_done = ?, backfill_items = backfill_items + ?
+                        UPDATE type_state SET backfill_cursor = ?, backfill_done = ?, backfill_items = backfill_items + ?,
+                        backfill_floor = CASE WHEN ? THEN NULL ELSE backfill_floor END
                         WHERE type = ?
                         """,
                     arguments: [
-                        cursor.timeIntervalSince1970, advance.backfillDone, advance.backfillItems, advance.type.identifier,
+                        cursor.timeIntervalSince1970, advance.backfillDone, advance.backfillItems, advance.historyExhausted,
+                        advance.type.identifier,
                     ])
             }
         }

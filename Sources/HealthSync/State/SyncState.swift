@@ -89,6 +89,12 @@ public final class SyncState: Sendable {
                     CREATE TABLE totals (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("sync-v2") { db in
+            // The instant each type's history window counts back from (issue 33), so that a
+            // wider --backfill-days later reads only the newly covered history. A state from
+            // before keeps its window (backfill_floor); its reference is measured at the next read.
+            try db.execute(sql: "ALTER TABLE type_state ADD COLUMN backfill_reference REAL")
+        }
         return migrator
     }
 }

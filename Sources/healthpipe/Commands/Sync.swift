@@ -69,10 +69,12 @@ struct SyncRun: AsyncParsableCommand {
     @Option(help: "Items per batch (default: the configuration's: 100, 500 or 2000).")
     var batchSize: Int?
 
-    @Option(help: "Type identifiers to sync, comma-separated (default: every type in the store).")
+    @Option(help: "Type identifiers to sync, comma-separated (default: every type in the store or synced before).")
     var types: String?
 
-    @Option(name: .customLong("backfill-days"), help: "History to send the first time: a number of days, or all.")
+    @Option(
+        name: .customLong("backfill-days"),
+        help: "History to send: days back from each type's newest sample, or all (a larger value later sends the rest).")
     var backfillDays = "90"
 
     @Option(help: "The zone the server counts the days in (default: this machine's).")
@@ -165,12 +167,18 @@ struct SyncStatus: AsyncParsableCommand {
     func run() async throws {
         let (state, enrolment) = try stateOptions.openEnrolled()
         print("device \(enrolment.deviceID) (\(enrolment.deviceName)) on \(enrolment.server)")
-        let rows = try state.typeStates().values.sorted { $0.type.identifier < $1.type.identifier }.map { type in
-            [
+        let rows = try state.typeStates().values.sorted { $0.type.identifier < $1.type.identifier }.map { type -> [String] in
+            let history =
+                if let backfill = type.backfill {
+                    "to \(ISO8601DateFormatter().string(from: backfill.cursor))"
+                } else if let floor = type.historyFloor {
+                    "done, back to \(ISO8601DateFormatter().string(from: floor))"
+                } else {
+                    "done, all"
+                }
+            return [
                 type.type.identifier, type.lastSuccessAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never",
-                "\(type.saved)", "\(type.proposed)",
-                type.backfill.map { "to \(ISO8601DateFormatter().string(from: $0.cursor)) (\(type.backfillItems))" }
-                    ?? "done (\(type.backfillItems))",
+                "\(type.saved)", "\(type.proposed)", "\(history) (\(type.backfillItems))",
             ]
         }
         print(

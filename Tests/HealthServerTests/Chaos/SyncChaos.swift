@@ -12,7 +12,8 @@ import HealthWire
 /// `healthpipe serve` behind a ``FaultProxy``, `healthpipe sync --once` processes killed
 /// with SIGKILL at random points and started again, the server killed and restarted, and
 /// this process adding and deleting samples in the device's store all along. Then the
-/// faults stop, the device drains, and the two stores are read back for comparison.
+/// faults stop, the device drains, and the two stores are read back for comparison; the
+/// ending scenarios follow (``endingScenarios(device:server:proxyURL:secondToken:)``).
 struct SyncChaos {
     struct Settings {
         /// Samples in the device's store before the sync starts.
@@ -52,6 +53,11 @@ struct SyncChaos {
         var deadLetters = 0
         var chaosSeconds = 0.0
         var drainSeconds = 0.0
+        /// Samples on the device at the end that start after the faults began (stored
+        /// before the first sync: planned, or a clock ahead).
+        var futureDated = 0
+        /// The scenarios after the drain, each compared on its own.
+        var scenarios: [Scenario] = []
 
         var summary: String {
             let faultList = FaultProxy.Fault.allCases.map { "\($0.rawValue) \(faults[$0, default: 0])" }
@@ -61,8 +67,9 @@ struct SyncChaos {
                 writer added \(writerAdded), deleted \(writerDeleted); \(clientRuns) client runs, \
                 \(clientKills) SIGKILLed; server SIGKILLed \(serverKills) times; requests: \(faultList); \
                 faults for \(String(format: "%.0f", chaosSeconds)) s, drained in \(drainRuns) run(s), \
-                \(String(format: "%.1f", drainSeconds)) s; \(pendingBatches) pending, \(deadLetters) dead letters
-                """
+                \(String(format: "%.1f", drainSeconds)) s; \(pendingBatches) pending, \(deadLetters) dead letters; \
+                \(futureDated) dated ahead
+                """ + scenarios.map { "\n  \($0.summary)" }.joined()
         }
     }
 
@@ -87,10 +94,10 @@ struct SyncChaos {
         }
     }
 
-    private var deviceDB: String { folder.appendingPathComponent("device.sqlite").path }
-    private var serverDB: String { folder.appendingPathComponent("server/server.sqlite").path }
-    private var stateFolder: String { folder.appendingPathComponent("state").path }
-    private func log(_ name: String) -> URL { folder.appendingPathComponent("\(name).log") }
+    var deviceDB: String { folder.appendingPathComponent("device.sqlite").path }
+    var serverDB: String { folder.appendingPathComponent("server/server.sqlite").path }
+    var stateFolder: String { folder.appendingPathComponent("state").path }
+    func log(_ name: String) -> URL { folder.appendingPathComponent("\(name).log") }
 
     /// The last lines the child processes wrote, for a failure's message.
     func logTail(lines: Int = 30) -> String {
@@ -104,10 +111,17 @@ struct SyncChaos {
         var outcome = Outcome()
         let device = try HealthDatabase(path: deviceDB)
         _ = try await device.store.add((0..<settings.samples).map { _ in Self.randomSample() })
+        // Samples dated 1 to 30 days ahead, stored before the first sync (issue 33): neither
+        // the feed (it starts after them) nor a history read up to now would carry them.
+        let ahead = DateInterval(start: Date().addingTimeInterval(86400), duration: 29 * 86400)
+        _ = try await device.store.add((0..<max(settings.samples / 100, 10)).map { _ in Self.randomSample(in: ahead) })
 
         try FileManager.default.createDirectory(
             atPath: (serverDB as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let token = try ChildProcess.output(["users", "add", "chaos", "--db", serverDB])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        // The person of the ending scenario whose data ended a year ago.
+        let secondToken = try ChildProcess.output(["users", "add", "chaos-old", "--db", serverDB])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let serverPort = try FaultProxy.freePort()
         let server = ServerProcess(
@@ -141,7 +155,8 @@ struct SyncChaos {
         while Date() < deadline
             || (Date() < latest && (outcome.clientKills == 0 || proxy.faultCounts.count < FaultProxy.Fault.allCases.count))
         {
-            let client = try ChildProcess(syncArguments(timeout: settings.timeout), log: log("sync"))
+            let client = try ChildProcess(
+                syncArguments(db: deviceDB, state: stateFolder, timeout: settings.timeout), log: log("sync"))
             sequenceOfRuns += 1
             let status = await client.wait(seconds: Double.random(in: 0.3...4))
             if status == nil {
@@ -165,7 +180,7 @@ struct SyncChaos {
         let drainStart = Date()
         while outcome.drainRuns < 10 {
             outcome.drainRuns += 1
-            let client = try ChildProcess(syncArguments(timeout: 120), log: log("drain"))
+            let client = try ChildProcess(syncArguments(db: deviceDB, state: stateFolder, timeout: 120), log: log("drain"))
             if await client.wait(seconds: 1800) == 0 { break }
         }
         outcome.drainSeconds = Date().timeIntervalSince(drainStart)
@@ -176,20 +191,31 @@ struct SyncChaos {
         outcome.pendingBatches = try state.outbox().count
         outcome.deadLetters = try state.deadLetters().count
         outcome.device = try await SyncEndToEndTests.contents(device.store, types: Self.types)
-        let users = try FileManager.default.contentsOfDirectory(
-            atPath: folder.appendingPathComponent("server/users").path
-        ).filter { $0.hasSuffix(".sqlite") }
-        guard users.count == 1 else { throw ChaosError("expected one user's store on the server, found \(users)") }
-        let serverStore = try HealthDatabase(path: folder.appendingPathComponent("server/users/\(users[0])").path)
-        outcome.server = try await SyncEndToEndTests.contents(serverStore.store, types: Self.types)
+        outcome.server = try await serverSamples(of: stateFolder)
+        outcome.futureDated = outcome.device.values.count(where: { $0.start > chaosStart })
+
+        outcome.scenarios = try await endingScenarios(
+            device: device, server: server, proxyURL: proxyURL, secondToken: secondToken)
         return outcome
     }
 
-    private func syncArguments(timeout: Double) -> [String] {
-        [
-            "sync", "--once", "--quiet", "--db", deviceDB, "--state", stateFolder, "--backfill-days", "all",
-            "--batch-size", "\(settings.batchSize)", "--timeout", "\(timeout)", "--tz", "UTC",
-        ]
+    /// `healthpipe sync --once` of the store `db` with the state in `state`; `backfill`:
+    /// `--backfill-days` (`nil`: the default).
+    func syncArguments(db: String, state: String, timeout: Double, backfill: String? = "all") -> [String] {
+        ["sync", "--once", "--quiet", "--db", db, "--state", state]
+            + (backfill.map { ["--backfill-days", $0] } ?? [])
+            + ["--batch-size", "\(settings.batchSize)", "--timeout", "\(timeout)", "--tz", "UTC"]
+    }
+
+    /// The samples the server holds for the person the state in `state` is enrolled as
+    /// (read from their store: the server must be stopped).
+    func serverSamples(of state: String) async throws -> [UUID: SampleWire] {
+        guard let user = try SyncState(folder: state).enrolment()?.userID else {
+            throw ChaosError("no enrolment in \(state)")
+        }
+        let path = folder.appendingPathComponent("server/users/\(user).sqlite").path
+        guard FileManager.default.fileExists(atPath: path) else { return [:] }
+        return try await SyncEndToEndTests.contents(HealthDatabase(path: path).store, types: Self.types)
     }
 
     /// Adds a few samples and deletes a few (by UUID, sometimes an hour of one type) every
@@ -213,11 +239,13 @@ struct SyncChaos {
         return (added, deleted)
     }
 
-    /// A sample of one of ``types`` in the 120 days before ``end``, of one of two sources;
-    /// one in three with a writer-given UUID.
-    static func randomSample() -> Sample {
+    /// A sample of one of ``types`` starting in `span` (default: the 120 days before
+    /// ``end``), of one of two sources; one in three with a writer-given UUID.
+    static func randomSample(
+        in span: DateInterval = DateInterval(start: SyncChaos.end.addingTimeInterval(-120 * 86400), end: SyncChaos.end)
+    ) -> Sample {
         let type = types.randomElement()!
-        let start = end.addingTimeInterval(-Double.random(in: 0..<(120 * 86400)).rounded())
+        let start = span.end.addingTimeInterval(-Double.random(in: 0..<span.duration).rounded())
         let watch = Bool.random()
         let value: SampleValue =
             switch type {

@@ -3,7 +3,9 @@ import HealthCore
 import Testing
 
 /// The sync under faults, end to end, with real processes (``SyncChaos``): after the
-/// faults stop and the device drains, the server holds exactly the device's samples.
+/// faults stop and the device drains, the server holds exactly the device's samples; and
+/// after each ending scenario (a type deleted whole, a store whose data ended a year ago)
+/// exactly what it should.
 /// `scripts/sync-chaos` runs the same test at full size (100,000 samples).
 @Suite struct SyncChaosTests {
     @Test func nothingIsLostOrDuplicatedUnderFaults() async throws {
@@ -30,6 +32,16 @@ import Testing
         for fault in FaultProxy.Fault.allCases { #expect(outcome.faults[fault, default: 0] > 0, "no \(fault.rawValue)") }
         #expect(outcome.clientKills > 0 && outcome.serverKills > 0)
         #expect(outcome.writerAdded > 0 && outcome.writerDeleted > 0)
+        // Samples dated ahead, stored before the first sync, went too (issue 33 §2).
+        #expect(outcome.futureDated > 0)
+        // The ending scenarios: a whole type deleted, a store whose data ended a year ago
+        // (90 days, then all): each leaves the server with exactly what it should hold.
+        #expect(outcome.scenarios.count == 3)
+        for scenario in outcome.scenarios {
+            #expect(
+                scenario.missing.isEmpty && scenario.extra.isEmpty && scenario.different == 0 && !scenario.expected.isEmpty,
+                "\(scenario.summary)\n\(chaos.logTail())")
+        }
         chaos.cleanUp()
     }
 }
