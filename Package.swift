@@ -118,7 +118,8 @@ let package = Package(
             name: "HealthServer",
             dependencies: [
                 "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthStore", "HealthImport",
-                "HealthImportReader", "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather", "HealthWire", "HealthDashboard",
+                "HealthImportReader", "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather", "HealthWire",
+                "HealthDashboard",
                 "HealthMCP", "HealthPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
@@ -266,4 +267,15 @@ if ProcessInfo.processInfo.environment["HEALTHPIPE_FUZZ"] == "1" {
                 name: name, dependencies: ["FuzzSupport", .target(name: module)], path: "Fuzz/\(name)",
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
     }
+    // The server's JSON endpoints, end to end in memory through the application's responder.
+    package.targets.append(
+        .executableTarget(
+            name: "FuzzJSONEndpoints",
+            dependencies: [
+                "FuzzSupport", "HealthServer", "HealthWire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Fuzz/FuzzJSONEndpoints", swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
 }
