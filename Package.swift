@@ -180,7 +180,7 @@ let package = Package(
             name: "HealthServerTests",
             dependencies: [
                 "HealthServer", "HealthMetrics", "HealthReadiness", "HealthAutoExport", "HealthCore", "HealthDaily",
-                "HealthImport", "HealthStore", "HealthSynth", "HealthWire", "HealthSync", "HealthPostgres",
+                "HealthImport", "HealthStore", "HealthSynth", "HealthWire", "HealthSync", "HealthPostgres", "HealthTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
@@ -218,7 +218,8 @@ let package = Package(
         ),
         // Stores the test targets share (generated exports, imported).
         .target(
-            name: "HealthTestSupport", dependencies: ["HealthStore", "HealthImport", "HealthSynth", "HealthPostgres"],
+            name: "HealthTestSupport",
+            dependencies: ["HealthCore", "HealthStore", "HealthImport", "HealthSynth", "HealthPostgres"],
             path: "Tests/HealthTestSupport"),
         .testTarget(
             name: "HealthMCPTests",

@@ -33,7 +33,7 @@ public struct DailyNormalizer: Sendable {
 
     public let store: any HealthQuerying
     public let configuration: Configuration
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     private var resolver: LocalDayResolver {
         LocalDayResolver(store: store, homeZone: configuration.homeZone, explicitZone: configuration.explicitZone)
     }
@@ -64,7 +64,7 @@ public struct DailyNormalizer: Sendable {
     }
 
     /// The zone in effect at `instant`, from the evidence up to it.
-    private func zone(at instant: Date) async throws -> TimeZone {
+    func zone(at instant: Date) async throws -> TimeZone {
         let window = DateInterval(start: instant.addingTimeInterval(-ZoneTimeline.lookBack), end: instant.addingTimeInterval(60))
         return try await resolver.zoneTimeline(over: window).zone(at: instant)
     }

@@ -48,12 +48,20 @@ public struct DashboardAssembler: Sendable {
         self.daily = daily
     }
 
-    /// The dashboard for `today` (default: today in the zone in effect).
+    /// The dashboard for `today`. Without it: today in the zone in effect, or the last day
+    /// with data when the store holds nothing newer (``DataAnchor``), which the page says.
     public func assemble(today: LocalDate? = nil) async throws -> DashboardData {
         let normalizer = DailyNormalizer(store: store, configuration: settings.normalization, now: now)
-        let last: LocalDate
-        if let today { last = today } else { last = try await normalizer.today() }
         let range = max(1, settings.rangeDays)
+        let last: LocalDate
+        var note: String?
+        if let today {
+            last = today
+        } else {
+            let anchor = try await normalizer.anchor(excluding: settings.withheld, daily: daily)
+            last = anchor.day
+            note = anchor.movedNote(days: range)
+        }
         let first = last.adding(days: -(range - 1))
         // Readiness reads the 60 days before today: one pass covers both.
         let from = min(first, last.adding(days: -ReadinessEngine.historyDays))
@@ -80,10 +88,12 @@ public struct DashboardAssembler: Sendable {
                 moveKcal: nil, moveGoalKcal: settings.moveGoalKcal, exerciseMinutes: nil,
                 exerciseGoalMinutes: settings.exerciseGoalMinutes, standHours: nil, standGoalHours: settings.standGoalHours)
             : try await rings(todayMetrics)
-        return DashboardData(
+        var data = DashboardData(
             today: last.description, zone: todayMetrics?.timezoneIdentifier ?? settings.normalization.homeZone.identifier,
             rangeDays: range, days: days, nights: nights, readiness: readiness, weights: weights, workouts: workouts,
             rings: rings, withheld: withheld)
+        data.latestDataNote = note
+        return data
     }
 
     /// Each day's last weighing in kg, `nil` where there is none.

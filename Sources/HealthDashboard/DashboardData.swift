@@ -66,6 +66,9 @@ public struct DashboardData: Sendable {
     public var rings: ActivityRings
     /// The data the viewer has not granted: its panels (and trend charts) show the denied view.
     public var withheld: Set<HealthDataCategory>
+    /// Set when the page opened on the last day with data instead of today (the store holds
+    /// nothing newer): ``DataAnchor/movedNote(days:)``, shown under the title.
+    public var latestDataNote: String?
     /// The panels drawn as the denied view.
     public var denied: Set<DashboardPanel> { DashboardPanel.denied(by: withheld) }
 

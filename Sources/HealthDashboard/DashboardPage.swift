@@ -63,7 +63,8 @@ public struct DashboardPage: Sendable {
             <title>Health — \(HTML.escape(data.today))</title>
             <style>\(DashboardStyle.css)</style></head>
             <body><header class="top"><div><h1>Health, \(HTML.escape(longDate(data.today)))</h1>\
-            <p class="meta">Days in \(HTML.escape(data.zone)) · Watch and iPhone never counted twice</p></div>\
+            <p class="meta">Days in \(HTML.escape(data.zone)) · Watch and iPhone never counted twice</p>\
+            \(latestDataNote())</div>\
             \(rangeNavigation())\(headerExtra)</header>\(banner)
             <main class="grid">
             \(sections)
@@ -298,6 +299,14 @@ public struct DashboardPage: Sendable {
 
     private func placeholder(_ text: String) -> String {
         "<div class=\"placeholder\" role=\"note\"><p>\(HTML.escape(text))</p></div>"
+    }
+
+    /// "Latest data 2024-12-30; showing the 30 days to it." when the page opened on the last
+    /// day with data instead of today.
+    private func latestDataNote() -> String {
+        guard let note = data.latestDataNote, let initial = note.first else { return "" }
+        return
+            "<p class=\"meta\" role=\"status\">\(HTML.escape(String(initial).uppercased() + String(note.dropFirst()) + "."))</p>"
     }
 
     private func rangeNavigation() -> String {

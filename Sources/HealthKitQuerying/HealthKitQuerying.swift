@@ -129,6 +129,20 @@ public final class HealthKitQuerying: HealthQuerying, SampleScanning, @unchecked
         return latest
     }
 
+    /// Per type of ``types``: the earliest-starting and the latest-ending sample, one
+    /// query each (HealthKit cannot list the types that have data).
+    public func sampleSpans() async throws -> [SampleTypeSpan] {
+        var spans: [SampleTypeSpan] = []
+        for type in types {
+            guard let sampleType = Self.sampleType(type) else { continue }
+            let first = try await query(sampleType, predicate: nil, limit: 1, ascendingBy: HKSampleSortIdentifierStartDate)
+            let last = try await query(sampleType, predicate: nil, limit: 1, descendingBy: HKSampleSortIdentifierEndDate)
+            guard let start = first.first?.startDate, let end = last.first?.endDate else { continue }
+            spans.append(SampleTypeSpan(type: type, first: start, last: end))
+        }
+        return spans.sorted { $0.type < $1.type }
+    }
+
     // MARK: SampleScanning (blocking: run it on a thread of its own, never the main one)
 
     public func storedSampleTypes() throws -> [SampleType] {
@@ -165,21 +179,7 @@ public final class HealthKitQuerying: HealthQuerying, SampleScanning, @unchecked
     public func clinicalRecords() throws -> [ClinicalRecord] { [] }
 
     public func storedSpan() throws -> DateInterval? {
-        var lower: Date?
-        var upper: Date?
-        for type in types {
-            guard let sampleType = Self.sampleType(type) else { continue }
-            let first = try Self.wait {
-                try await self.query(sampleType, predicate: nil, limit: 1, ascendingBy: HKSampleSortIdentifierStartDate)
-            }
-            let last = try Self.wait {
-                try await self.query(sampleType, predicate: nil, limit: 1, descendingBy: HKSampleSortIdentifierEndDate)
-            }
-            if let start = first.first?.startDate { lower = min(lower ?? start, start) }
-            if let end = last.first?.endDate { upper = max(upper ?? end, end) }
-        }
-        guard let lower, let upper else { return nil }
-        return DateInterval(start: lower, end: max(lower, upper))
+        try Self.wait { SampleTypeSpan.union(try await self.sampleSpans()) }
     }
 
     // MARK: HealthKit calls

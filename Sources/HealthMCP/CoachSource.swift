@@ -37,8 +37,15 @@ public struct CoachSource: Sendable {
         self.now = now
     }
 
-    /// Today in the zone of the days (the person's latest zone).
+    /// Today in the zone of the days (the person's latest zone): what the person logs about.
     func today() async throws -> LocalDate {
         try await DailyNormalizer(store: store, configuration: normalization, now: now).today()
+    }
+
+    /// Where the tools' default day lies (``DataAnchor``): today, or the last day with data
+    /// this reader may see when nothing is newer (the stored days count on the server).
+    func anchor() async throws -> DataAnchor {
+        try await DailyNormalizer(store: store, configuration: normalization, now: now)
+            .anchor(excluding: withheld, daily: daily)
     }
 }

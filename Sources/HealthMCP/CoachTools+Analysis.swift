@@ -36,7 +36,16 @@ extension CoachTools {
         guard let period = try arguments.integer("period", in: 1...365), [7, 30, 90, 365].contains(period) else {
             throw ToolError(message: "period must be 7, 30, 90 or 365", hint: "For example period=30.")
         }
-        let end = try await dayOrToday(arguments)
+        // Without `date`: to the last day with data when nothing is newer (the answer says so).
+        let end: LocalDate
+        var note: String?
+        if let date = try arguments.date("date") {
+            end = date
+        } else {
+            let anchor = try await source.anchor()
+            end = anchor.day
+            note = anchor.movedNote(days: period)
+        }
         let start = end.adding(days: -(period - 1))
         let baselineDays = 60
         let days = try await days(from: start.adding(days: -baselineDays), through: end, version: nil)
@@ -53,7 +62,7 @@ extension CoachTools {
                 "days_with_data": .int(weekDays),
             ])
         }
-        let structured: Value = .object([
+        var structured: [String: Value] = [
             "metric": .string(metric.name), "unit": .string(metric.unit), "period_days": .int(period),
             "from": .string(start.description), "to": .string(end.description), "mean": .number(current),
             "days_with_data": .int(currentDays),
@@ -62,14 +71,15 @@ extension CoachTools {
                 "mean": .number(baseline), "days_with_data": .int(baselineCount),
             ]),
             "change": .number(change), "change_percent": .number(percent), "weeks": .array(weeks),
-        ])
+        ]
+        if note != nil { structured["latest_data"] = .string(end.description) }
         let digits = metric.name == "sleep_hours" ? 1 : 0
         let text =
             "\(metric.name) over the \(period) days to \(end): mean \(figure(current, digits)) \(metric.unit) on \(currentDays) days"
             + (baseline == nil
                 ? "; no baseline (no data in the 60 days before)."
                 : ", against \(figure(baseline, digits)) in the 60 days before (\(change.map { $0 >= 0 ? "+" : "" } ?? "")\(figure(change, digits)), \(figure(percent, 1))%).")
-        return Answer(structured: structured, summary: text)
+        return Answer(structured: .object(structured), summary: text + Self.noting(note))
     }
 
     func comparePeriods(_ arguments: ToolArguments) async throws -> Answer {
@@ -232,7 +242,9 @@ extension CoachTools {
 
     func logSubjective(_ arguments: ToolArguments) async throws -> Answer {
         try arguments.only(["date", "energy", "mood", "stress", "note"])
-        let day = try await dayOrToday(arguments)
+        // Today on the wall clock, even over old data: the person rates how they feel now.
+        let day: LocalDate
+        if let date = try arguments.date("date") { day = date } else { day = try await source.today() }
         let note = try arguments.string("note")
         if let note, note.count > 500 {
             throw ToolError(message: "note is \(note.count) characters; at most 500", hint: "Shorten it.")
@@ -260,12 +272,6 @@ extension CoachTools {
             summary:
                 "Logged for \(day): energy \(rating(stored.energy)), mood \(rating(stored.mood)), stress \(rating(stored.stress))."
         )
-    }
-
-    /// The `date` argument, or today.
-    private func dayOrToday(_ arguments: ToolArguments) async throws -> LocalDate {
-        if let date = try arguments.date("date") { return date }
-        return try await source.today()
     }
 
     /// `HeartRate` for `HKQuantityTypeIdentifierHeartRate`.

@@ -11,6 +11,7 @@ extension CoachTools {
     func coachContext(_ arguments: ToolArguments) async throws -> Answer {
         try arguments.only(["at", "tz", "lat", "lon"])
         var instant = source.now()
+        var note: String?
         if let text = try arguments.string("at") {
             guard let parsed = NormalizedDailyMetrics.parseInstant(text) else {
                 throw ToolError(
@@ -18,6 +19,11 @@ extension CoachTools {
                     hint: "For example 2024-06-01T20:00:00Z.")
             }
             instant = parsed
+        } else {
+            // As of the newest sample when the store holds nothing newer than an earlier day.
+            let anchor = try await source.anchor()
+            instant = anchor.instant(now: instant)
+            note = anchor.snapshotNote
         }
         var settings = ContextAssembler.Configuration()
         settings.daily = source.normalization
@@ -39,7 +45,7 @@ extension CoachTools {
             store: source.store, appData: source.appData, weather: source.weather, location: location,
             configuration: settings, withheld: source.withheld
         ).assemble(at: instant)
-        return Answer(structured: try Self.value(snapshot), summary: snapshot.summary)
+        return Answer(structured: try Self.value(snapshot), summary: snapshot.summary + Self.noting(note))
     }
 
     func dailyMetrics(_ arguments: ToolArguments) async throws -> Answer {
@@ -75,6 +81,11 @@ extension CoachTools {
             + (steps.isEmpty ? "" : " (mean \(figure(mean(steps.map(Double.init)))))")
             + ", sleep on \(sleep.count) nights" + (sleep.isEmpty ? "" : " (mean \(figure(mean(sleep), 1)) h)") + "."
         if pageLast < last { summary += " More from \(pageLast.adding(days: 1)) (next_from)." }
+        if steps.isEmpty, sleep.isEmpty,
+            days.allSatisfy({ $0.activeEnergyKcal == nil && $0.restingHRBpm == nil && $0.hrvMs == nil })
+        {
+            summary += try await whereTheDataIs(from: first, through: pageLast)
+        }
         return Answer(structured: .object(answer), summary: summary)
     }
 
@@ -129,6 +140,9 @@ extension CoachTools {
             + (asleep.isEmpty ? "" : ", mean \(figure(mean(asleep), 1)) h asleep")
             + ", naps on \(nights.filter { !$0.naps.isEmpty }.count)."
         if pageLast < last { summary += " More from \(pageLast.adding(days: 1)) (next_from)." }
+        if nights.allSatisfy({ $0.main == nil && $0.naps.isEmpty }) {
+            summary += try await whereTheDataIs(from: first, through: pageLast)
+        }
         return Answer(structured: .object(answer), summary: summary)
     }
 
@@ -136,14 +150,17 @@ extension CoachTools {
         try arguments.only(["date", "from", "to"])
         let first: LocalDate
         let last: LocalDate
+        var note: String?
         if let date = try arguments.date("date") {
             guard arguments.values["from"] == nil, arguments.values["to"] == nil else {
                 throw ToolError(message: "give date, or from and to, not both", hint: "Drop date or the range.")
             }
             (first, last) = (date, date)
         } else if arguments.values["from"] == nil, arguments.values["to"] == nil {
-            let today = try await source.today()
-            (first, last) = (today, today)
+            // Today, or the last day with data when nothing is newer (the answer says so).
+            let anchor = try await source.anchor()
+            (first, last) = (anchor.day, anchor.day)
+            note = anchor.movedNote(days: 1)
         } else {
             (first, last) = try arguments.range(maxDays: 3660)
         }
@@ -153,7 +170,8 @@ extension CoachTools {
         let scores = try ReadinessEngine().scores(on: dates, history: history)
         var answer: [String: Value] = ["scores": try Self.value(scores)]
         if pageLast < last { answer["next_from"] = .string(pageLast.adding(days: 1).description) }
-        let summary: String
+        if note != nil { answer["latest_data"] = .string(last.description) }
+        var summary: String
         if let score = scores.last {
             summary =
                 "Readiness on \(score.date): " + (score.score.map { "\($0) (\(score.band?.rawValue ?? "—"))" } ?? "no score")
@@ -161,7 +179,8 @@ extension CoachTools {
         } else {
             summary = "No days."
         }
-        return Answer(structured: .object(answer), summary: summary)
+        if scores.allSatisfy({ $0.score == nil }) { summary += try await whereTheDataIs(from: first, through: pageLast) }
+        return Answer(structured: .object(answer), summary: summary + Self.noting(note))
     }
 
     func workouts(_ arguments: ToolArguments) async throws -> Answer {
@@ -194,13 +213,36 @@ extension CoachTools {
         }
         let minutes = workouts.reduce(0) { $0 + $1.end.timeIntervalSince($1.start) / 60 }
         let kinds = Dictionary(grouping: workouts, by: \.activity).map { "\($0.value.count) \($0.key)" }.sorted()
+        var empty = ""
+        if workouts.isEmpty { empty = try await whereTheDataIs(from: first, through: last) }
         return Answer(
             structured: .object(["workouts": .array(rows), "limit": .int(limit)]),
             summary: "\(workouts.count) workouts \(first)–\(last)"
-                + (workouts.isEmpty ? "." : ": \(kinds.joined(separator: ", ")), \(figure(minutes)) minutes in all."))
+                + (workouts.isEmpty ? "." : ": \(kinds.joined(separator: ", ")), \(figure(minutes)) minutes in all.") + empty)
     }
 
     // MARK: Helpers
+
+    /// " No data from A to B; the data runs from X to Y." for an empty answer whose range
+    /// lies outside the samples this reader may see; "" otherwise (and for a reader with no
+    /// samples at all: a server's days may have been posted as days).
+    func whereTheDataIs(from first: LocalDate, through last: LocalDate) async throws -> String {
+        let anchor = try await source.anchor()
+        guard anchor.firstDay != nil, let note = anchor.emptyNote(from: first, through: last) else { return "" }
+        return " " + Self.sentence(note)
+    }
+
+    /// " Latest data 2024-12-30; showing that day." for a default day that moved to the last
+    /// day with data; "" for none.
+    static func noting(_ note: String?) -> String {
+        note.map { " " + sentence($0) } ?? ""
+    }
+
+    /// A note as a sentence: capitalised, with a full stop.
+    static func sentence(_ note: String) -> String {
+        guard let initial = note.first else { return note }
+        return String(initial).uppercased() + String(note.dropFirst()) + "."
+    }
 
     /// Days from the source in effect (`version` overriding its normalisation version).
     func days(from first: LocalDate, through last: LocalDate, version: String?) async throws -> [NormalizedDailyMetrics] {

@@ -51,9 +51,10 @@ public struct CoachTools: Sendable {
             Tool(
                 name: "get_coach_context", title: "Coach context",
                 description:
-                    "The person's state right now (or as of `at`): vitals, today's activity, last night's sleep, body measurements, the daily log, the workout in progress, the last meal — each missing part with its reason. Start here.",
+                    "The person's state right now (or as of `at`; when the data ends before today, as of its newest sample): vitals, today's activity, last night's sleep, body measurements, the daily log, the workout in progress, the last meal — each missing part with its reason. Start here.",
                 inputSchema: Schema.object([
-                    "at": Schema.string("The as-of instant, ISO 8601 with an offset (default now)."),
+                    "at": Schema.string(
+                        "The as-of instant, ISO 8601 with an offset (default now, or the newest sample when older)."),
                     "tz": Schema.string("IANA zone of days without a recorded zone (default: the person's)."),
                     "lat": .object([
                         "type": "number", "minimum": -90, "maximum": 90, "description": "Latitude for the weather, with lon.",
@@ -81,7 +82,7 @@ public struct CoachTools: Sendable {
             Tool(
                 name: "get_readiness", title: "Readiness",
                 description:
-                    "The readiness score (0–100) and band of each day, with every contributor's value, baseline, normal band and explanation. Give `date`, or `from` and `to` (at most \(Self.pageScores) days).",
+                    "The readiness score (0–100) and band of each day, with every contributor's value, baseline, normal band and explanation. Give `date`, or `from` and `to` (at most \(Self.pageScores) days); neither: today, or the last day with data when nothing is newer.",
                 inputSchema: Schema.object(
                     range("the range").merging(["date": Schema.date("One day (instead of from and to).")]) { $1 }),
                 annotations: readOnly),
@@ -97,12 +98,13 @@ public struct CoachTools: Sendable {
             Tool(
                 name: "get_trends", title: "Trend of a metric",
                 description:
-                    "A metric's mean over the last 7, 30, 90 or 365 days (ending `date`, default today) against its baseline (the mean of the 60 days before the period), the change, and weekly means.",
+                    "A metric's mean over the last 7, 30, 90 or 365 days (ending `date`; default today, or the last day with data when nothing is newer) against its baseline (the mean of the 60 days before the period), the change, and weekly means.",
                 inputSchema: Schema.object(
                     [
                         "metric": Schema.string("The metric.", oneOf: metricNames),
                         "period": Schema.integer("Days: 7, 30, 90 or 365.", 7...365),
-                        "date": Schema.date("The period's last day (default today)."),
+                        "date": Schema.date(
+                            "The period's last day (default today, or the last day with data when nothing is newer)."),
                     ], required: ["metric", "period"]), annotations: readOnly),
             Tool(
                 name: "compare_periods", title: "Compare two periods",

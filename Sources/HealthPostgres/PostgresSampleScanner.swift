@@ -108,26 +108,36 @@ public struct PostgresSampleScanner: SampleScanning {
 }
 
 extension PostgresHealthStore {
-    /// From the earliest start to the latest end of the user's samples; `nil` when none.
+    /// From the earliest start to the latest end of the user's samples; `nil` when none:
+    /// the union of ``sampleSpans()``.
+    public func storedSpan() async throws -> DateInterval? {
+        SampleTypeSpan.union(try await sampleSpans())
+    }
+
     /// Index probes per type, as in SQLite: the latest end lies among the samples that start
     /// at most the type's longest duration before its latest start.
-    public func storedSpan() async throws -> DateInterval? {
+    public func sampleSpans() async throws -> [SampleTypeSpan] {
         let query: PostgresQuery = """
-            SELECT min(x.first), max(x.last) FROM health_type_span p, LATERAL (
+            SELECT t.identifier, x.first, x.last FROM health_type_span p
+            JOIN health_sample_type t ON t.id = p.type_id
+            CROSS JOIN LATERAL (
                 SELECT (SELECT min(start) FROM health_sample WHERE user_id = p.user_id AND type_id = p.type_id) AS first,
                     (SELECT max("end") FROM health_sample WHERE user_id = p.user_id AND type_id = p.type_id
                         AND start >= (SELECT max(start) FROM health_sample WHERE user_id = p.user_id AND type_id = p.type_id)
                             - p.max_duration) AS last
             ) x
-            WHERE p.user_id = \(userID)
+            WHERE p.user_id = \(userID) AND x.first IS NOT NULL
             """
-        for try await (first, last) in try await database.client.query(query, logger: database.logger).decode(
-            (Double?, Double?).self)
+        var spans: [SampleTypeSpan] = []
+        for try await (identifier, first, last) in try await database.client.query(query, logger: database.logger).decode(
+            (String, Double, Double).self)
         {
-            guard let first, let last else { return nil }
-            return DateInterval(start: Date(timeIntervalSince1970: first), end: Date(timeIntervalSince1970: max(first, last)))
+            spans.append(
+                SampleTypeSpan(
+                    type: SampleType(identifier), first: Date(timeIntervalSince1970: first),
+                    last: Date(timeIntervalSince1970: last)))
         }
-        return nil
+        return spans.sorted { $0.type < $1.type }
     }
 
     /// Synchronous streaming reads for CSV exports (``PostgresSampleScanner``).

@@ -35,6 +35,11 @@ public protocol HealthQuerying: Sendable {
     /// A sync client reads the history before it by date windows (backfill) and follows
     /// the feed from it.
     func latestAnchor() async throws -> QueryAnchor
+
+    /// Each stored type's first start and latest end (``SampleTypeSpan``), ordered by type;
+    /// a type without samples is left out. From the stores' indexes, a few probes per type
+    /// and never a scan: every view asks it to find where the data ends (``DataAnchor``).
+    func sampleSpans() async throws -> [SampleTypeSpan]
 }
 
 extension HealthQuerying {

@@ -94,6 +94,20 @@ public actor InMemoryHealthStore: MutableHealthStore {
         let deleted = contents.tombstones.lazy.filter { $0.anchor > anchor && $0.type == type }.prefix(limit + 1)
         return AnchoredChanges.merging(added: Array(added), deleted: Array(deleted), since: anchor, limit: limit)
     }
+
+    /// Each stored type's first start and latest end, by type (one pass: a reference, not an index).
+    public func sampleSpans() -> [SampleTypeSpan] {
+        var spans: [SampleType: SampleTypeSpan] = [:]
+        for (_, sample) in contents.stored {
+            if let known = spans[sample.type] {
+                spans[sample.type] = SampleTypeSpan(
+                    type: sample.type, first: min(known.first, sample.start), last: max(known.last, sample.end))
+            } else {
+                spans[sample.type] = SampleTypeSpan(type: sample.type, first: sample.start, last: sample.end)
+            }
+        }
+        return spans.values.sorted { $0.type < $1.type }
+    }
 }
 
 /// What an ``InMemoryHealthStore`` holds.

@@ -26,4 +26,18 @@ struct StoredDailyMetrics: DailyMetricsSource {
                     normalizationVersion: version.rawValue, createdAt: Date(timeIntervalSince1970: 0))
         }
     }
+
+    /// The last stored day after `day`, through `last`, with a figure of a kind not in
+    /// `withheld`: days posted as days can be newer than the samples.
+    func latestDay(
+        after day: LocalDate, through last: LocalDate, excluding withheld: Set<HealthDataCategory>
+    ) async throws -> LocalDate? {
+        guard day < last else { return nil }
+        let stored = try await repository.dailyMetrics(
+            userID: userID, from: day.adding(days: 1).description, through: last.description, version: version.rawValue)
+        return stored.map { $0.withholding(withheld) }.filter { shown in
+            shown.stepsNormalized != nil || shown.activeEnergyKcal != nil || shown.sleepHours != nil
+                || shown.restingHRBpm != nil || shown.hrvMs != nil
+        }.compactMap { LocalDate($0.localDate) }.max()
+    }
 }

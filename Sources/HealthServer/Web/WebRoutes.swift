@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HealthCore
+import HealthDaily
 import HealthDashboard
 import HealthMetrics
 import Hummingbird
@@ -236,19 +237,29 @@ struct WebRoutes: Sendable {
         if let text = request.uri.queryParameters["date"] {
             day = try HealthRoutes.queryDate(String(text), name: "date")
         }
-        let zone = try await userZone(user.id, around: day ?? LocalDate(now, in: TimeZone(identifier: "UTC")!))
         var settings = DashboardAssembler.Settings()
         settings.rangeDays = range
-        settings.normalization.homeZone = zone
         let shown = user.dashboardCategories(consent: consent)
         settings.withheld = Set(HealthDataCategory.allCases).subtracting(shown)
         try await beforeReadingDays(user.id)
         let database = try await repositories.readableStore(user.id)
+        let clock = configuration.clock
+        // Without ?date= the page is about today, or the last day with data when nothing is
+        // newer (as `healthpipe dashboard`): the zone is the one of the stored days around it.
+        var around = day ?? LocalDate(now, in: TimeZone(identifier: "UTC")!)
+        if day == nil {
+            let stored = StoredDailyMetrics(
+                repository: repositories.dailyMetrics, userID: user.id, version: settings.normalization.version,
+                zone: settings.normalization.homeZone)
+            around = try await DailyNormalizer(store: database.queries, configuration: settings.normalization, now: clock)
+                .anchor(excluding: settings.withheld, daily: stored).day
+        }
+        let zone = try await userZone(user.id, around: around)
+        settings.normalization.homeZone = zone
         let daily = StoredDailyMetrics(
             repository: repositories.dailyMetrics, userID: user.id, version: settings.normalization.version, zone: zone)
-        let clock = configuration.clock
         let data = try await DashboardAssembler(store: database.queries, settings: settings, now: clock, daily: daily)
-            .assemble(today: day ?? LocalDate(now, in: zone))
+            .assemble(today: day)
         // The kinds a panel uses that are off; asked about again once the interval after a decline is over.
         let off = (user.dataTypes ?? Set(HealthDataCategory.allCases)).subtracting(shown).subtracting([.other])
         let quiet = consent.declinedAt.map { now.timeIntervalSince($0) < configuration.consentRepromptInterval } ?? false

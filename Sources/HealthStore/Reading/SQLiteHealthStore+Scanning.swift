@@ -52,30 +52,9 @@ extension SQLiteHealthStore: SampleScanning {
         }
     }
 
-    /// Per type from the `(type_id, start)` index: the first start, and the latest end among
-    /// the samples that start within the type's longest duration of its last start — never
-    /// a scan of the whole table.
+    /// The union of ``sampleSpans()``: index probes per type, never a scan of the table.
     public func storedSpan() throws -> DateInterval? {
-        try database.pool.read { db in
-            var lowest = Double.infinity
-            var highest = -Double.infinity
-            for type in try Row.fetchAll(db, sql: "SELECT id, max_duration FROM sample_type") {
-                let id: Int64 = type[0]
-                let maxDuration: Double = type[1]
-                guard
-                    let first = try Double.fetchOne(db, sql: "SELECT MIN(start) FROM sample WHERE type_id = ?", arguments: [id]),
-                    let last = try Double.fetchOne(db, sql: "SELECT MAX(start) FROM sample WHERE type_id = ?", arguments: [id]),
-                    let end = try Double.fetchOne(
-                        db, sql: "SELECT MAX(end) FROM sample WHERE type_id = ? AND start >= ?",
-                        arguments: [id, last - maxDuration])
-                else { continue }
-                lowest = min(lowest, first)
-                highest = max(highest, end)
-            }
-            guard lowest.isFinite else { return nil }
-            return DateInterval(
-                start: Date(timeIntervalSince1970: lowest), end: Date(timeIntervalSince1970: max(lowest, highest)))
-        }
+        try database.pool.read { db in SampleTypeSpan.union(try Self.typeSpans(db)) }
     }
 
     public func clinicalRecords() throws -> [ClinicalRecord] {

@@ -13,8 +13,9 @@ struct Dashboard: AsyncParsableCommand {
         discussion: """
             Today's rings and figures, readiness, 7/30/90/365-day trends, sleep stages, workouts and \
             data quality, with the numbers of `healthpipe days`, `sleep` and `readiness`. The page has \
-            no script and fetches nothing. --print writes the page to standard output instead. \
-            See docs/dashboard.md.
+            no script and fetches nothing; ?date=YYYY-MM-DD and ?range=N choose the day and the trend \
+            range, and a store whose data ends before today opens on its last day. --print writes the \
+            page to standard output instead. See docs/dashboard.md.
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -26,7 +27,7 @@ struct Dashboard: AsyncParsableCommand {
     @Option(help: "The daily metrics' rules: norm_v1 or norm_v2 (as for `days`).")
     var version = NormalizationVersion.v1
 
-    @Option(help: "The day the page is about, YYYY-MM-DD (default: today).")
+    @Option(help: "The day the page is about, YYYY-MM-DD (default: today, or the last day with data if none is newer).")
     var today: String?
 
     @Option(help: "Trend range for --print: 7, 30, 90 or 365 days.")
@@ -60,15 +61,20 @@ struct Dashboard: AsyncParsableCommand {
                         status: .misdirectedRequest, headers: .dashboardPage(contentType: "text/plain; charset=utf-8"),
                         body: .init(byteBuffer: ByteBuffer(string: "this dashboard answers only http://127.0.0.1:\(port)/\n")))
                 }
-                let asked = request.uri.queryParameters["range"].flatMap { Int(String($0)) } ?? 30
-                guard DashboardAssembler.Settings.ranges.contains(asked) else {
+                // `?range=` and `?date=`, as the server's page takes them.
+                let query: DashboardQuery
+                do {
+                    query = try DashboardQuery(
+                        range: request.uri.queryParameters["range"].map { String($0) },
+                        date: request.uri.queryParameters["date"].map { String($0) })
+                } catch {
                     return Response(
                         status: .badRequest, headers: .dashboardPage(contentType: "text/plain; charset=utf-8"),
-                        body: .init(byteBuffer: ByteBuffer(string: "range must be one of 7, 30, 90, 365\n")))
+                        body: .init(byteBuffer: ByteBuffer(string: "\(error)\n")))
                 }
                 return Response(
                     status: .ok, headers: .dashboardPage(contentType: "text/html; charset=utf-8"),
-                    body: .init(byteBuffer: ByteBuffer(string: try await page.html(range: asked))))
+                    body: .init(byteBuffer: ByteBuffer(string: try await page.html(range: query.range, date: query.date))))
             }
             let app = Application(
                 router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "healthpipe"))
@@ -92,11 +98,13 @@ struct LocalDashboard: Sendable {
     let today: LocalDate?
     let cache: DailyMetricsCache
 
-    func html(range: Int) async throws -> String {
+    /// The page about `date` (`?date=`), else `--today`, else today — or the last day with
+    /// data when the store holds nothing newer.
+    func html(range: Int, date: LocalDate? = nil) async throws -> String {
         var settings = settings
         settings.rangeDays = range
         let data = try await DashboardAssembler(store: store.store, settings: settings, now: { Date() }, daily: cache)
-            .assemble(today: today)
-        return DashboardPage(data: data, path: "/").html()
+            .assemble(today: date ?? today)
+        return DashboardPage(data: data, path: date.map { "/?date=\($0)" } ?? "/").html()
     }
 }

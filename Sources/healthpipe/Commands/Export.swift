@@ -34,7 +34,7 @@ struct ExportCSV: AsyncParsableCommand {
     @Option(help: "First local day, YYYY-MM-DD (default: 29 days before --to).")
     var from: String?
 
-    @Option(help: "Last local day, inclusive, YYYY-MM-DD (default: today).")
+    @Option(help: "Last local day, inclusive, YYYY-MM-DD (default: today, or the last day with data if none is newer).")
     var to: String?
 
     @Flag(help: "Every date (instead of the last 30 days).")
@@ -80,10 +80,12 @@ struct ExportCSV: AsyncParsableCommand {
         let store = try database.open().store
         let zone = zones.inputZone
         let started = Date()
+        let dates = try await interval(zone: zone, store: store)
         let destination = try CSVDestination(out, now: started, zone: zone)
         do {
             let output = CSVOutput { try destination.write($0) }
-            let summary = daily ? try await exportDaily(store, output, zone) : try exportSamples(store, output, zone)
+            let summary =
+                daily ? try await exportDaily(store, output, dates) : try exportSamples(store, output, zone, dates)
             try destination.commit()
             let elapsed = Date().timeIntervalSince(started)
             printError(
@@ -96,7 +98,9 @@ struct ExportCSV: AsyncParsableCommand {
         }
     }
 
-    private func exportSamples(_ store: SQLiteHealthStore, _ output: CSVOutput, _ zone: TimeZone) throws -> String {
+    private func exportSamples(
+        _ store: SQLiteHealthStore, _ output: CSVOutput, _ zone: TimeZone, _ dates: (LocalDate, LocalDate)?
+    ) throws -> String {
         let stored = try store.storedSampleTypes()
         let chosen: [ExportMetric]
         do {
@@ -113,9 +117,9 @@ struct ExportCSV: AsyncParsableCommand {
         options.units.temperature = temperatureUnit.unit
         options.includesSource = source
         options.interval =
-            try allDates
+            allDates
             ? nil
-            : interval(zone: zone, store: store).map { first, last in
+            : dates.map { first, last in
                 DateInterval(start: first.instant(hour: 0, in: zone), end: last.adding(days: 1).instant(hour: 0, in: zone))
             }
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1)
@@ -132,8 +136,10 @@ struct ExportCSV: AsyncParsableCommand {
         return "Wrote \(report.totalRows) rows" + (counts.isEmpty ? "" : " (\(counts))")
     }
 
-    private func exportDaily(_ store: SQLiteHealthStore, _ output: CSVOutput, _ zone: TimeZone) async throws -> String {
-        guard let (first, last) = try interval(zone: zone, store: store) else {
+    private func exportDaily(
+        _ store: SQLiteHealthStore, _ output: CSVOutput, _ dates: (LocalDate, LocalDate)?
+    ) async throws -> String {
+        guard let (first, last) = dates else {
             try DailyCSV.write([], to: output)
             return "Wrote 0 days (the store is empty)"
         }
@@ -143,14 +149,25 @@ struct ExportCSV: AsyncParsableCommand {
         return "Wrote \(days.count) days"
     }
 
-    /// The inclusive local dates asked for: --from/--to, the last 30 days, or (--all-dates)
-    /// the days the store's samples span; `nil` for an empty store with --all-dates.
-    private func interval(zone: TimeZone, store: SQLiteHealthStore) throws -> (LocalDate, LocalDate)? {
+    /// The inclusive local dates asked for: --from/--to; the 30 days to --to, or to today —
+    /// or to the last day with data when the store holds nothing newer, which standard error
+    /// says; or (--all-dates) the days the store's samples span, `nil` for an empty store.
+    /// A range with no data says where the data is.
+    private func interval(zone: TimeZone, store: SQLiteHealthStore) async throws -> (LocalDate, LocalDate)? {
         if allDates {
             guard let span = try store.storedSpan() else { return nil }
             return (LocalDate(span.start, in: zone), LocalDate(span.end, in: zone))
         }
-        let last = to.flatMap(LocalDate.init) ?? LocalDate(Date(), in: zone)
-        return (from.flatMap(LocalDate.init) ?? last.adding(days: -29), last)
+        let anchor = try await DayRangeOptions.anchor(store: store, configuration: zones.configuration())
+        let first = from.flatMap(LocalDate.init)
+        var last = to.flatMap(LocalDate.init) ?? anchor.day
+        // --from after the data's last day, without --to: to today (or --from), as asked.
+        if to == nil, let first, first > last { last = max(first, anchor.today) }
+        let start = first ?? last.adding(days: -29)
+        if to == nil, last == anchor.day, let note = anchor.movedNote(days: last.dayNumber - start.dayNumber + 1) {
+            printError(note)
+        }
+        DayRangeOptions.sayWhereTheDataIs(anchor, from: start, through: last)
+        return (start, last)
     }
 }

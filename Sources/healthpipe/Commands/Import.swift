@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthCore
 import HealthImport
 import HealthImportReader
 import HealthStore
@@ -26,17 +27,24 @@ struct Import: AsyncParsableCommand {
         options.force = force
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         let summary: ImportSummary
+        // Where the store's data lies afterwards: each kind's first and last day.
+        let spans: [SampleTypeSpan]
         do {
             if let imported = try await postgres.withStore(
                 reading: false,
                 { store in
-                    try await PostgresImporter(store: store, options: options).run(path: path) { progress.show($0) }
+                    let result = try await PostgresImporter(store: store, options: options).run(path: path) {
+                        progress.show($0)
+                    }
+                    return (summary: result, spans: try await store.sampleSpans())
                 })
             {
-                summary = imported
+                summary = imported.summary
+                spans = imported.spans
             } else {
                 let store = try HealthDatabase(path: database.path)
                 summary = try await HealthImporter(database: store, options: options).run(path: path) { progress.show($0) }
+                spans = try await store.store.sampleSpans()
             }
         } catch let error as ImportError {
             progress.clear()
@@ -45,7 +53,7 @@ struct Import: AsyncParsableCommand {
             throw ExitCode(2)
         }
         progress.clear()
-        print(ImportReport.render(summary))
+        print(ImportReport.render(summary, spans: spans))
     }
 }
 

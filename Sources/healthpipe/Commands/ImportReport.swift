@@ -4,14 +4,17 @@ import HealthImport
 
 /// The human summary of an import.
 enum ImportReport {
-    static func render(_ summary: ImportSummary) -> String {
+    /// `spans`: the store's, after the import — each kind's first and last day with data.
+    static func render(_ summary: ImportSummary, spans: [SampleTypeSpan] = []) -> String {
+        let ranges = DataRanges.lines(spans)
+        let dataDays: [String] = ranges.isEmpty ? [] : ["  " + DataRanges.header()] + ranges.map { "    " + $0 }
         if let previous = summary.alreadyImported {
             let date = ISO8601DateFormatter().string(from: previous.finishedAt)
-            return """
+            let already = """
                 Already imported: \(summary.path) is identical to import #\(previous.id) of \(date) \
                 (\(count(previous.recordsAdded)) records added then). Nothing to do; use --force to read it again.
-                Store: \(summary.databasePath)
                 """
+            return ([already] + dataDays + ["Store: \(summary.databasePath)"]).joined(separator: "\n")
         }
         var lines: [String] = []
         let info = summary.exportInfo
@@ -60,6 +63,7 @@ enum ImportReport {
         for entry in summary.refusedEntries {
             lines.append("  refused unsafe zip entry: \(entry)")
         }
+        lines += dataDays
         lines.append("Store: \(summary.databasePath)")
         return lines.joined(separator: "\n")
     }

@@ -10,7 +10,8 @@ struct Readiness: AsyncParsableCommand {
         abstract: "Readiness per local day: a 0–100 score from the daily metrics, with every contributor and why.",
         discussion: """
             Computed from the same daily metrics `healthpipe days` prints (the 60 days before each \
-            scored day are read too). Without --date or a range: today. See docs/readiness.md.
+            scored day are read too). Without --date or a range: today, or the last day with data \
+            when the store holds nothing newer. See docs/readiness.md.
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -65,15 +66,18 @@ struct Readiness: AsyncParsableCommand {
         }
     }
 
-    /// `--date`, the range options, or today alone.
+    /// `--date`, the range options, or one day: today, or the last day with data.
     private func scoredDays(
         store: any HealthQuerying, configuration: DailyNormalizer.Configuration
     ) async throws -> (
         LocalDate, LocalDate
     ) {
-        if let day = date.flatMap(LocalDate.init) { return (day, day) }
-        let (first, last) = try await range.dates(store: store, configuration: configuration)
-        return range.last == nil && range.from == nil ? (last, last) : (first, last)
+        guard let day = date.flatMap(LocalDate.init) else {
+            return try await range.dates(store: store, configuration: configuration, defaultDays: 1)
+        }
+        let anchor = try await DayRangeOptions.anchor(store: store, configuration: configuration)
+        DayRangeOptions.sayWhereTheDataIs(anchor, from: day, through: day)
+        return (day, day)
     }
 }
 

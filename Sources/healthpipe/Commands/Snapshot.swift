@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthContext
+import HealthCore
 import HealthStore
 import HealthWeather
 
@@ -15,7 +16,7 @@ struct Snapshot: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var zones: ZoneOptions
 
-    @Option(help: "Take the snapshot as of this instant (default: now); nothing later is used.")
+    @Option(help: "Take the snapshot as of this instant (default: now, or the newest sample when older); nothing later is used.")
     var at: String?
 
     @Option(
@@ -59,7 +60,15 @@ struct Snapshot: AsyncParsableCommand {
 
     func run() async throws {
         let store = try database.open()
-        let instant = try at.map { try InstantOption.parse($0, option: "--at", zone: zones.inputZone) } ?? Date()
+        var instant = Date()
+        if let at {
+            instant = try InstantOption.parse(at, option: "--at", zone: zones.inputZone)
+        } else {
+            // As of the newest sample when the store holds nothing newer than an earlier day.
+            let anchor = try await DayRangeOptions.anchor(store: store.store, configuration: zones.configuration())
+            instant = anchor.instant(now: instant)
+            if let note = anchor.snapshotNote { printError(note) }
+        }
         var weather = OpenMeteoClient.Configuration()
         weather.baseURL = URL(string: weatherURL)!
         weather.timeout = weatherTimeout

@@ -3,7 +3,8 @@ import Foundation
 import HealthStore
 
 struct Stats: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show what the store holds: rows per table and samples per type.")
+    static let configuration = CommandConfiguration(
+        abstract: "Show what the store holds: rows per table, samples per type, each kind's first and last day.")
 
     @OptionGroup var database: DatabaseOptions
 
@@ -18,10 +19,11 @@ struct Stats: ParsableCommand {
         let store = try HealthDatabase(path: database.path)
         let tables = try store.counts()
         let types = try store.sampleCountsByType()
+        let spans = try store.sampleSpans()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            let body = ["tables": tables, "samplesByType": types]
+            let body = StatsBody(tables: tables, samplesByType: types, daysByKind: DataRanges.json(spans))
             print(String(decoding: try encoder.encode(body), as: UTF8.self))
             return
         }
@@ -33,5 +35,18 @@ struct Stats: ParsableCommand {
         for (type, rows) in types.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
             print("  \(type.padding(toLength: 56, withPad: " ", startingAt: 0)) \(rows)")
         }
+        let ranges = DataRanges.lines(spans)
+        if !ranges.isEmpty {
+            let header = DataRanges.header()
+            print(String(header.prefix(1)).uppercased() + String(header.dropFirst()))
+            for line in ranges { print("  " + line) }
+        }
+    }
+
+    /// `--json`: the tables' rows, the samples per type, and each kind's first and last day.
+    private struct StatsBody: Encodable {
+        let tables: [String: Int]
+        let samplesByType: [String: Int]
+        let daysByKind: [String: [String: String]]
     }
 }
