@@ -35,9 +35,16 @@ struct StoredDailyMetrics: DailyMetricsSource {
         guard day < last else { return nil }
         let stored = try await repository.dailyMetrics(
             userID: userID, from: day.adding(days: 1).description, through: last.description, version: version.rawValue)
-        return stored.map { $0.withholding(withheld) }.filter { shown in
-            shown.stepsNormalized != nil || shown.activeEnergyKcal != nil || shown.sleepHours != nil
-                || shown.restingHRBpm != nil || shown.hrvMs != nil
-        }.compactMap { LocalDate($0.localDate) }.max()
+        var latest: LocalDate?
+        for day in stored {
+            let shown = day.withholding(withheld)
+            let figures: [Double?] = [
+                shown.stepsNormalized.map(Double.init), shown.activeEnergyKcal, shown.sleepHours, shown.restingHRBpm,
+                shown.hrvMs,
+            ]
+            guard figures.contains(where: { $0 != nil }), let date = LocalDate(shown.localDate) else { continue }
+            latest = max(latest ?? date, date)
+        }
+        return latest
     }
 }
