@@ -113,7 +113,9 @@ struct SyncChaos {
         _ = try await device.store.add((0..<settings.samples).map { _ in Self.randomSample() })
         // Samples dated 1 to 30 days ahead, stored before the first sync (issue 33): neither
         // the feed (it starts after them) nor a history read up to now would carry them.
-        let ahead = DateInterval(start: Date().addingTimeInterval(86400), duration: 29 * 86400)
+        // Whole seconds, as the other samples (the wire carries milliseconds).
+        let ahead = DateInterval(
+            start: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 86400).rounded()), duration: 29 * 86400)
         _ = try await device.store.add((0..<max(settings.samples / 100, 10)).map { _ in Self.randomSample(in: ahead) })
 
         try FileManager.default.createDirectory(
