@@ -209,10 +209,12 @@ public struct DashboardPage: Sendable {
             naps.isEmpty
             ? "No naps."
             : "\(naps.count) \(naps.count == 1 ? "nap" : "naps"), "
-                + "\(HTML.duration(seconds: naps.reduce(0) { $0 + $1.asleepSeconds })) in all."
+                + "\(HTML.duration(seconds: naps.reduce(0) { $0 + ($1.asleepSeconds ?? 0) })) in all."
+        // Only time in bed (the iPhone's bedtime schedule): asleep is unknown, not 0.
+        let asleep = main.asleepSeconds.map { HTML.duration(seconds: $0) } ?? "unknown (only time in bed was recorded)"
         return """
             <p class="lead">Last night (\(HTML.escape(last.localDate))): asleep \
-            \(HTML.duration(seconds: main.asleepSeconds)), in bed \(HTML.duration(seconds: main.inBedSeconds)), \
+            \(asleep), in bed \(HTML.duration(seconds: main.inBedSeconds)), \
             \(HTML.escape(ClockTime.format(main.bedtime, in: zone)))–\(HTML.escape(ClockTime.format(main.waketime, in: zone))), \
             efficiency \(HTML.number(main.efficiency, 0)) %.</p>\
             <div class="charts">\(stagesChart.html)\(consistency.html)</div>\
