@@ -103,9 +103,10 @@ public enum SleepSessionBuilder {
         return segments
     }
 
-    /// Priority of a source for a night, from its samples' devices (lower is better):
-    /// Apple Watch, other wearables, apps without a device, iPhone.
+    /// The device order of a source for a night, from its samples' devices (lower is
+    /// better): Apple Watch, other wearables, apps without a device, iPhone. It breaks ties
+    /// within a tier of ``SleepSourceRank``.
     public static func priority(of samples: [Sample]) -> Int {
-        samples.map(SleepRule.priority).min() ?? Int.max
+        samples.map(SleepSourceRank.deviceOrder).min() ?? Int.max
     }
 }
