@@ -249,7 +249,10 @@ public struct DashboardPage: Sendable {
         let withSteps = data.days.filter { $0.stepsNormalized != nil }
         let noWatch = withSteps.filter { $0.stepsSources?.primarySource != SourceCategory.appleWatch.rawValue }
         let suspicious = data.days.filter { $0.stepsSources?.suspiciousSteps == true }
-        let empty = data.days.filter { $0.stepsNormalized == nil && $0.activeEnergyKcal == nil && $0.sleepHours == nil }
+        // A night of only time in bed (no sleep hours, a sleep source) is data, not an empty day.
+        let empty = data.days.filter {
+            $0.stepsNormalized == nil && $0.activeEnergyKcal == nil && $0.sleepHours == nil && $0.sleepSource == nil
+        }
         var sources = Set<String>()
         for day in data.days {
             guard let meta = day.stepsSources else { continue }

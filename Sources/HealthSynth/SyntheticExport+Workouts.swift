@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthMetrics
 
 extension SyntheticExport {
     /// A run with statistics (no totals on the element, as modern Watch workouts), a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthDaily
+import HealthMetrics
 import HealthStore
 
 struct Sleep: AsyncParsableCommand {
