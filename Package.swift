@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(
             name: "HealthDailyTests",
             dependencies: [
-                "HealthCore", "HealthDaily", "HealthMetrics", "HealthStore", "HealthImport", "HealthSynth",
+                "HealthCore", "HealthDaily", "HealthMetrics", "HealthStore", "HealthImport", "HealthSynth", "HealthAutoExport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

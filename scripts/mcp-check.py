@@ -56,6 +56,11 @@ def close(a, b):
     return (a is None and b is None) or (a is not None and b is not None and abs(a - b) < 1e-9)
 
 
+def hours(seconds):
+    """Seconds as hours; None (a night of only time in bed: asleep unknown) stays None."""
+    return None if seconds is None else seconds / 3600
+
+
 async def pages(session, tool, arguments, key):
     rows, arguments = [], dict(arguments)
     while True:
@@ -108,8 +113,8 @@ async def stdio_part():
         for night in nights:
             theirs = reference.get(night["local_date"], {}).get("main")
             mine = night["main"]
-            if (mine is None) != (theirs is None) or (mine and not close(mine["asleep_hours"], theirs["asleepSeconds"] / 3600)):
-                failures.append(f"sleep {night['local_date']}: {mine and mine['asleep_hours']} != {theirs and theirs['asleepSeconds'] / 3600}")
+            if (mine is None) != (theirs is None) or (mine and not close(mine["asleep_hours"], hours(theirs["asleepSeconds"]))):
+                failures.append(f"sleep {night['local_date']}: {mine and mine['asleep_hours']} != {theirs and hours(theirs['asleepSeconds'])}")
                 break
 
         month_from = last[:8] + "01"
@@ -200,7 +205,7 @@ async def http_part():
             api = {n["local_date"]: n.get("main") for n in get(f"/v1/sleep?from={server_first}&to={server_last}", alice)}
             for night in nights:
                 theirs = api.get(night["local_date"])
-                if night["main"] and not close(night["main"]["asleep_hours"], theirs["asleepSeconds"] / 3600):
+                if night["main"] and not close(night["main"]["asleep_hours"], hours(theirs["asleepSeconds"])):
                     failures.append(f"http sleep {night['local_date']} differs from /v1/sleep")
                     break
             for tool, arguments in [

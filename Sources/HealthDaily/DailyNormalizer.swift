@@ -154,13 +154,14 @@ public struct DailyNormalizer: Sendable {
                     ignoredSources: stepsResult.ignoredSources.map(\.rawValue),
                     suspiciousSteps: steps.map { SuspiciousStepsRule.isSuspicious(steps: $0, trailing: trailing) } ?? false,
                     rawSampleCount: stepsResult.rawSampleCount)
-            let asleep = SleepRule.asleepSeconds(sleepIndex.overlapping(day.sleepWindow), window: day.sleepWindow)
+            let night = SleepRule.night(sleepIndex.overlapping(day.sleepWindow), window: day.sleepWindow)
             return NormalizedDailyMetrics(
                 userID: configuration.userID, localDate: day.date.description, timezoneIdentifier: day.zone.identifier,
                 utcDayStart: day.interval.start, utcDayEnd: day.interval.end, stepsNormalized: steps,
                 stepsRawSum: stepsResult.rawSum.flatMap { Int(roundingSaturating: $0) }, stepsSources: sources,
                 activeEnergyKcal: energyResult.value.map { ($0 * 100).rounded() / 100 },
-                sleepHours: asleep.map { $0 / 3600 },
+                sleepHours: night?.asleepSeconds.map { $0 / 3600 },
+                sleepSource: night.map { SleepSourceMetadata(basis: $0.basis, inBedHours: $0.inBedSeconds / 3600) },
                 restingHRBpm: MeanRule.mean(restingIndex.overlapping(day.interval), day: day.interval, unit: units.bpm),
                 hrvMs: MeanRule.mean(hrvIndex.overlapping(day.interval), day: day.interval, unit: units.ms),
                 normalizationVersion: version.rawValue, createdAt: created)

@@ -3,8 +3,8 @@ import HealthMetrics
 
 extension NormalizedDailyMetrics {
     /// The categories a day's fields come from: steps (normalised, raw, sources), active
-    /// energy, sleep hours, resting HR and HRV — and so what a readiness score is computed
-    /// from, as readiness reads nothing but daily metrics.
+    /// energy, sleep hours and their source, resting HR and HRV — and so what a readiness
+    /// score is computed from, as readiness reads nothing but daily metrics.
     public static let categories: Set<HealthDataCategory> = [.steps, .energy, .sleep, .heart]
 
     /// The day with the fields of `withheld` categories cleared (`null`), for a reader who
@@ -18,7 +18,10 @@ extension NormalizedDailyMetrics {
             day.stepsSources = nil
         }
         if withheld.contains(.energy) { day.activeEnergyKcal = nil }
-        if withheld.contains(.sleep) { day.sleepHours = nil }
+        if withheld.contains(.sleep) {
+            day.sleepHours = nil
+            day.sleepSource = nil
+        }
         if withheld.contains(.heart) {
             day.restingHRBpm = nil
             day.hrvMs = nil

@@ -210,10 +210,12 @@ public struct DashboardPage: Sendable {
             naps.isEmpty
             ? "No naps."
             : "\(naps.count) \(naps.count == 1 ? "nap" : "naps"), "
-                + "\(HTML.duration(seconds: naps.reduce(0) { $0 + $1.asleepSeconds })) in all."
+                + "\(HTML.duration(seconds: naps.reduce(0) { $0 + ($1.asleepSeconds ?? 0) })) in all."
+        // Only time in bed (the iPhone's bedtime schedule): asleep is unknown, not 0.
+        let asleep = main.asleepSeconds.map { HTML.duration(seconds: $0) } ?? "unknown (only time in bed was recorded)"
         return """
             <p class="lead">Last night (\(HTML.escape(last.localDate))): asleep \
-            \(HTML.duration(seconds: main.asleepSeconds)), in bed \(HTML.duration(seconds: main.inBedSeconds)), \
+            \(asleep), in bed \(HTML.duration(seconds: main.inBedSeconds)), \
             \(HTML.escape(ClockTime.format(main.bedtime, in: zone)))–\(HTML.escape(ClockTime.format(main.waketime, in: zone))), \
             efficiency \(HTML.number(main.efficiency, 0)) %.</p>\
             <div class="charts">\(stagesChart.html)\(consistency.html)</div>\
@@ -249,7 +251,10 @@ public struct DashboardPage: Sendable {
         let withSteps = data.days.filter { $0.stepsNormalized != nil }
         let noWatch = withSteps.filter { $0.stepsSources?.primarySource != SourceCategory.appleWatch.rawValue }
         let suspicious = data.days.filter { $0.stepsSources?.suspiciousSteps == true }
-        let empty = data.days.filter { $0.stepsNormalized == nil && $0.activeEnergyKcal == nil && $0.sleepHours == nil }
+        // A night of only time in bed (no sleep hours, a sleep source) is data, not an empty day.
+        let empty = data.days.filter {
+            $0.stepsNormalized == nil && $0.activeEnergyKcal == nil && $0.sleepHours == nil && $0.sleepSource == nil
+        }
         var sources = Set<String>()
         for day in data.days {
             guard let meta = day.stepsSources else { continue }

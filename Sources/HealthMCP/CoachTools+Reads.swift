@@ -65,6 +65,7 @@ extension CoachTools {
                 "steps_primary_source": .text(day.stepsSources?.primarySource),
                 "suspicious_steps": day.stepsSources.map { .bool($0.suspiciousSteps) } ?? .null,
                 "active_energy_kcal": .number(day.activeEnergyKcal), "sleep_hours": .number(day.sleepHours),
+                "sleep_basis": .text(day.sleepSource?.basis.rawValue), "in_bed_hours": .number(day.sleepSource?.inBedHours),
                 "resting_hr_bpm": .number(day.restingHRBpm), "hrv_ms": .number(day.hrvMs),
             ])
         }
@@ -104,14 +105,15 @@ extension CoachTools {
                     night.naps.map { nap in
                         .object([
                             "start": .string(localTime(nap.bedtime, zone)), "end": .string(localTime(nap.waketime, zone)),
-                            "asleep_minutes": .double(nap.asleepSeconds / 60),
+                            "asleep_minutes": .number(nap.asleepSeconds.map { $0 / 60 }),
                         ])
                     }),
             ]
             if let main = night.main {
                 var session: [String: Value] = [
                     "bedtime": .string(localTime(main.bedtime, zone)), "waketime": .string(localTime(main.waketime, zone)),
-                    "asleep_hours": .double(main.asleepSeconds / 3600), "in_bed_hours": .double(main.inBedSeconds / 3600),
+                    "basis": .string(main.basis.rawValue), "asleep_hours": .number(main.asleepSeconds.map { $0 / 3600 }),
+                    "in_bed_hours": .double(main.inBedSeconds / 3600),
                     "efficiency_percent": .number(main.efficiency), "awakenings": .int(main.awakenings),
                     "stage_minutes": .object(
                         Dictionary(
@@ -135,8 +137,10 @@ extension CoachTools {
         var answer: [String: Value] = ["nights": .array(rows)]
         if pageLast < last { answer["next_from"] = .string(pageLast.adding(days: 1).description) }
         let asleep = nights.compactMap { $0.main?.asleepSeconds }.map { $0 / 3600 }
+        let inBedOnly = nights.filter { $0.main != nil && $0.main?.asleepSeconds == nil }.count
         var summary =
-            "\(nights.count) night\(nights.count == 1 ? "" : "s") \(first)–\(pageLast): main sleep on \(asleep.count)"
+            "\(nights.count) night\(nights.count == 1 ? "" : "s") \(first)–\(pageLast): main sleep on \(asleep.count + inBedOnly)"
+            + (inBedOnly == 0 ? "" : " (\(inBedOnly) with time in bed only, asleep unknown)")
             + (asleep.isEmpty ? "" : ", mean \(figure(mean(asleep), 1)) h asleep")
             + ", naps on \(nights.filter { !$0.naps.isEmpty }.count)."
         if pageLast < last { summary += " More from \(pageLast.adding(days: 1)) (next_from)." }

@@ -7,7 +7,8 @@ import Foundation
 /// Encodes to the backend schema in snake_case, instants as ISO 8601:
 /// `user_id`, `local_date`, `timezone`, `utc_day_start`, `utc_day_end`, `steps_normalized`,
 /// `steps_raw_sum`, `steps_sources_json`, `active_energy_kcal`, `sleep_hours`,
-/// `resting_hr_bpm`, `hrv_ms`, `normalization_version`, `created_at`.
+/// `sleep_source_json`, `resting_hr_bpm`, `hrv_ms`, `normalization_version`, `created_at`.
+/// (`sleep_source_json` was added later: a payload without it decodes with `nil`.)
 public struct NormalizedDailyMetrics: Hashable, Sendable, Codable {
     public var userID: String?
     /// `YYYY-MM-DD` in the zone of that day.
@@ -20,7 +21,11 @@ public struct NormalizedDailyMetrics: Hashable, Sendable, Codable {
     public var stepsRawSum: Int?
     public var stepsSources: StepsSourcesMetadata?
     public var activeEnergyKcal: Double?
+    /// Asleep hours of the night ending this morning; `nil` when no source measured sleep
+    /// (also when the iPhone's bedtime schedule recorded time in bed: see ``sleepSource``).
     public var sleepHours: Double?
+    /// What the night's sleep was taken from and its time in bed; `nil` without a night.
+    public var sleepSource: SleepSourceMetadata?
     public var restingHRBpm: Double?
     public var hrvMs: Double?
     /// `norm_v1` or `norm_v2`.
@@ -30,8 +35,8 @@ public struct NormalizedDailyMetrics: Hashable, Sendable, Codable {
     public init(
         userID: String? = nil, localDate: String, timezoneIdentifier: String, utcDayStart: Date, utcDayEnd: Date,
         stepsNormalized: Int? = nil, stepsRawSum: Int? = nil, stepsSources: StepsSourcesMetadata? = nil,
-        activeEnergyKcal: Double? = nil, sleepHours: Double? = nil, restingHRBpm: Double? = nil, hrvMs: Double? = nil,
-        normalizationVersion: String, createdAt: Date
+        activeEnergyKcal: Double? = nil, sleepHours: Double? = nil, sleepSource: SleepSourceMetadata? = nil,
+        restingHRBpm: Double? = nil, hrvMs: Double? = nil, normalizationVersion: String, createdAt: Date
     ) {
         self.userID = userID
         self.localDate = localDate
@@ -43,6 +48,7 @@ public struct NormalizedDailyMetrics: Hashable, Sendable, Codable {
         self.stepsSources = stepsSources
         self.activeEnergyKcal = activeEnergyKcal
         self.sleepHours = sleepHours
+        self.sleepSource = sleepSource
         self.restingHRBpm = restingHRBpm
         self.hrvMs = hrvMs
         self.normalizationVersion = normalizationVersion
@@ -60,6 +66,7 @@ public struct NormalizedDailyMetrics: Hashable, Sendable, Codable {
         case stepsSources = "steps_sources_json"
         case activeEnergyKcal = "active_energy_kcal"
         case sleepHours = "sleep_hours"
+        case sleepSource = "sleep_source_json"
         case restingHRBpm = "resting_hr_bpm"
         case hrvMs = "hrv_ms"
         case normalizationVersion = "normalization_version"
@@ -79,6 +86,7 @@ public struct NormalizedDailyMetrics: Hashable, Sendable, Codable {
         try container.encode(stepsSources, forKey: .stepsSources)
         try container.encode(activeEnergyKcal, forKey: .activeEnergyKcal)
         try container.encode(sleepHours, forKey: .sleepHours)
+        try container.encode(sleepSource, forKey: .sleepSource)
         try container.encode(restingHRBpm, forKey: .restingHRBpm)
         try container.encode(hrvMs, forKey: .hrvMs)
         try container.encode(normalizationVersion, forKey: .normalizationVersion)

@@ -56,7 +56,9 @@ public struct ReadinessEngine: Sendable {
         let totalWeight = contributors.reduce(0) { $0 + $1.weight }
         let scored = contributors.filter { $0.exact != nil && $0.weight > 0 }
         let scoredWeight = scored.reduce(0) { $0 + $1.weight }
-        let coverage = totalWeight > 0 ? scoredWeight / totalWeight : 0
+        // A contributor scored on time in bed alone counts for part of its weight here.
+        let coveredWeight = scored.reduce(0) { $0 + $1.weight * $1.coverage }
+        let coverage = totalWeight > 0 ? coveredWeight / totalWeight : 0
         let maturity = min(1, Double(validDays) / Double(C.matureDays))
         let confidence = ((coverage * maturity) * 100).rounded() / 100
         var score: Int?
@@ -65,6 +67,10 @@ public struct ReadinessEngine: Sendable {
             let exact = scored.reduce(0) { $0 + $1.weight * $1.exact! } / scoredWeight
             score = Int(roundingSaturating: exact)
             reason = Self.reason(scored: scored, weight: scoredWeight)
+            // Said once: unless the reason is that night already, it says how sleep was scored.
+            if scored.contains(where: { $0.kind == .sleep && $0.coverage < 1 }), !reason.contains("in bed last night") {
+                reason += " Last night's sleep is time in bed: asleep unknown."
+            }
         } else {
             reason = "No contributor has data: readiness needs HRV, resting HR, sleep or activity around this day."
         }
@@ -96,6 +102,9 @@ public struct ReadinessEngine: Sendable {
         var unit: String
         var note: String?
         var explanation: String
+        /// The share of the weight that counts in the confidence: 1, less for a contributor
+        /// scored on time in bed (asleep unknown).
+        var coverage: Double = 1
 
         var `public`: ReadinessContributor {
             ReadinessContributor(

@@ -10,10 +10,20 @@ public struct AccuracyReport: Sendable {
         public var truthZone: String
         public var zone: String
         public var truthSteps: Int
+        /// Steps the devices could report (``GroundTruth/Day/observableSteps``); `nil` in
+        /// older truth files.
+        public var observableSteps: Int?
         public var steps: Int?
         public var rawSteps: Int?
         public var truthSleepMinutes: Double
         public var sleepMinutes: Double?
+        /// What the truth says the night should be reported from, and what `sleep_source_json`
+        /// says it was.
+        public var truthSleepBasis: SleepBasis?
+        public var sleepBasis: SleepBasis?
+        /// Minutes in bed of the iPhone's schedule (truth) and of the payload's `in_bed_hours`.
+        public var truthInBedMinutes: Double?
+        public var inBedMinutes: Double?
 
         /// |normalised − truth| / truth, in %.
         public var stepsErrorPercent: Double? {
@@ -27,6 +37,18 @@ public struct AccuracyReport: Sendable {
         }
 
         public var sleepErrorMinutes: Double? { sleepMinutes.map { abs($0 - truthSleepMinutes) } }
+
+        /// |normalised − observable| / observable, in %.
+        public var observableStepsErrorPercent: Double? {
+            guard let steps, let observableSteps, observableSteps > 0 else { return nil }
+            return abs(Double(steps - observableSteps)) / Double(observableSteps) * 100
+        }
+
+        /// |payload − truth| minutes in bed, for a night of only time in bed.
+        public var inBedErrorMinutes: Double? {
+            guard truthSleepBasis == .inBedOnly, let inBedMinutes, let truthInBedMinutes else { return nil }
+            return abs(inBedMinutes - truthInBedMinutes)
+        }
     }
 
     public var days: [Day]
@@ -34,12 +56,18 @@ public struct AccuracyReport: Sendable {
     /// Compares every day of `truth` with `metrics` (matched by local date).
     public init(truth: GroundTruth, metrics: [NormalizedDailyMetrics]) {
         let byDate = Dictionary(metrics.map { ($0.localDate, $0) }, uniquingKeysWith: { first, _ in first })
+        let formatter = ISO8601DateFormatter()
         days = truth.days.map { day in
             let metric = byDate[day.date]
+            let inBed = day.inBedStart.flatMap(formatter.date(from:)).flatMap { start in
+                day.inBedEnd.flatMap(formatter.date(from:)).map { $0.timeIntervalSince(start) / 60 }
+            }
             return Day(
                 date: day.date, truthZone: day.timeZone, zone: metric?.timezoneIdentifier ?? "—", truthSteps: day.steps,
-                steps: metric?.stepsNormalized, rawSteps: metric?.stepsRawSum, truthSleepMinutes: day.asleepMinutes,
-                sleepMinutes: metric?.sleepHours.map { $0 * 60 })
+                observableSteps: day.observableSteps, steps: metric?.stepsNormalized, rawSteps: metric?.stepsRawSum,
+                truthSleepMinutes: day.asleepMinutes, sleepMinutes: metric?.sleepHours.map { $0 * 60 },
+                truthSleepBasis: day.sleepBasis.flatMap(SleepBasis.init(rawValue:)), sleepBasis: metric?.sleepSource?.basis,
+                truthInBedMinutes: inBed, inBedMinutes: metric?.sleepSource.map { $0.inBedHours * 60 })
         }
     }
 
@@ -55,6 +83,21 @@ public struct AccuracyReport: Sendable {
         let truth = days.reduce(0) { $0 + $1.truthSteps }
         let counted = days.reduce(0) { $0 + ($1.steps ?? 0) }
         return Double(truth - counted) / Double(max(truth, 1)) * 100
+    }
+    /// Share of days whose steps are within `percent` of the observable truth, in %.
+    public func stepsWithinObservable(_ percent: Double) -> Double {
+        Double(days.filter { ($0.observableStepsErrorPercent ?? .infinity) <= percent }.count) / Double(max(days.count, 1))
+            * 100
+    }
+    public var observableStepsMeanErrorPercent: Double { mean(days.compactMap(\.observableStepsErrorPercent)) }
+    public var worstObservableStepsDay: Day? {
+        days.max { ($0.observableStepsErrorPercent ?? 0) < ($1.observableStepsErrorPercent ?? 0) }
+    }
+    /// Days whose `sleep_source_json` names another basis than the truth's night.
+    public var sleepBasisMismatches: [Day] { days.filter { $0.truthSleepBasis != nil && $0.sleepBasis != $0.truthSleepBasis } }
+    /// The worst error of `in_bed_hours` on nights of only time in bed, in minutes (∞ when one has none).
+    public var worstInBedMinutes: Double {
+        days.filter { $0.truthSleepBasis == .inBedOnly }.map { $0.inBedErrorMinutes ?? .infinity }.max() ?? 0
     }
     public var sleepMeanErrorMinutes: Double { mean(days.compactMap(\.sleepErrorMinutes)) }
     public var worstSleepDay: Day? { days.max { ($0.sleepErrorMinutes ?? 0) < ($1.sleepErrorMinutes ?? 0) } }
@@ -77,8 +120,28 @@ public struct AccuracyReport: Sendable {
                     format: "  worst day %@: %d vs truth %d (%.2f%%)", worst.date, worst.steps ?? 0, worst.truthSteps,
                     worst.stepsErrorPercent ?? 0))
         }
+        if days.contains(where: { $0.observableSteps != nil }) {
+            lines.append(
+                String(
+                    format: "steps against the observable truth: mean abs error %.2f%%, within 3%%: %.1f%% of days",
+                    observableStepsMeanErrorPercent, stepsWithinObservable(3)))
+            if let worst = worstObservableStepsDay {
+                lines.append(
+                    String(
+                        format: "  worst day %@: %d vs observable %d (%.2f%%)", worst.date, worst.steps ?? 0,
+                        worst.observableSteps ?? 0, worst.observableStepsErrorPercent ?? 0))
+            }
+        }
         lines.append(
             String(format: "sleep: mean abs error %.2f min, nights without sleep %d", sleepMeanErrorMinutes, nightsWithoutSleep))
+        let inBedOnly = days.filter { $0.truthSleepBasis == .inBedOnly }
+        if days.contains(where: { $0.truthSleepBasis != nil }) {
+            lines.append(
+                String(
+                    format:
+                        "  %d nights of time in bed only (worst in_bed_hours error %.2f min); %d days with another sleep basis than the truth's",
+                    inBedOnly.count, worstInBedMinutes, sleepBasisMismatches.count))
+        }
         if let worst = worstSleepDay {
             lines.append(
                 String(

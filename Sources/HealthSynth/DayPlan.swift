@@ -12,6 +12,8 @@ struct DayPlan {
         /// goes on or end after it comes off); `nil` when it was off throughout.
         var watchSpan: DateInterval?
         var phone: Bool
+        /// A wearable that is not a Watch (the no-watch persona's Garmin) saw all of it.
+        var tracker = false
 
         var watch: Bool { watchSpan != nil }
 
@@ -19,6 +21,18 @@ struct DayPlan {
         var watchSteps: Int {
             guard let watchSpan else { return 0 }
             return Int((Double(steps) * watchSpan.duration / end.timeIntervalSince(start)).rounded())
+        }
+
+        /// Steps the iPhone wrote for the bout when carried: 96 % of them.
+        var phoneSteps: Int { phone ? Int((Double(steps) * 0.96).rounded()) : 0 }
+
+        /// Steps the devices could report: each part of the bout at the count of the best
+        /// device that saw it — all of the worn part (Watch) or of the bout (tracker), and
+        /// the iPhone's 96 % for the rest, spread evenly as its samples are.
+        var observableSteps: Double {
+            if tracker { return Double(steps) }
+            let unworn = 1 - (watchSpan?.duration ?? 0) / end.timeIntervalSince(start)
+            return Double(watchSteps) + Double(phoneSteps) * unworn
         }
     }
 
@@ -36,6 +50,8 @@ struct DayPlan {
     var bouts: [Bout] = []
     /// When the Watch was on the wrist (awake hours; it is also worn through the night).
     var watchWorn: [(Date, Date)] = []
+    /// What recorded the night that ends on this morning.
+    var nightSource = NightSource.watch
     /// The night that ends on this morning.
     var bedtime = Date()
     var wake = Date()
@@ -77,6 +93,10 @@ struct DayPlan {
     }
 
     var napSeconds: Double { nap.reduce(0) { $0 + $1.end.timeIntervalSince($1.start) } }
+
+    /// Time in bed as the iPhone's bedtime schedule writes it: from 10 minutes before bed to
+    /// 5 minutes after waking.
+    var inBed: (start: Date, end: Date) { (start: bedtime.addingTimeInterval(-600), end: wake.addingTimeInterval(300)) }
 
     /// The Watch's exercise minutes: each whole minute of the worn part of bouts of 10
     /// minutes or more.
@@ -205,6 +225,7 @@ extension DayPlan {
         }
         plan.weighIn = index % 3 == 0
         plan.bloodPressure = index % 7 == 6
+        if generation.configuration.persona == .noWatch { plan.removeTheWatch(generation: generation) }
         return plan
     }
 

@@ -12,6 +12,15 @@ final class RecordEmitter {
 
     static let watchSource = ("Jane’s Apple Watch", "10.1")
     static let phoneSource = ("Jane’s iPhone", "17.1")
+    /// The no-watch persona's ring, Garmin watch (through Garmin Connect) and bed mat.
+    static let ringSource = ("Oura", "5.12")
+    static let garminSource = ("Connect", "5.3")
+    static let matSource = ("Withings", "6.3")
+
+    /// The devices that write records.
+    enum DeviceKind {
+        case watch, phone, ring, garmin, mat
+    }
 
     init(out: XMLOutput, seed: UInt64) {
         self.out = out
@@ -19,12 +28,37 @@ final class RecordEmitter {
         addressRNG = SplitMix(seed: UInt64(out.exportOffset + 86400) ^ 0x5851_F42D_4C95_7F2D)
     }
 
+    /// The app that writes the records of `kind`.
+    static func source(of kind: DeviceKind) -> (String, String) {
+        switch kind {
+        case .watch: watchSource
+        case .phone: phoneSource
+        case .ring: ringSource
+        case .garmin: garminSource
+        case .mat: matSource
+        }
+    }
+
     /// A device string with a fresh `0x…` object address, as real exports have.
-    func device(watch: Bool) -> String {
+    func device(watch: Bool) -> String { device(watch ? .watch : .phone) }
+
+    /// A device string of `kind` with a fresh `0x…` object address.
+    func device(_ kind: DeviceKind) -> String {
         let address = String(0x2_8000_0000 + addressRNG.next() % 0x0FFF_FFFF, radix: 16)
-        return watch
-            ? "<<HKDevice: 0x\(address)>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:10.1>"
-            : "<<HKDevice: 0x\(address)>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,2, software:17.1>"
+        switch kind {
+        case .watch:
+            return
+                "<<HKDevice: 0x\(address)>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:10.1>"
+        case .phone:
+            return
+                "<<HKDevice: 0x\(address)>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,2, software:17.1>"
+        case .ring:
+            return "<<HKDevice: 0x\(address)>, name:Oura Ring, manufacturer:Oura, model:Oura Ring Gen3, software:2.9.4>"
+        case .garmin:
+            return "<<HKDevice: 0x\(address)>, name:Forerunner 265, manufacturer:Garmin, model:Forerunner 265, software:19.18>"
+        case .mat:
+            return "<<HKDevice: 0x\(address)>, name:Sleep Analyzer, manufacturer:Withings, model:WSA01, software:2.3>"
+        }
     }
 
     /// Writes one `<Record>`; `copies` > 1 writes exact duplicates (a real-export quirk).

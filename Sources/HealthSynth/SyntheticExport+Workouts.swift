@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthMetrics
 
 extension SyntheticExport {
     /// A run with statistics (no totals on the element, as modern Watch workouts), a
@@ -10,6 +11,11 @@ extension SyntheticExport {
         let out = emit.out
         let minutes = end.timeIntervalSince(start) / 60
         let steps = plan.bouts.first { $0.start == start }?.steps ?? 0
+        // The Watch's run, or the no-watch persona's Garmin's.
+        let (source, kind) =
+            configuration.persona == .watch
+            ? (RecordEmitter.watchSource, RecordEmitter.DeviceKind.watch)
+            : (RecordEmitter.garminSource, RecordEmitter.DeviceKind.garmin)
         let local = start.timeIntervalSince1970 + Double(exportOffset)
         let (year, month, day) = CivilDays.date(Int((local / 86400).rounded(.down)))
         let fileName = String(format: "route_%04d-%02d-%02d_%d.%02dpm.gpx", year, month, day, 6, plan.index % 60)
@@ -17,9 +23,9 @@ extension SyntheticExport {
         out.attribute("workoutActivityType", "HKWorkoutActivityTypeRunning")
         out.attribute("duration", minutes.fixed(6))
         out.attribute("durationUnit", "min")
-        out.attribute("sourceName", RecordEmitter.watchSource.0)
-        out.attribute("sourceVersion", RecordEmitter.watchSource.1)
-        out.attribute("device", emit.device(watch: true))
+        out.attribute("sourceName", source.0)
+        out.attribute("sourceVersion", source.1)
+        out.attribute("device", emit.device(kind))
         out.dateAttribute("creationDate", end.addingTimeInterval(2))
         out.dateAttribute("startDate", start)
         out.dateAttribute("endDate", end)
@@ -56,8 +62,8 @@ extension SyntheticExport {
             out.write("/>\n")
         }
         out.write("   <WorkoutRoute")
-        out.attribute("sourceName", RecordEmitter.watchSource.0)
-        out.attribute("sourceVersion", RecordEmitter.watchSource.1)
+        out.attribute("sourceName", source.0)
+        out.attribute("sourceVersion", source.1)
         out.dateAttribute("creationDate", end.addingTimeInterval(3))
         out.dateAttribute("startDate", start)
         out.dateAttribute("endDate", end)
@@ -116,12 +122,17 @@ extension SyntheticExport {
         formatter.formatOptions = [.withInternetDateTime]
         let steps = plan.bouts.reduce(0) { $0 + $1.steps }
         let watch = plan.bouts.reduce(0) { $0 + $1.watchSteps }
-        let phone = plan.bouts.filter(\.phone).reduce(0) { $0 + Int((Double($1.steps) * 0.96).rounded()) }
+        let phone = plan.bouts.reduce(0) { $0 + $1.phoneSteps }
+        let tracker = plan.bouts.filter(\.tracker).reduce(0) { $0 + $1.steps }
+        let observable = plan.bouts.reduce(0.0) { $0 + $1.observableSteps }
         return GroundTruth.Day(
             date: plan.localDate, timeZone: plan.zone.identifier, steps: steps, iPhoneSteps: phone, watchSteps: watch,
+            trackerSteps: tracker, observableSteps: Int(observable.rounded()),
             asleepMinutes: plan.asleepSeconds / 60, napMinutes: plan.napSeconds / 60,
             bedtime: formatter.string(from: plan.stages.first?.start ?? plan.bedtime),
             waketime: formatter.string(from: plan.stages.last?.end ?? plan.wake),
+            inBedStart: formatter.string(from: plan.inBed.start), inBedEnd: formatter.string(from: plan.inBed.end),
+            sleepBasis: plan.nightSource.basis.rawValue,
             strain: plan.strain.isEmpty ? nil : plan.strain.map(\.rawValue))
     }
 }

@@ -78,7 +78,7 @@ extension SyntheticExport {
         var days: [GroundTruth.Day] = []
         for plan in plans() { days.append(truthDay(plan)) }
         return GroundTruth(
-            seed: configuration.seed, homeZone: configuration.homeZone,
+            seed: configuration.seed, persona: configuration.persona.rawValue, homeZone: configuration.homeZone,
             exportDate: ExportDate.format(exportDate, utcOffsetSeconds: exportOffset), exportOffsetSeconds: exportOffset,
             days: days, uniqueRecords: emit.unique, duplicateCopies: emit.duplicateCopies,
             correlationChildrenAtTopLevel: correlationChildren, xmlBytes: out.bytesWritten)
@@ -130,25 +130,37 @@ extension SyntheticExport {
                         unit: "count", value: String(steps), start: start, end: end)
                 }
             }
+            // The no-watch persona's Garmin counts all of a run, as the Watch would.
+            if bout.tracker {
+                for (start, end, steps) in emit.pieces(bout.start, bout.end, total: bout.steps, minLength: 60, maxLength: 360) {
+                    emit.record(
+                        "HKQuantityTypeIdentifierStepCount", source: RecordEmitter.garminSource, device: emit.device(.garmin),
+                        unit: "count", value: String(steps), start: start, end: end)
+                }
+            }
         }
     }
 
     private func writeEnergyAndDistance(_ plan: DayPlan, _ emit: RecordEmitter) {
         for bout in plan.bouts {
-            // The Watch over its worn part with its share of the steps, the iPhone over the bout.
-            var seen: [(watch: Bool, span: DateInterval, steps: Int)] = []
-            if let span = bout.watchSpan { seen.append((true, span, bout.watchSteps)) }
-            if bout.phone { seen.append((false, DateInterval(start: bout.start, end: bout.end), bout.steps)) }
-            for (device, span, total) in seen {
-                let source = device ? RecordEmitter.watchSource : RecordEmitter.phoneSource
+            // The Watch over its worn part with its share of the steps, the iPhone over the bout,
+            // the no-watch persona's Garmin over a run.
+            var seen: [(kind: RecordEmitter.DeviceKind, span: DateInterval, steps: Int)] = []
+            let whole = DateInterval(start: bout.start, end: bout.end)
+            if let span = bout.watchSpan { seen.append((kind: .watch, span: span, steps: bout.watchSteps)) }
+            if bout.phone { seen.append((kind: .phone, span: whole, steps: bout.steps)) }
+            if bout.tracker { seen.append((kind: .garmin, span: whole, steps: bout.steps)) }
+            for (kind, span, total) in seen {
+                let source = RecordEmitter.source(of: kind)
+                let short = kind != .phone
                 let pieces = emit.pieces(
-                    span.start, span.end, total: total, minLength: device ? 60 : 300, maxLength: device ? 300 : 720)
+                    span.start, span.end, total: total, minLength: short ? 60 : 300, maxLength: short ? 300 : 720)
                 for (start, end, steps) in pieces {
                     emit.record(
-                        "HKQuantityTypeIdentifierActiveEnergyBurned", source: source, device: emit.device(watch: device),
+                        "HKQuantityTypeIdentifierActiveEnergyBurned", source: source, device: emit.device(kind),
                         unit: "Cal", value: (Double(steps) * 0.045).fixed(3), start: start, end: end)
                     emit.record(
-                        "HKQuantityTypeIdentifierDistanceWalkingRunning", source: source, device: emit.device(watch: device),
+                        "HKQuantityTypeIdentifierDistanceWalkingRunning", source: source, device: emit.device(kind),
                         unit: "km", value: (Double(steps) * 0.00075).fixed(5), start: start, end: end)
                 }
             }
@@ -168,8 +180,10 @@ extension SyntheticExport {
 
     private func writeHeartRate(_ plan: DayPlan, _ emit: RecordEmitter) {
         let step = 3600 / Double(configuration.heartRatePerHour)
+        let (source, kind) = heartSensor
         var wornSpans = plan.watchWorn
-        wornSpans.append((plan.bedtime, plan.wake))
+        // The Watch is worn every night; the no-watch persona's ring on the nights it is on.
+        if configuration.persona == .watch || plan.nightSource.ringWorn { wornSpans.append((plan.bedtime, plan.wake)) }
         for (on, off) in wornSpans {
             var cursor = on.addingTimeInterval(emit.rng.uniform(0...step))
             while cursor < off {
@@ -178,7 +192,7 @@ extension SyntheticExport {
                 let bpm = asleep ? emit.rng.uniform(50...60) : active ? emit.rng.uniform(95...150) : emit.rng.uniform(62...82)
                 // One record in 97 is written twice, as real exports do.
                 emit.record(
-                    "HKQuantityTypeIdentifierHeartRate", source: RecordEmitter.watchSource, device: emit.device(watch: true),
+                    "HKQuantityTypeIdentifierHeartRate", source: source, device: emit.device(kind),
                     unit: "count/min", value: String(Int(bpm)), start: cursor, end: cursor,
                     metadata: [("HKMetadataKeyHeartRateMotionContext", active ? "2" : "0")],
                     copies: emit.rng.int(0...96) == 0 ? 2 : 1)
@@ -188,29 +202,8 @@ extension SyntheticExport {
     }
 
     private func writeVitals(_ plan: DayPlan, _ emit: RecordEmitter) {
-        let zone = [(MetadataEntry.timeZoneKey, plan.zone.identifier)]
         let morning = plan.wake.addingTimeInterval(1800)
-        emit.record(
-            "HKQuantityTypeIdentifierRestingHeartRate", source: RecordEmitter.watchSource, device: emit.device(watch: true),
-            unit: "count/min", value: String(55 + emit.rng.int(-2...2) + plan.restingHRRise), start: plan.dayStart,
-            end: plan.dayEnd.addingTimeInterval(-1)
-        )
-        for index in 0..<3 {
-            let start = plan.bedtime.addingTimeInterval(Double(index + 1) * plan.wake.timeIntervalSince(plan.bedtime) / 4)
-            let end = start.addingTimeInterval(60)
-            var beats: [(Date, Double)] = []
-            var time = start.addingTimeInterval(2)
-            while time < end, beats.count < 12 {
-                let bpm = emit.rng.uniform(50...62)
-                beats.append((time, bpm))
-                time = time.addingTimeInterval(60 / bpm)
-            }
-            emit.record(
-                "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", source: RecordEmitter.watchSource,
-                device: emit.device(watch: true), unit: "ms", value: (emit.rng.uniform(35...75) * plan.hrvFactor).fixed(4),
-                start: start, end: end,
-                metadata: zone, beats: beats)
-        }
+        if configuration.persona == .watch || plan.nightSource.ringWorn { writeNightVitals(plan, emit) }
         if plan.weighIn {
             let drift = 70 + 2 * sin(Double(plan.index) / 40)
             for (type, unit, value) in [
@@ -220,30 +213,6 @@ extension SyntheticExport {
                 emit.record(
                     type, source: ("Withings", "6.3"), device: nil, unit: unit, value: value, start: morning, end: morning)
             }
-        }
-    }
-
-    private func writeSleep(_ plan: DayPlan, _ emit: RecordEmitter) {
-        let type = "HKCategoryTypeIdentifierSleepAnalysis"
-        let zone = [(MetadataEntry.timeZoneKey, plan.zone.identifier)]
-        for stage in plan.stages + plan.nap {
-            emit.record(
-                type, source: RecordEmitter.watchSource, device: emit.device(watch: true), unit: nil, value: stage.value,
-                start: stage.start, end: stage.end, metadata: zone)
-        }
-        // The iPhone's bedtime schedule writes in-bed; a third-party app writes its own night.
-        emit.record(
-            type, source: RecordEmitter.phoneSource, device: emit.device(watch: false), unit: nil,
-            value: "HKCategoryValueSleepAnalysisInBed", start: plan.bedtime.addingTimeInterval(-600),
-            end: plan.wake.addingTimeInterval(300), metadata: zone)
-        let onset = (plan.stages.first?.start ?? plan.bedtime).addingTimeInterval(180)
-        let end = (plan.stages.last?.end ?? plan.wake).addingTimeInterval(-120)
-        let middle = onset.addingTimeInterval(end.timeIntervalSince(onset) * emit.rng.uniform(0.4...0.6))
-        for (start, stop) in [(onset, middle), (middle.addingTimeInterval(600), end)] where stop > start {
-            emit.record(
-                type, source: ("AutoSleep", "7.4"), device: nil, unit: nil,
-                value: "HKCategoryValueSleepAnalysisAsleepUnspecified",
-                start: start, end: stop)
         }
     }
 

@@ -8,12 +8,25 @@ import HealthCore
 /// `HKTimeZone` under an iPhone in-bed schedule and a third-party sleep app, nights that
 /// start after midnight, naps, blood-pressure correlations duplicated at top level,
 /// workouts with statistics and GPX routes, a trip to another zone, DST changes, exact
-/// duplicate records, and every timestamp written at the export-time offset.
+/// duplicate records, and every timestamp written at the export-time offset. The
+/// ``Persona/noWatch`` persona lives the same days without a Watch (docs/synthetic.md).
 ///
 /// ```swift
 /// let truth = try SyntheticExport(configuration: .init(days: 30, seed: 7)).write(to: url)
 /// ```
 public struct SyntheticExport: Sendable {
+    /// Who is recorded: what they wear and carry.
+    public enum Persona: String, Sendable, Hashable, CaseIterable {
+        /// An Apple Watch day and night and an iPhone, with the iPhone's bedtime schedule and
+        /// a third-party sleep app (AutoSleep) writing the same nights (the default).
+        case watch
+        /// No Apple Watch: steps from the iPhone when carried and from a Garmin watch on runs
+        /// (Garmin Connect); heart data, most nights and the naps from an Oura ring; some
+        /// nights from a Withings mat (asleep, no stages); one night in seven only the
+        /// iPhone's bedtime schedule (time in bed, asleep unknown).
+        case noWatch = "no-watch"
+    }
+
     /// What to generate.
     public struct Configuration: Sendable {
         public var days = 30
@@ -27,6 +40,8 @@ public struct SyntheticExport: Sendable {
         /// First day of the 7-day trip to `tripZone` (`YYYY-MM-DD`); by default 40% into the
         /// range when it spans at least 20 days. Set it to make overlapping exports agree.
         public var tripStartDate: String?
+        /// Who is recorded (``Persona``); the walks, runs, nights and naps are the same.
+        public var persona = Persona.watch
 
         public init(days: Int = 30, seed: UInt64 = 1) {
             self.days = days

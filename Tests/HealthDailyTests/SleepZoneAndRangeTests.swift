@@ -153,7 +153,7 @@ import Testing
         #expect(
             Set(object.keys) == [
                 "user_id", "local_date", "timezone", "utc_day_start", "utc_day_end", "steps_normalized", "steps_raw_sum",
-                "steps_sources_json", "active_energy_kcal", "sleep_hours", "resting_hr_bpm", "hrv_ms",
+                "steps_sources_json", "active_energy_kcal", "sleep_hours", "sleep_source_json", "resting_hr_bpm", "hrv_ms",
                 "normalization_version", "created_at",
             ])
         #expect(object["utc_day_start"] as? String == "2024-03-05T08:00:00Z")

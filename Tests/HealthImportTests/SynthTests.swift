@@ -7,12 +7,14 @@ import Testing
 
 @Suite struct SynthTests {
     static func generate(
-        days: Int, start: String = "2024-02-20", seed: UInt64 = 5, name: String, in folder: URL
+        days: Int, start: String = "2024-02-20", seed: UInt64 = 5, persona: SyntheticExport.Persona = .watch, name: String,
+        in folder: URL
     ) async throws
         -> (URL, GroundTruth)
     {
         var configuration = SyntheticExport.Configuration(days: days, seed: seed)
         configuration.startDate = start
+        configuration.persona = persona
         let url = folder.appendingPathComponent(name)
         return (url, try await SyntheticExport(configuration: configuration).write(to: url))
     }
@@ -69,6 +71,36 @@ import Testing
         #expect(byType["HKQuantityTypeIdentifierStepCount"] == unique["HKQuantityTypeIdentifierStepCount"])
         #expect(byType["HKQuantityTypeIdentifierHeartRate"] == unique["HKQuantityTypeIdentifierHeartRate"])
     }
+
+    /// Issue 33 §3: the no-watch persona lives the same days without a Watch — no Watch record
+    /// at all, the iPhone's schedule every night, the ring, the Garmin and the mat — and its
+    /// import holds what its ground truth says was written.
+    @Test func i33_sleep_noWatchPersonaWritesNoWatchRecord() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (xml, truth) = try await Self.generate(days: 14, persona: .noWatch, name: "export.xml", in: folder)
+        let text = try String(contentsOf: xml, encoding: .utf8)
+        #expect(!text.contains("Apple Watch"))
+        #expect(text.contains("name:Oura Ring") && text.contains("name:Forerunner 265") && text.contains("name:Sleep Analyzer"))
+        #expect(text.components(separatedBy: "HKCategoryValueSleepAnalysisInBed").count - 1 == 14)  // one a night
+        #expect(truth.persona == "no-watch")
+        #expect(truth.days.allSatisfy { $0.watchSteps == 0 && ($0.observableSteps ?? 0) <= $0.steps })
+        #expect(truth.days.filter { $0.sleepBasis == "in_bed_only" }.count == 2)  // one night in seven
+        #expect(truth.days.contains { ($0.trackerSteps ?? 0) > 0 })  // runs with the Garmin
+        #expect(unique(truth, "HKQuantityTypeIdentifierBasalEnergyBurned") == 0)  // the Watch's alone
+        #expect(unique(truth, "HKQuantityTypeIdentifierAppleExerciseTime") == 0)
+        let database = try Fixtures.database(in: folder)
+        let summary = try await Fixtures.importExport(xml.path, into: database)
+        #expect(summary.totalDuplicates == truth.duplicateCopies)
+        let storedSamples = try database.counts()["sample"]!
+        #expect(storedSamples == truth.uniqueRecords.values.reduce(0, +) - truth.uniqueRecords["ActivitySummary"]!)
+        // The Watch persona of the same seed walks the same walks.
+        let (_, watch) = try await Self.generate(days: 14, name: "watch.xml", in: folder)
+        #expect(truth.days.map(\.steps) == watch.days.map(\.steps))
+        #expect(truth.days.map(\.asleepMinutes) == watch.days.map(\.asleepMinutes))
+    }
+
+    private func unique(_ truth: GroundTruth, _ type: String) -> Int { truth.uniqueRecords[type] ?? 0 }
 
     @Test func xmlTimestampsAllUseTheExportOffset() async throws {
         let folder = try Fixtures.temporaryFolder()

@@ -5,7 +5,8 @@ import HealthDaily
 /// Last night: the most recent main sleep (``SleepAnalyzer``: one source per night, no
 /// overlapping samples added) that ended by the snapshot instant and within the 24 hours
 /// before it. Duration is time asleep, in hours (two decimals); efficiency is asleep / in
-/// bed × 100 (one decimal).
+/// bed × 100 (one decimal). A night recorded only as time in bed (the iPhone's bedtime
+/// schedule) gives bedtime and wake time, and neither figure: time asleep is unknown.
 public struct LastNightSleepProvider: ContextProvider {
     public let store: any HealthQuerying
     public let configuration: DailyNormalizer.Configuration
@@ -31,14 +32,17 @@ public struct LastNightSleepProvider: ContextProvider {
             .max { $0.waketime < $1.waketime }
         var result = ContextContribution()
         guard let main else {
-            let reason = "no main sleep (≥ 3 h asleep) ended in the 24 hours before the snapshot"
+            let reason = "no main sleep (≥ 3 h asleep, or ≥ 3 h in bed) ended in the 24 hours before the snapshot"
             for field in fields { result.reasons[field] = reason }
             return result
         }
-        result.values.lastNightSleepDurationHours = Rounding.places(main.asleepSeconds / 3600, 2)
+        result.values.lastNightSleepDurationHours = result.note(
+            main.asleepSeconds.map { Rounding.places($0 / 3600, 2) }, .lastNightSleepDurationHours,
+            otherwise: "only time in bed was recorded (the iPhone's bedtime schedule): time asleep is unknown")
         result.values.lastNightSleepEfficiencyPercentage = result.note(
             main.efficiency.map { Rounding.places($0, 1) }, .lastNightSleepEfficiencyPercentage,
-            otherwise: "no time in bed recorded")
+            otherwise: main.asleepSeconds == nil
+                ? "time asleep is unknown (only time in bed was recorded)" : "no time in bed recorded")
         result.values.lastNightBedtime = main.bedtime
         result.values.lastNightWaketime = main.waketime
         return result

@@ -1,44 +1,77 @@
 import Foundation
 import HealthCore
+import HealthMetrics
 
 /// Sleep hours of the night that ends on the morning of a day.
 ///
 /// Window `[D-1 18:00, D 12:00)` local (the seed's "D+1 12:00" would swallow the next
 /// night). Asleep states: asleep (unspecified), core, deep, REM. Watch, iPhone and
 /// third-party apps record the same night over each other, so sources are never added
-/// up: the night's asleep time comes from one source, chosen by priority — Apple Watch,
-/// then other wearables (a device that is neither Watch nor iPhone), then apps without a
-/// device (AutoSleep, Sleep Cycle…), then iPhone; among equals, the one with more asleep
-/// time. Within that source, overlapping samples count once (union), clipped to the window.
+/// up: the night comes from one source, the best by ``SleepSourceRank`` (Watch stages,
+/// another source's stages, asleep without stages, only time in bed; then the device, more
+/// time asleep, the name). Within that source, overlapping samples count once (union),
+/// clipped to the window. A source that recorded only time in bed (the iPhone's bedtime
+/// schedule) gives a night of unknown asleep time when it was in bed at least 3 hours.
 public enum SleepRule {
-    /// Priority of a sleep source, lower is better.
-    static func priority(_ sample: Sample) -> Int {
-        switch sample.device?.deviceClass {
-        case .appleWatch: 0
-        case .other: 1
-        case nil: 2
-        case .iPhone: 3
-        }
+    /// The night of one window, from its one chosen source.
+    public struct Night: Hashable, Sendable {
+        /// The chosen source (app).
+        public var source: String
+        /// What it recorded.
+        public var basis: SleepBasis
+        /// Asleep seconds in the window; `nil` — unknown — when the source recorded only time
+        /// in bed.
+        public var asleepSeconds: Double?
+        /// The union of its in-bed samples in the window, or of all its samples when it wrote
+        /// no in-bed sample.
+        public var inBedSeconds: Double
     }
 
-    /// Asleep seconds in `window`, from the best source; `nil` when no asleep sample.
-    public static func asleepSeconds(_ samples: [Sample], window: DateInterval) -> Double? {
-        var bySource: [String: (priority: Int, pieces: [(start: Date, end: Date)])] = [:]
+    /// What one source wrote in the window, clipped to it.
+    private struct Record {
+        var deviceOrder = Int.max
+        var stages: [(stage: SleepStage, watch: Bool)] = []
+        var asleep: [(start: Date, end: Date)] = []
+        var inBed: [(start: Date, end: Date)] = []
+        var all: [(start: Date, end: Date)] = []
+    }
+
+    /// The night in `window` from the best-ranked source; `nil` when no source measured sleep
+    /// and none was in bed for 3 hours.
+    public static func night(_ samples: [Sample], window: DateInterval) -> Night? {
+        var bySource: [String: Record] = [:]
         for sample in samples {
-            guard case .category(let value) = sample.value, SleepStage(categoryValue: value)?.isAsleep == true else { continue }
+            guard case .category(let value) = sample.value, let stage = SleepStage(categoryValue: value) else { continue }
             let start = max(sample.start, window.start)
             let end = min(sample.end, window.end)
             guard end > start else { continue }
-            let key = sample.source.name
-            var entry = bySource[key] ?? (priority(sample), [])
-            entry.priority = min(entry.priority, priority(sample))
-            entry.pieces.append((start, end))
-            bySource[key] = entry
+            var record = bySource[sample.source.name] ?? Record()
+            record.deviceOrder = min(record.deviceOrder, SleepSourceRank.deviceOrder(sample))
+            record.stages.append((stage: stage, watch: sample.device?.deviceClass == .appleWatch))
+            record.all.append((start: start, end: end))
+            if stage.isAsleep { record.asleep.append((start: start, end: end)) }
+            if stage == .inBed { record.inBed.append((start: start, end: end)) }
+            bySource[sample.source.name] = record
         }
-        let totals = bySource.map {
-            (priority: $0.value.priority, seconds: IntervalUnion($0.value.pieces).totalSeconds, name: $0.key)
+        var best: (rank: SleepSourceRank, night: Night)?
+        for (source, record) in bySource {
+            let basis = SleepSessionBuilder.basis(record.stages)
+            let asleep: Double? = basis.measuresSleep ? IntervalUnion(record.asleep).totalSeconds : nil
+            let inBed = IntervalUnion(record.inBed.isEmpty ? record.all : record.inBed).totalSeconds
+            // Only time in bed is a night from 3 hours in bed on, as a main sleep needs 3 hours.
+            guard asleep != nil || inBed >= SleepAnalyzer.mainSleepMinimum else { continue }
+            let rank = SleepSourceRank(
+                basis: basis, deviceOrder: record.deviceOrder, seconds: asleep ?? inBed, source: source)
+            if best.map({ rank < $0.rank }) ?? true {
+                best = (rank: rank, night: Night(source: source, basis: basis, asleepSeconds: asleep, inBedSeconds: inBed))
+            }
         }
-        return totals.min { ($0.priority, -$0.seconds, $0.name) < ($1.priority, -$1.seconds, $1.name) }?.seconds
+        return best?.night
+    }
+
+    /// Asleep seconds in `window`, from the best source; `nil` when no source measured sleep.
+    public static func asleepSeconds(_ samples: [Sample], window: DateInterval) -> Double? {
+        night(samples, window: window)?.asleepSeconds
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HealthMetrics
 
 /// The sleep states of a night's timeline, in precedence order: where samples of several
 /// states overlap, the earlier state in this list wins.
@@ -37,6 +38,9 @@ public struct SleepSession: Hashable, Sendable, Codable {
 
     /// The source (app) that recorded it.
     public var source: String
+    /// What the source recorded: Watch stages, another source's stages, asleep without
+    /// stages, or only time in bed (its tier in the priority table of docs/sleep.md).
+    public var basis: SleepBasis
     /// First sample's start and last sample's end.
     public var bedtime: Date
     public var waketime: Date
@@ -44,13 +48,32 @@ public struct SleepSession: Hashable, Sendable, Codable {
     public var timeline: [Segment]
     /// Union of in-bed samples, or the session span when the source wrote none (watchOS 11).
     public var inBedSeconds: Double
-    public var asleepSeconds: Double
+    /// The asleep part of the timeline; `nil` — unknown, not 0 — when the source measured no
+    /// sleep in the session (``SleepBasis/inBedOnly``: the iPhone's bedtime schedule).
+    public var asleepSeconds: Double?
     /// Seconds per stage in the timeline.
     public var stageSeconds: [SleepStage: Double]
     /// Awake segments between the first and the last asleep segment.
     public var awakenings: Int
 
-    /// asleep / in bed × 100.
-    public var efficiency: Double? { inBedSeconds > 0 ? asleepSeconds / inBedSeconds * 100 : nil }
+    /// asleep / in bed × 100; `nil` when time asleep is unknown.
+    public var efficiency: Double? {
+        guard let asleepSeconds, inBedSeconds > 0 else { return nil }
+        return asleepSeconds / inBedSeconds * 100
+    }
     public var span: Double { waketime.timeIntervalSince(bedtime) }
+
+    /// Every key is written, `null` included: an unknown time asleep is visibly unknown.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(basis, forKey: .basis)
+        try container.encode(bedtime, forKey: .bedtime)
+        try container.encode(waketime, forKey: .waketime)
+        try container.encode(timeline, forKey: .timeline)
+        try container.encode(inBedSeconds, forKey: .inBedSeconds)
+        try container.encode(asleepSeconds, forKey: .asleepSeconds)
+        try container.encode(stageSeconds, forKey: .stageSeconds)
+        try container.encode(awakenings, forKey: .awakenings)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthMetrics
 
 /// Builds sleep sessions from sleep-analysis samples (`ALGORITHMS.md` §3).
 ///
@@ -10,23 +11,30 @@ import HealthCore
 ///    unspecified > in bed.
 /// 3. Bedtime is the first sample's start, wake time the last sample's end; time in bed is
 ///    the union of in-bed samples, or the session span when there are none; time asleep
-///    is the asleep part of the timeline; awakenings are the awake segments between the
-///    first and the last asleep segment.
+///    is the asleep part of the timeline, unknown (`nil`) when the session holds no asleep
+///    sample (only in bed: the iPhone's bedtime schedule); awakenings are the awake
+///    segments between the first and the last asleep segment.
+/// 4. Its basis is what it holds: stages from an Apple Watch or from another device or app,
+///    asleep without stages, or only time in bed (``SleepBasis``).
 public enum SleepSessionBuilder {
     public static let stitchGap: TimeInterval = 30 * 60
 
+    /// A sample of a session: its interval, state, and whether an Apple Watch recorded it.
+    typealias Fragment = (start: Date, end: Date, stage: SleepStage, watch: Bool)
+
     /// Sessions of every source, ordered by bedtime.
     public static func sessions(_ samples: [Sample]) -> [SleepSession] {
-        var bySource: [String: [(start: Date, end: Date, stage: SleepStage)]] = [:]
+        var bySource: [String: [Fragment]] = [:]
         for sample in samples {
             guard case .category(let value) = sample.value, let stage = SleepStage(categoryValue: value),
                 sample.end > sample.start
             else { continue }
-            bySource[sample.source.name, default: []].append((sample.start, sample.end, stage))
+            let watch = sample.device?.deviceClass == .appleWatch
+            bySource[sample.source.name, default: []].append((sample.start, sample.end, stage, watch))
         }
         var sessions: [SleepSession] = []
         for (source, fragments) in bySource {
-            var group: [(start: Date, end: Date, stage: SleepStage)] = []
+            var group: [Fragment] = []
             var groupEnd = Date.distantPast
             for fragment in fragments.sorted(by: { $0.start < $1.start }) {
                 if !group.isEmpty, fragment.start.timeIntervalSince(groupEnd) > stitchGap {
@@ -41,13 +49,16 @@ public enum SleepSessionBuilder {
         return sessions.sorted { ($0.bedtime, $0.source) < ($1.bedtime, $1.source) }
     }
 
-    static func session(source: String, _ fragments: [(start: Date, end: Date, stage: SleepStage)]) -> SleepSession {
+    static func session(source: String, _ fragments: [Fragment]) -> SleepSession {
         let bedtime = fragments.map(\.start).min()!
         let waketime = fragments.map(\.end).max()!
-        let timeline = Self.timeline(fragments)
+        let timeline = Self.timeline(fragments.map { (start: $0.start, end: $0.end, stage: $0.stage) })
         var stageSeconds: [SleepStage: Double] = [:]
         for segment in timeline { stageSeconds[segment.stage, default: 0] += segment.end.timeIntervalSince(segment.start) }
-        let asleep = timeline.filter(\.stage.isAsleep).reduce(0) { $0 + $1.end.timeIntervalSince($1.start) }
+        let basis = Self.basis(fragments.map { (stage: $0.stage, watch: $0.watch) })
+        let asleep: Double? =
+            basis.measuresSleep
+            ? timeline.filter(\.stage.isAsleep).reduce(0) { $0 + $1.end.timeIntervalSince($1.start) } : nil
         let inBedPieces = fragments.filter { $0.stage == .inBed }.map { ($0.start, $0.end) }
         let inBed = inBedPieces.isEmpty ? waketime.timeIntervalSince(bedtime) : IntervalUnion(inBedPieces).totalSeconds
         let firstAsleep = timeline.firstIndex { $0.stage.isAsleep }
@@ -62,8 +73,17 @@ public enum SleepSessionBuilder {
             }
         }
         return SleepSession(
-            source: source, bedtime: bedtime, waketime: waketime, timeline: timeline, inBedSeconds: inBed,
+            source: source, basis: basis, bedtime: bedtime, waketime: waketime, timeline: timeline, inBedSeconds: inBed,
             asleepSeconds: asleep, stageSeconds: stageSeconds, awakenings: awakenings)
+    }
+
+    /// What samples of `stages` hold, as a tier of the priority table: any core, deep or REM
+    /// sample makes stages (an Apple Watch's when one of those came from a Watch); else an
+    /// asleep sample makes asleep without stages; else only time in bed.
+    static func basis(_ stages: [(stage: SleepStage, watch: Bool)]) -> SleepBasis {
+        let staged = stages.filter { $0.stage == .deep || $0.stage == .rem || $0.stage == .core }
+        if !staged.isEmpty { return staged.contains { $0.watch } ? .watchStages : .trackerStages }
+        return stages.contains { $0.stage == .unspecified } ? .asleepUnspecified : .inBedOnly
     }
 
     /// The non-overlapping timeline: elementary intervals between all boundaries, each with
@@ -83,9 +103,10 @@ public enum SleepSessionBuilder {
         return segments
     }
 
-    /// Priority of a source for a night, from its samples' devices (lower is better):
-    /// Apple Watch, other wearables, apps without a device, iPhone.
+    /// The device order of a source for a night, from its samples' devices (lower is
+    /// better): Apple Watch, other wearables, apps without a device, iPhone. It breaks ties
+    /// within a tier of ``SleepSourceRank``.
     public static func priority(of samples: [Sample]) -> Int {
-        samples.map(SleepRule.priority).min() ?? Int.max
+        samples.map(SleepSourceRank.deviceOrder).min() ?? Int.max
     }
 }

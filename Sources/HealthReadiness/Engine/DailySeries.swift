@@ -8,6 +8,9 @@ struct DailySeries: Sendable {
     var logHRV: [Int: Double] = [:]
     var restingHR: [Int: Double] = [:]
     var sleepHours: [Int: Double] = [:]
+    /// Hours in bed of the nights recorded only as time in bed (`sleep_hours` null, basis
+    /// `in_bed_only`: the iPhone's bedtime schedule), an upper bound of their sleep.
+    var inBedOnlyHours: [Int: Double] = [:]
     var load: [Int: Double] = [:]
 
     init(_ history: [NormalizedDailyMetrics], measure: ReadinessConfiguration.ActivityMeasure) throws {
@@ -19,6 +22,11 @@ struct DailySeries: Sendable {
             if let hrv = metrics.hrvMs, C.plausibleHRVMs.contains(hrv) { logHRV[day] = log(hrv) }
             if let bpm = metrics.restingHRBpm, C.plausibleRestingHR.contains(bpm) { restingHR[day] = bpm }
             if let hours = metrics.sleepHours, C.plausibleSleepHours.contains(hours) { sleepHours[day] = hours }
+            if metrics.sleepHours == nil, let source = metrics.sleepSource, source.basis == .inBedOnly,
+                C.plausibleSleepHours.contains(source.inBedHours)
+            {
+                inBedOnlyHours[day] = source.inBedHours
+            }
             switch measure {
             case .activeEnergy:
                 if let kcal = metrics.activeEnergyKcal, kcal >= 0 { load[day] = kcal }
@@ -30,9 +38,16 @@ struct DailySeries: Sendable {
         }
     }
 
-    /// Whether `day` has a plausible HRV, resting HR or sleep value.
+    /// Whether `day` has a plausible HRV, resting HR or sleep value (time in bed counts).
     func isValid(_ day: Int) -> Bool {
-        logHRV[day] != nil || restingHR[day] != nil || sleepHours[day] != nil
+        logHRV[day] != nil || restingHR[day] != nil || sleepHours[day] != nil || inBedOnlyHours[day] != nil
+    }
+
+    /// The night ending on `day`: its hours asleep, else its hours in bed when only time in
+    /// bed was recorded (`inBedOnly`); `nil` without either.
+    func night(_ day: Int) -> (hours: Double, inBedOnly: Bool)? {
+        if let hours = sleepHours[day] { return (hours: hours, inBedOnly: false) }
+        return inBedOnlyHours[day].map { (hours: $0, inBedOnly: true) }
     }
 
     /// The values of `series` on the days of `window`, oldest first.

@@ -79,17 +79,30 @@ extension ReadinessEngine {
         return result
     }
 
+    /// Said of a night recorded only as time in bed, which is scored as if asleep all along.
+    static let inBedNote =
+        "asleep unknown: only time in bed was recorded (the iPhone's bedtime schedule), scored as an upper bound of sleep"
+
     func sleep(day: Int, series: DailySeries) -> Evaluated {
         let need = configuration.sleepNeedHours
         var result = Evaluated(
             kind: .sleep, weight: weight(.sleep), baseline: need, band: NormalBand(lower: need - 1, upper: nil), unit: "h")
-        guard let hours = series.sleepHours[day] else {
+        guard let night = series.night(day) else {
             result.note = "no sleep recorded for the night ending this morning"
             return result
         }
-        result.value = Self.round(hours, 2)
-        result.exact = Self.sleepCurve(need - hours)
-        result.explanation = "\(Self.text(hours, 1)) h last night against a need of \(Self.text(need, 1)) h"
+        result.value = Self.round(night.hours, 2)
+        result.exact = Self.sleepCurve(need - night.hours)
+        guard night.inBedOnly else {
+            result.explanation = "\(Self.text(night.hours, 1)) h last night against a need of \(Self.text(need, 1)) h"
+            return result
+        }
+        // Time in bed bounds sleep from above and the curve is monotone: the sub-score is the
+        // best the night can have earned. It counts for half its weight in the confidence.
+        result.coverage = 0.5
+        result.note = Self.inBedNote
+        result.explanation =
+            "\(Self.text(night.hours, 1)) h in bed last night (asleep unknown) against a need of \(Self.text(need, 1)) h"
         return result
     }
 
@@ -98,16 +111,23 @@ extension ReadinessEngine {
         var result = Evaluated(
             kind: .sleepBalance, weight: weight(.sleepBalance), baseline: need, band: NormalBand(lower: need - 0.5, upper: nil),
             unit: "h")
-        let nights = DailySeries.values(series.sleepHours, in: (day - C.sleepBalanceNights + 1)...day)
+        let window = (day - C.sleepBalanceNights + 1)...day
+        let nights = window.compactMap { series.night($0) }
         guard nights.count >= C.minimumSleepBalanceNights else {
             result.note = "sleep on \(nights.count) of the last 14 nights; needs \(C.minimumSleepBalanceNights)"
             return result
         }
-        let mean = Statistics.mean(nights.map { min($0, need) })!
+        let mean = Statistics.mean(nights.map { min($0.hours, need) })!
         result.value = Self.round(mean, 2)
         result.exact = Self.sleepBalanceCurve(need - mean)
         result.explanation =
             "\(Self.text(mean, 1)) h a night over the last \(nights.count) nights (each counted up to the need) against \(Self.text(need, 1)) h"
+        let inBed = nights.filter { $0.inBedOnly }.count
+        if inBed > 0 {
+            // Each night of time in bed counts for half, as last night's does.
+            result.coverage = 1 - 0.5 * Double(inBed) / Double(nights.count)
+            result.note = "\(inBed) of the \(nights.count) nights are time in bed (asleep unknown), an upper bound of sleep"
+        }
         return result
     }
 
@@ -174,6 +194,6 @@ extension ReadinessEngine.Evaluated {
     ) {
         self.init(
             kind: kind, weight: weight, exact: nil, value: nil, baseline: baseline, band: band, unit: unit, note: nil,
-            explanation: "")
+            explanation: "", coverage: 1)
     }
 }

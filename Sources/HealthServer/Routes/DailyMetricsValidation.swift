@@ -44,6 +44,7 @@ enum DailyMetricsValidation {
             try check(day.stepsRawSum.map(Double.init), Ranges.rawSteps, at("steps_raw_sum"))
             try check(day.activeEnergyKcal, Ranges.energy, at("active_energy_kcal"))
             try check(day.sleepHours, Ranges.sleepHours, at("sleep_hours"))
+            try check(day.sleepSource?.inBedHours, Ranges.sleepHours, at("sleep_source_json/in_bed_hours"))
             try check(day.restingHRBpm, Ranges.restingHR, at("resting_hr_bpm"))
             try check(day.hrvMs, Ranges.hrv, at("hrv_ms"))
             try check(
@@ -72,6 +73,7 @@ enum DailyMetricsValidation {
         day.stepsRawSum = day.stepsRawSum.flatMap { Ranges.rawSteps.contains(Double($0)) ? $0 : nil }
         day.activeEnergyKcal = kept(day.activeEnergyKcal, Ranges.energy)
         day.sleepHours = kept(day.sleepHours, Ranges.sleepHours)
+        if kept(day.sleepSource?.inBedHours, Ranges.sleepHours) == nil { day.sleepSource = nil }
         day.restingHRBpm = kept(day.restingHRBpm, Ranges.restingHR)
         day.hrvMs = kept(day.hrvMs, Ranges.hrv)
         return day

@@ -2,7 +2,7 @@ import Foundation
 import HealthMetrics
 
 /// A day as the server's tables hold it: one column per value, instants as seconds since
-/// 1970 (exact in a double), the steps sources as JSON text. Both stores read and write
+/// 1970 (exact in a double), the steps and sleep sources as JSON text. Both stores read and write
 /// days through this one mapping.
 struct DailyMetricsColumns: Equatable, Sendable {
     var localDate: String
@@ -15,6 +15,7 @@ struct DailyMetricsColumns: Equatable, Sendable {
     var stepsSourcesJSON: String?
     var activeEnergyKcal: Double?
     var sleepHours: Double?
+    var sleepSourceJSON: String?
     var restingHRBpm: Double?
     var hrvMs: Double?
     /// When the payload was computed: not part of what a day holds, so an upsert that
@@ -32,6 +33,7 @@ struct DailyMetricsColumns: Equatable, Sendable {
         stepsSourcesJSON = try day.stepsSources.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
         activeEnergyKcal = day.activeEnergyKcal
         sleepHours = day.sleepHours
+        sleepSourceJSON = try day.sleepSource.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
         restingHRBpm = day.restingHRBpm
         hrvMs = day.hrvMs
         createdAt = day.createdAt.timeIntervalSince1970
@@ -40,7 +42,7 @@ struct DailyMetricsColumns: Equatable, Sendable {
     init(
         localDate: String, normalizationVersion: String, timezone: String, utcDayStart: Double, utcDayEnd: Double,
         stepsNormalized: Int?, stepsRawSum: Int?, stepsSourcesJSON: String?, activeEnergyKcal: Double?,
-        sleepHours: Double?, restingHRBpm: Double?, hrvMs: Double?, createdAt: Double
+        sleepHours: Double?, sleepSourceJSON: String?, restingHRBpm: Double?, hrvMs: Double?, createdAt: Double
     ) {
         self.localDate = localDate
         self.normalizationVersion = normalizationVersion
@@ -52,6 +54,7 @@ struct DailyMetricsColumns: Equatable, Sendable {
         self.stepsSourcesJSON = stepsSourcesJSON
         self.activeEnergyKcal = activeEnergyKcal
         self.sleepHours = sleepHours
+        self.sleepSourceJSON = sleepSourceJSON
         self.restingHRBpm = restingHRBpm
         self.hrvMs = hrvMs
         self.createdAt = createdAt
@@ -70,7 +73,9 @@ struct DailyMetricsColumns: Equatable, Sendable {
             utcDayStart: Date(timeIntervalSince1970: utcDayStart), utcDayEnd: Date(timeIntervalSince1970: utcDayEnd),
             stepsNormalized: stepsNormalized, stepsRawSum: stepsRawSum,
             stepsSources: try stepsSourcesJSON.map { try decoder.decode(StepsSourcesMetadata.self, from: Data($0.utf8)) },
-            activeEnergyKcal: activeEnergyKcal, sleepHours: sleepHours, restingHRBpm: restingHRBpm, hrvMs: hrvMs,
+            activeEnergyKcal: activeEnergyKcal, sleepHours: sleepHours,
+            sleepSource: try sleepSourceJSON.map { try decoder.decode(SleepSourceMetadata.self, from: Data($0.utf8)) },
+            restingHRBpm: restingHRBpm, hrvMs: hrvMs,
             normalizationVersion: normalizationVersion, createdAt: Date(timeIntervalSince1970: createdAt))
     }
 }

@@ -33,7 +33,7 @@ extension PostgresServerStore {
         }
     }
 
-    /// Runs of rows one statement can carry: at most 1,000 (15 parameters each), and no key
+    /// Runs of rows one statement can carry: at most 1,000 (16 parameters each), and no key
     /// twice (`ON CONFLICT` cannot touch a row twice in one statement).
     static func statementChunks(_ rows: [DailyMetricsColumns]) -> [ArraySlice<DailyMetricsColumns>] {
         var chunks: [ArraySlice<DailyMetricsColumns>] = []
@@ -54,16 +54,17 @@ extension PostgresServerStore {
 
     private static let upsertColumns = """
         user_id, local_date, normalization_version, timezone, utc_day_start, utc_day_end, steps_normalized,
-        steps_raw_sum, steps_sources_json, active_energy_kcal, sleep_hours, resting_hr_bpm, hrv_ms, created_at, updated_at
+        steps_raw_sum, steps_sources_json, active_energy_kcal, sleep_hours, sleep_source_json, resting_hr_bpm, hrv_ms,
+        created_at, updated_at
         """
 
     /// One multi-row `INSERT … ON CONFLICT DO UPDATE … WHERE (values) IS DISTINCT FROM …`.
     static func upsertQuery(_ rows: ArraySlice<DailyMetricsColumns>, userID: String, now: Double) -> PostgresQuery {
-        var bindings = PostgresBindings(capacity: rows.count * 15)
+        var bindings = PostgresBindings(capacity: rows.count * 16)
         var tuples: [String] = []
         for day in rows {
             let first = bindings.count + 1
-            tuples.append("(" + (first..<first + 15).map { "$\($0)" }.joined(separator: ",") + ")")
+            tuples.append("(" + (first..<first + 16).map { "$\($0)" }.joined(separator: ",") + ")")
             bindings.append(userID)
             bindings.append(day.localDate)
             bindings.append(day.normalizationVersion)
@@ -75,6 +76,7 @@ extension PostgresServerStore {
             bindings.append(day.stepsSourcesJSON)
             bindings.append(day.activeEnergyKcal)
             bindings.append(day.sleepHours)
+            bindings.append(day.sleepSourceJSON)
             bindings.append(day.restingHRBpm)
             bindings.append(day.hrvMs)
             bindings.append(day.createdAt)
@@ -82,7 +84,7 @@ extension PostgresServerStore {
         }
         let compared = [
             "timezone", "utc_day_start", "utc_day_end", "steps_normalized", "steps_raw_sum", "steps_sources_json",
-            "active_energy_kcal", "sleep_hours", "resting_hr_bpm", "hrv_ms",
+            "active_energy_kcal", "sleep_hours", "sleep_source_json", "resting_hr_bpm", "hrv_ms",
         ]
         let updated = compared + ["created_at", "updated_at"]
         let sql = """
@@ -106,7 +108,7 @@ extension PostgresServerStore {
         let rows = try await client.query(
             """
             SELECT local_date, timezone, utc_day_start, utc_day_end, steps_normalized, steps_raw_sum, steps_sources_json,
-                active_energy_kcal, sleep_hours, resting_hr_bpm, hrv_ms, created_at
+                active_energy_kcal, sleep_hours, sleep_source_json, resting_hr_bpm, hrv_ms, created_at
             FROM daily_metrics
             WHERE user_id = \(userID) AND normalization_version = \(version) AND local_date BETWEEN \(first) AND \(last)
             ORDER BY local_date
@@ -114,11 +116,11 @@ extension PostgresServerStore {
         ).collect()
         return try rows.map { row in
             let c = try row.decode(
-                (String, String, Double, Double, Int?, Int?, String?, Double?, Double?, Double?, Double?, Double).self)
+                (String, String, Double, Double, Int?, Int?, String?, Double?, Double?, String?, Double?, Double?, Double).self)
             return try DailyMetricsColumns(
                 localDate: c.0, normalizationVersion: version, timezone: c.1, utcDayStart: c.2, utcDayEnd: c.3,
                 stepsNormalized: c.4, stepsRawSum: c.5, stepsSourcesJSON: c.6, activeEnergyKcal: c.7, sleepHours: c.8,
-                restingHRBpm: c.9, hrvMs: c.10, createdAt: c.11
+                sleepSourceJSON: c.9, restingHRBpm: c.10, hrvMs: c.11, createdAt: c.12
             ).metrics(userID: userID, decoder: decoder)
         }
     }

@@ -172,13 +172,13 @@ public final class SQLiteServerStore: ServerStore, Sendable {
     /// The columns of a day after its key, in `DailyMetricsColumns` order.
     private static let valueColumns = """
         timezone, utc_day_start, utc_day_end, steps_normalized, steps_raw_sum, steps_sources_json, active_energy_kcal,
-        sleep_hours, resting_hr_bpm, hrv_ms, created_at
+        sleep_hours, sleep_source_json, resting_hr_bpm, hrv_ms, created_at
         """
 
     private static func values(_ day: DailyMetricsColumns) -> [DatabaseValue] {
         let values: [(any DatabaseValueConvertible)?] = [
             day.timezone, day.utcDayStart, day.utcDayEnd, day.stepsNormalized, day.stepsRawSum, day.stepsSourcesJSON,
-            day.activeEnergyKcal, day.sleepHours, day.restingHRBpm, day.hrvMs, day.createdAt,
+            day.activeEnergyKcal, day.sleepHours, day.sleepSourceJSON, day.restingHRBpm, day.hrvMs, day.createdAt,
         ]
         return values.map { $0?.databaseValue ?? .null }
     }
@@ -188,7 +188,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         DailyMetricsColumns(
             localDate: row[0], normalizationVersion: row[1], timezone: row[2], utcDayStart: row[3], utcDayEnd: row[4],
             stepsNormalized: row[5], stepsRawSum: row[6], stepsSourcesJSON: row[7], activeEnergyKcal: row[8],
-            sleepHours: row[9], restingHRBpm: row[10], hrvMs: row[11], createdAt: row[12])
+            sleepHours: row[9], sleepSourceJSON: row[10], restingHRBpm: row[11], hrvMs: row[12], createdAt: row[13])
     }
 
     public func upsert(_ days: [NormalizedDailyMetrics], userID: String) async throws -> UpsertCounts {
@@ -212,7 +212,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
                 try db.execute(
                     sql: """
                         INSERT OR REPLACE INTO daily_metrics (user_id, local_date, normalization_version, \(Self.valueColumns),
-                        updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                        updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                         """,
                     arguments: StatementArguments(
                         [userID.databaseValue, day.localDate.databaseValue, day.normalizationVersion.databaseValue]

@@ -293,6 +293,12 @@ enum ServerSchema {
                 """,
                 "UPDATE users SET token_hash = ''::bytea",
             ]),
+        Migration(
+            id: "server-v8",
+            // What a day's sleep was taken from and its time in bed (`sleep_source_json`, the
+            // payload's later optional field): a night of only time in bed has no sleep hours.
+            sqlite: "ALTER TABLE daily_metrics ADD COLUMN sleep_source_json TEXT;",
+            postgres: ["ALTER TABLE daily_metrics ADD COLUMN sleep_source_json TEXT"]),
     ]
 
     /// The columns the stores read into a ``User`` with one of their tokens, `u` the user's

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthCore
 import HealthDaily
+import HealthMetrics
 import HealthStore
 import HealthSynth
 
@@ -38,15 +39,19 @@ struct BenchAccuracy: AsyncParsableCommand {
         let metrics = try await DailyNormalizer(store: store.store, configuration: configuration, now: { Date() })
             .metrics(from: first, through: last)
         let report = AccuracyReport(truth: truth, metrics: metrics)
-        print("\(version.rawValue), normalised in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        print(
+            "\(version.rawValue), \(truth.persona ?? "watch") persona, normalised in "
+                + "\(String(format: "%.2f", Date().timeIntervalSince(started))) s")
         print(report.summary)
         let nights = try await SleepAnalyzer(store: store.store, configuration: configuration).nights(from: first, through: last)
         print(SleepAccuracy(truth: truth, nights: nights).summary)
         if verbose {
             for day in report.days {
                 print(
-                    "\(day.date) \(day.zone) steps \(day.steps ?? -1)/\(day.truthSteps) raw \(day.rawSteps ?? -1) "
-                        + String(format: "sleep %.1f/%.1f", day.sleepMinutes ?? -1, day.truthSleepMinutes))
+                    "\(day.date) \(day.zone) steps \(day.steps ?? -1)/\(day.truthSteps) observable \(day.observableSteps ?? -1) "
+                        + "raw \(day.rawSteps ?? -1) "
+                        + String(format: "sleep %.1f/%.1f", day.sleepMinutes ?? -1, day.truthSleepMinutes)
+                        + " from \(day.sleepBasis?.rawValue ?? "—")/\(day.truthSleepBasis?.rawValue ?? "—")")
             }
         }
     }

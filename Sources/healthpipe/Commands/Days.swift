@@ -10,7 +10,9 @@ struct Days: AsyncParsableCommand {
         abstract: "Normalised metrics per local day (steps, active energy, sleep, resting HR, HRV).",
         discussion: """
             Each day is a local day in the zone the person was in (--tz, else HKTimeZone evidence, \
-            else --home-tz), with Watch and iPhone never counted twice. See docs/daily-metrics.md.
+            else --home-tz), with Watch and iPhone never counted twice. Sleep comes from one source \
+            per night; "sleep from" says what it recorded, and a night with only time in bed (the \
+            iPhone's bedtime schedule) has no sleep hours but its hours in bed. See docs/daily-metrics.md.
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -54,7 +56,10 @@ struct Days: AsyncParsableCommand {
 /// The people's view of daily metrics: aligned columns, units in the header, — for null.
 enum DaysTable {
     static func render(_ days: [NormalizedDailyMetrics]) -> String {
-        let header = ["date", "zone", "steps", "raw steps", "energy kcal", "sleep h", "rest HR bpm", "HRV ms", "steps from"]
+        let header = [
+            "date", "zone", "steps", "raw steps", "energy kcal", "sleep h", "in bed h", "rest HR bpm", "HRV ms", "steps from",
+            "sleep from",
+        ]
         var rows = [header]
         for day in days {
             let sources = day.stepsSources.map { meta in
@@ -63,11 +68,11 @@ enum DaysTable {
             }
             rows.append([
                 day.localDate, day.timezoneIdentifier, text(day.stepsNormalized), text(day.stepsRawSum),
-                text(day.activeEnergyKcal, 1), text(day.sleepHours, 2), text(day.restingHRBpm, 1), text(day.hrvMs, 1),
-                sources ?? "—",
+                text(day.activeEnergyKcal, 1), text(day.sleepHours, 2), text(day.sleepSource?.inBedHours, 2),
+                text(day.restingHRBpm, 1), text(day.hrvMs, 1), sources ?? "—", day.sleepSource?.basis.rawValue ?? "—",
             ])
         }
-        return TextTable.render(rows, leftAligned: [0, 1, header.count - 1])
+        return TextTable.render(rows, leftAligned: [0, 1, header.count - 2, header.count - 1])
     }
 
     private static func text(_ value: Int?) -> String { value.map(String.init) ?? "—" }

@@ -8,8 +8,11 @@ struct Synth: ParsableCommand {
         discussion: """
             The export models Watch + iPhone double counting, phone-only mornings, charging gaps, \
             overlapping sleep sources, naps, a trip abroad, DST, duplicated records and export-time \
-            offsets. Beside FILE it writes FILE.truth.json: the zone, true steps and asleep minutes \
-            of every local day. About 0.37 MB of XML per day.
+            offsets. Beside FILE it writes FILE.truth.json: the zone, true and observable steps, \
+            asleep minutes and the source each night should be reported from, for every local day. \
+            About 0.37 MB of XML per day. --persona no-watch lives the same days without an Apple \
+            Watch: iPhone and Garmin steps, an Oura ring and a Withings mat at night, and nights \
+            of only the iPhone's bedtime schedule. See docs/synthetic.md.
             """)
 
     @Option(help: "Number of local days.")
@@ -27,6 +30,9 @@ struct Synth: ParsableCommand {
     @Option(help: "First day of the 7-day trip abroad, YYYY-MM-DD (default: 40% into the range).")
     var tripStart: String?
 
+    @Option(help: "Who is recorded: watch (Apple Watch and iPhone) or no-watch (iPhone, Garmin, Oura ring, Withings mat).")
+    var persona = SyntheticExport.Persona.watch
+
     @Option(help: "Output: FILE.zip (a full export archive) or FILE.xml (export.xml, routes beside it).")
     var out: String
 
@@ -42,13 +48,15 @@ struct Synth: ParsableCommand {
         configuration.startDate = start
         configuration.heartRatePerHour = heartRatePerHour
         configuration.tripStartDate = tripStart
+        configuration.persona = persona
         let started = Date()
         let truth = try SyntheticExport(configuration: configuration).write(to: URL(fileURLWithPath: out))
         let records = truth.uniqueRecords.values.reduce(0, +)
         print(
             String(
-                format: "Wrote %@: %d days, %@ of XML, %@ distinct records (+%d duplicate copies) in %.1f s",
-                out, days, ImportReport.bytes(truth.xmlBytes), ImportReport.count(records), truth.duplicateCopies,
+                format: "Wrote %@ (%@ persona): %d days, %@ of XML, %@ distinct records (+%d duplicate copies) in %.1f s",
+                out, persona.rawValue, days, ImportReport.bytes(truth.xmlBytes), ImportReport.count(records),
+                truth.duplicateCopies,
                 Date().timeIntervalSince(started)))
         print("Ground truth: " + URL(fileURLWithPath: out).deletingPathExtension().appendingPathExtension("truth.json").path)
     }

@@ -3,6 +3,7 @@ import HealthCore
 import HealthDaily
 import HealthExport
 import HealthReadiness
+import HealthSynth
 
 // The CLI's fixed choices as typed values: ArgumentParser parses them, lists them in
 // `--help` and names the allowed values when one is wrong. No `rawValue:)!` anywhere.
@@ -13,6 +14,7 @@ extension CSVDateStyle: ExpressibleByArgument {}
 extension UnitPreferences.Weight: ExpressibleByArgument {}
 extension UnitPreferences.Glucose: ExpressibleByArgument {}
 extension UnitPreferences.Distance: ExpressibleByArgument {}
+extension SyntheticExport.Persona: ExpressibleByArgument {}
 
 /// `--temperature-unit`: `C` or `F` (the stored units are `degC` and `degF`).
 enum TemperatureChoice: String, ExpressibleByArgument, CaseIterable {
