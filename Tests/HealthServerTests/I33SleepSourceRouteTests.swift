@@ -21,10 +21,11 @@ import Testing
         changed.sleepSource = SleepSourceMetadata(basis: .inBedOnly, inBedHours: 7.5)
         var absurd = ServerHarness.day(ServerHarness.date(1))
         absurd.sleepSource = SleepSourceMetadata(basis: .watchStages, inBedHours: 30)
+        let (first, second, third) = (day, changed, absurd)
         try await harness.app.test(.router) { client in
             for (days, expected) in [
-                ([day], #"{"inserted":1,"unchanged":0,"updated":0}"#), ([day], #"{"inserted":0,"unchanged":1,"updated":0}"#),
-                ([changed], #"{"inserted":0,"unchanged":0,"updated":1}"#),
+                ([first], #"{"inserted":1,"unchanged":0,"updated":0}"#), ([first], #"{"inserted":0,"unchanged":1,"updated":0}"#),
+                ([second], #"{"inserted":0,"unchanged":0,"updated":1}"#),
             ] {
                 try await client.execute(
                     uri: "/v1/daily-metrics", method: .post, headers: harness.headers("alice"), body: try ServerHarness.body(days)
@@ -34,7 +35,7 @@ import Testing
                 }
             }
             try await client.execute(
-                uri: "/v1/daily-metrics", method: .post, headers: harness.headers("alice"), body: try ServerHarness.body([absurd])
+                uri: "/v1/daily-metrics", method: .post, headers: harness.headers("alice"), body: try ServerHarness.body([third])
             ) { response in
                 #expect(response.status == .unprocessableContent)
                 #expect(ServerHarness.json(response.body)["pointer"] as? String == "/0/sleep_source_json/in_bed_hours")
