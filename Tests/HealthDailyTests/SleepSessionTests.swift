@@ -40,7 +40,7 @@ import Testing
         #expect(main.bedtime == Build.at("2024-03-05T00:40:00-08:00"))
         #expect(main.waketime == Build.at("2024-03-05T07:20:00-08:00"))
         #expect(main.inBedSeconds == 400 * 60)  // 6 h 40 min
-        #expect(main.asleepSeconds == 350 * 60)  // 95 + 80 + 90 + 85 min
+        #expect(main.asleepSeconds == Double(350 * 60))  // 95 + 80 + 90 + 85 min
         #expect(main.efficiency == 87.5)
         let expectedStages: [SleepStage: Double] = [.inBed: 1500, .core: 10800, .awake: 1500, .deep: 4800, .rem: 5400]
         #expect(main.stageSeconds == expectedStages)

@@ -44,7 +44,7 @@ import Testing
         #expect(trendText.hasSuffix(" Latest data 2024-12-30; showing the 7 days to it."), "\(trendText)")
 
         let (context, contextText) = try await answer(tools, "get_coach_context", [:])
-        #expect(context["date"]?.stringValue == "2024-12-30" && context["step_count_today"]?.intValue == 1200)
+        #expect(context["date"]?.stringValue == "2024-12-30" && context["step_count_today"]?.intValue == 1200, "\(context)")
         #expect(contextText.hasSuffix(" Latest data 2024-12-30; the snapshot is as of its newest sample."))
 
         // Logging how the person feels is about today, whatever the data.
