@@ -57,7 +57,7 @@ struct Samples: AsyncParsableCommand {
 
     @OptionGroup var postgres: PostgresStoreOptions
 
-    @Option(help: "A type identifier, e.g. HKQuantityTypeIdentifierStepCount.")
+    @Option(help: ArgumentHelp(TypeArgument.help))
     var type: String
 
     @OptionGroup var range: InstantRangeOptions
@@ -74,7 +74,7 @@ struct Samples: AsyncParsableCommand {
 
     func run() async throws {
         var samples = try await postgres.withStore(orSQLite: database) { store in
-            try await store.samples(of: SampleType(type), overlapping: range.interval)
+            try await store.samples(of: try await TypeArgument.resolve(type, in: store), overlapping: range.interval)
         }
         if let limit { samples = Array(samples.prefix(limit)) }
         let wire = samples.map(SampleWire.init)
@@ -100,7 +100,7 @@ struct Changes: AsyncParsableCommand {
 
     @OptionGroup var postgres: PostgresStoreOptions
 
-    @Option(help: "A type identifier, e.g. HKQuantityTypeIdentifierStepCount.")
+    @Option(help: ArgumentHelp(TypeArgument.help))
     var type: String
 
     @Option(help: "The anchor of the last change seen (default 0: from the beginning).")
@@ -119,7 +119,8 @@ struct Changes: AsyncParsableCommand {
 
     func run() async throws {
         let page = try await postgres.withStore(orSQLite: database) { store in
-            try await store.changes(of: SampleType(type), since: QueryAnchor(since), limit: limit)
+            try await store.changes(
+                of: try await TypeArgument.resolve(type, in: store), since: QueryAnchor(since), limit: limit)
         }
         print(String(decoding: try SampleWire.encoder().encode(ChangeFeedPage(page)), as: UTF8.self))
     }
@@ -141,7 +142,7 @@ struct Delete: AsyncParsableCommand {
     @Option(name: .customLong("uuid"), help: "A sample's UUID (repeatable).")
     var uuids: [String] = []
 
-    @Option(help: "Delete samples of this type overlapping --from…--to.")
+    @Option(help: ArgumentHelp("Delete samples of this type overlapping --from…--to. " + TypeArgument.help))
     var type: String?
 
     @OptionGroup var range: InstantRangeOptions
@@ -165,14 +166,15 @@ struct Delete: AsyncParsableCommand {
         try await postgres.withStore(orSQLite: database) { store in try await delete(from: store) }
     }
 
-    private func delete(from store: any MutableHealthStore) async throws {
+    private func delete(from store: any MutableHealthStore & SampleInventoryReading) async throws {
         let report: DeletionReport
-        if let type {
+        if let name = type {
+            let type = try await TypeArgument.resolve(name, in: store)
             let interval = range.interval
-            let matching = try await store.samples(of: SampleType(type), overlapping: interval)
+            let matching = try await store.samples(of: type, overlapping: interval)
                 .filter { source == nil || $0.source.name == source }
             guard try confirm("Delete \(matching.count) \(type) samples\(source.map { " of \($0)" } ?? "")?") else { return }
-            report = try await store.delete(SampleType(type), overlapping: interval, source: source)
+            report = try await store.delete(type, overlapping: interval, source: source)
         } else {
             guard try confirm("Delete \(uuids.count) sample\(uuids.count == 1 ? "" : "s") by UUID?") else { return }
             report = try await store.delete(uuids: uuids.compactMap(UUID.init(uuidString:)))

@@ -1,0 +1,19 @@
+import ArgumentParser
+import HealthCore
+
+/// `--type`: a short name (`steps`, `heart_rate`, `sleep`) or a HealthKit identifier, from
+/// the one table every way in reads (``SampleTypeNames``); a type the store holds beyond the
+/// table is named by the store. Anything else is a usage error naming the closest names.
+enum TypeArgument {
+    static let help =
+        "The type: a short name (steps, heart_rate, sleep…) or a HealthKit identifier (HKQuantityTypeIdentifierStepCount)."
+
+    /// The type `name` names in `store`.
+    static func resolve(_ name: String, in store: any SampleInventoryReading) async throws -> SampleType {
+        do {
+            return try await SampleTypeNames.type(named: name) { try await store.sampleInventory().map(\.type) }
+        } catch let error as UnknownSampleTypeName {
+            throw ValidationError(error.description)
+        }
+    }
+}
