@@ -54,7 +54,7 @@ struct ExportCSV: AsyncParsableCommand {
     @Option(help: "C or F.")
     var temperatureUnit = TemperatureChoice.C
 
-    @Option(help: "iso (2026-01-09T10:30:00-08:00) or healthexporter (1/9/26, 10:30 AM).")
+    @Option(help: "iso (2026-01-09T10:30:00-08:00) or healthexporter (1/9/26, 10:30 AM); each row in its day's zone.")
     var dateFormat = CSVDateStyle.iso
 
     @Flag(help: "Add a Source column.")
@@ -78,12 +78,15 @@ struct ExportCSV: AsyncParsableCommand {
 
     func run() async throws {
         let store = try database.open().store
-        let zone = zones.inputZone
+        let data = zones.data(store)
         let started = Date()
+        // Today and the file's stamp are in the data's zone now, as in every command.
+        let zone = try await data.zone(at: started)
         let destination = try CSVDestination(out, now: started, zone: zone)
         do {
             let output = CSVOutput { try destination.write($0) }
-            let summary = daily ? try await exportDaily(store, output, zone) : try exportSamples(store, output, zone)
+            let summary =
+                daily ? try await exportDaily(store, output, zone) : try await exportSamples(store, output, zone, data)
             try destination.commit()
             let elapsed = Date().timeIntervalSince(started)
             printError(
@@ -96,7 +99,9 @@ struct ExportCSV: AsyncParsableCommand {
         }
     }
 
-    private func exportSamples(_ store: SQLiteHealthStore, _ output: CSVOutput, _ zone: TimeZone) throws -> String {
+    private func exportSamples(
+        _ store: SQLiteHealthStore, _ output: CSVOutput, _ zone: TimeZone, _ data: DataZones
+    ) async throws -> String {
         let stored = try store.storedSampleTypes()
         let chosen: [ExportMetric]
         do {
@@ -112,12 +117,11 @@ struct ExportCSV: AsyncParsableCommand {
         options.units.distance = distanceUnit
         options.units.temperature = temperatureUnit.unit
         options.includesSource = source
-        options.interval =
-            try allDates
-            ? nil
-            : interval(zone: zone, store: store).map { first, last in
-                DateInterval(start: first.instant(hour: 0, in: zone), end: last.adding(days: 1).instant(hour: 0, in: zone))
-            }
+        // Each day from its start to its end in its own zone; each row stamped in its day's zone.
+        if let (first, last) = try interval(zone: zone, store: store) {
+            if !allDates { options.interval = try await data.interval(from: first, through: last) }
+            options.zoneChanges = try await data.zoneChanges(from: first, through: last)
+        }
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1)
         let start = Date()
         let report = try CSVExporter(store: store, options: options).export(chosen, to: output) {

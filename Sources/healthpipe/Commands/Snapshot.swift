@@ -15,7 +15,10 @@ struct Snapshot: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var zones: ZoneOptions
 
-    @Option(help: "Take the snapshot as of this instant (default: now); nothing later is used.")
+    @Option(
+        help:
+            "Take the snapshot as of this instant (default: now): ISO 8601 with an offset, or a local time YYYY-MM-DDTHH:MM; nothing later is used."
+    )
     var at: String?
 
     @Option(
@@ -59,7 +62,8 @@ struct Snapshot: AsyncParsableCommand {
 
     func run() async throws {
         let store = try database.open()
-        let instant = try at.map { try InstantOption.parse($0, option: "--at", zone: zones.inputZone) } ?? Date()
+        var instant = Date()
+        if let at { instant = try await zones.data(store.store).instant(at, option: "--at") }
         var weather = OpenMeteoClient.Configuration()
         weather.baseURL = URL(string: weatherURL)!
         weather.timeout = weatherTimeout

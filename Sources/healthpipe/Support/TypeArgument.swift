@@ -8,6 +8,15 @@ enum TypeArgument {
     static let help =
         "The type: a short name (steps, heart_rate, sleep…) or a HealthKit identifier (HKQuantityTypeIdentifierStepCount)."
 
+    /// The type `name` names, also among `storedTypes`.
+    static func resolve(_ name: String, storedTypes: [SampleType]) throws -> SampleType {
+        do {
+            return try SampleTypeNames.type(named: name, storedTypes: storedTypes)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// The type `name` names in `store`.
     static func resolve(_ name: String, in store: any SampleInventoryReading) async throws -> SampleType {
         do {
