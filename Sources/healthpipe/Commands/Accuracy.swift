@@ -16,8 +16,7 @@ struct BenchAccuracy: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "norm_v1 or norm_v2.")
-    var version = NormalizationVersion.v1
+    @OptionGroup var norm: NormOptions
 
     @Option(help: "Zone of days without HKTimeZone evidence (default: the truth's home zone).")
     var homeTz: String?
@@ -32,13 +31,13 @@ struct BenchAccuracy: AsyncParsableCommand {
         else { throw ValidationError("the truth file has no days") }
         var configuration = DailyNormalizer.Configuration()
         configuration.homeZone = TimeZone(identifier: homeTz ?? truth.homeZone) ?? .current
-        configuration.version = version
+        configuration.version = norm.version
         let store = try HealthDatabase(path: database.path)
         let started = Date()
         let metrics = try await DailyNormalizer(store: store.store, configuration: configuration, now: { Date() })
             .metrics(from: first, through: last)
         let report = AccuracyReport(truth: truth, metrics: metrics)
-        print("\(version.rawValue), normalised in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+        print("\(norm.version.rawValue), normalised in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
         print(report.summary)
         let nights = try await SleepAnalyzer(store: store.store, configuration: configuration).nights(from: first, through: last)
         print(SleepAccuracy(truth: truth, nights: nights).summary)

@@ -23,8 +23,7 @@ struct Dashboard: AsyncParsableCommand {
     @Option(help: "Port on 127.0.0.1 (the dashboard never listens on another address).")
     var port = 8087
 
-    @Option(help: "The daily metrics' rules: norm_v1 or norm_v2 (as for `days`).")
-    var version = NormalizationVersion.v1
+    @OptionGroup var norm: NormOptions
 
     @Option(help: "The day the page is about, YYYY-MM-DD (default: today).")
     var today: String?
@@ -80,7 +79,7 @@ struct Dashboard: AsyncParsableCommand {
     private func settings() -> DashboardAssembler.Settings {
         var settings = DashboardAssembler.Settings()
         settings.normalization = zones.configuration()
-        settings.normalization.version = version
+        settings.normalization.version = norm.version
         return settings
     }
 }

@@ -19,8 +19,7 @@ struct Days: AsyncParsableCommand {
 
     @OptionGroup var range: DayRangeOptions
 
-    @Option(help: "norm_v1 (the Flo rules) or norm_v2 (merge by the second).")
-    var version = NormalizationVersion.v1
+    @OptionGroup var norm: NormOptions
 
     @Option(help: "user_id written into every payload.")
     var userId: String?
@@ -43,7 +42,7 @@ struct Days: AsyncParsableCommand {
 
     private func metrics(from store: any HealthQuerying) async throws -> [NormalizedDailyMetrics] {
         var configuration = range.configuration()
-        configuration.version = version
+        configuration.version = norm.version
         configuration.userID = userId
         let normalizer = DailyNormalizer(store: store, configuration: configuration, now: { Date() })
         let (first, last) = try await range.dates(store: store, configuration: configuration)

@@ -28,8 +28,7 @@ struct Readiness: AsyncParsableCommand {
     @Option(help: "What measures activity load: energy (active kcal) or steps.")
     var activity = ReadinessConfiguration.ActivityMeasure.activeEnergy
 
-    @Option(help: "The daily metrics' rules: norm_v1 or norm_v2 (as for `days`).")
-    var version = NormalizationVersion.v1
+    @OptionGroup var norm: NormOptions
 
     @Option(help: "table or json.")
     var format = TableOrJSON.table
@@ -44,7 +43,7 @@ struct Readiness: AsyncParsableCommand {
 
     func run() async throws {
         var normalization = range.configuration()
-        normalization.version = version
+        normalization.version = norm.version
         var settings = ReadinessConfiguration()
         settings.sleepNeedHours = sleepNeed
         settings.activityMeasure = activity
