@@ -32,7 +32,7 @@ struct BenchAccuracy: AsyncParsableCommand {
         var configuration = DailyNormalizer.Configuration()
         configuration.homeZone = TimeZone(identifier: homeTz ?? truth.homeZone) ?? .current
         configuration.version = norm.version
-        let store = try HealthDatabase(path: database.path)
+        let store = try database.open()
         let started = Date()
         let metrics = try await DailyNormalizer(store: store.store, configuration: configuration, now: { Date() })
             .metrics(from: first, through: last)

@@ -71,8 +71,13 @@ struct Dashboard: AsyncParsableCommand {
             }
             let app = Application(
                 router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "healthpipe"))
+            try ListeningPort.requireFree(host: "127.0.0.1", port: port)
             printError("healthpipe dashboard: http://127.0.0.1:\(port)/ (store \(database.path)); Ctrl-C stops it")
-            try await app.runService()
+            do {
+                try await app.runService()
+            } catch {
+                throw ListeningPort.explained(error, host: "127.0.0.1", port: port)
+            }
         }
     }
 

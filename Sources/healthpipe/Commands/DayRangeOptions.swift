@@ -45,14 +45,3 @@ struct DayRangeOptions: ParsableArguments {
         return (end!.adding(days: -((last ?? 7) - 1)), end!)
     }
 }
-
-extension DatabaseOptions {
-    /// Opens the store, or explains that there is none yet.
-    func open() throws -> HealthDatabase {
-        guard FileManager.default.fileExists(atPath: path) else {
-            printError("error: no store at \(path); run `healthpipe import` first.")
-            throw ExitCode(2)
-        }
-        return try HealthDatabase(path: path)
-    }
-}

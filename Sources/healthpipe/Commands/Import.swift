@@ -35,7 +35,7 @@ struct Import: AsyncParsableCommand {
             {
                 summary = imported
             } else {
-                let store = try HealthDatabase(path: database.path)
+                let store = try database.openOrCreate()
                 summary = try await HealthImporter(database: store, options: options).run(path: path) { progress.show($0) }
             }
         } catch let error as ImportError {

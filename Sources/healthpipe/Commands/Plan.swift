@@ -54,7 +54,7 @@ struct Plan: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let opened = try database.openOrCreate()
+            let opened = try database.open()
             let data = zones.data(opened.store)
             var start = Date().addingTimeInterval(-7 * 86400)
             if let from { start = try await data.instant(from, option: "--from") }
@@ -102,7 +102,7 @@ struct PlanTransition: ParsableArguments {
     }
 
     func apply(verb: String, _ change: (inout PlannedWorkout, Date) -> Void) async throws {
-        let opened = try database.openOrCreate()
+        let opened = try database.open()
         let data = zones.data(opened.store)
         var instant = Date()
         if let at { instant = try await data.instant(at, option: "--at") }

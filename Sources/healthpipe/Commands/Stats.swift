@@ -11,11 +11,7 @@ struct Stats: ParsableCommand {
     var json = false
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: database.path) else {
-            printError("error: no store at \(database.path); run `healthpipe import` first.")
-            throw ExitCode(2)
-        }
-        let store = try HealthDatabase(path: database.path)
+        let store = try database.open()
         let tables = try store.counts()
         let types = try store.sampleCountsByType()
         if json {

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Runs the `healthpipe` binary built beside the tests (``ChildProcess/binary()``) as a
 /// person would, for the command-line findings of issue 33.
 enum CommandLine33 {
@@ -13,6 +17,37 @@ enum CommandLine33 {
     /// Runs `healthpipe arguments…` to its end, standard input empty, in the zone `TZ` (UTC,
     /// as on a server, unless `environment` says otherwise).
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        try run(arguments, environment: environment, binary: try ChildProcess.binary().path, wrapper: [])
+    }
+
+    /// Runs `healthpipe arguments…` as an unprivileged user: as `nobody` through setpriv when
+    /// this process is root (root may write anywhere), else as this user; `nil` when this
+    /// machine cannot (root without setpriv).
+    static func runUnprivileged(_ arguments: [String]) throws -> Run? {
+        guard geteuid() == 0 else { return try run(arguments) }
+        let wrapper = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+        guard FileManager.default.isExecutableFile(atPath: wrapper[0]) else { return nil }
+        var binary = try ChildProcess.binary().path
+        if try run(["--version"], binary: binary, wrapper: wrapper).status != 0 {
+            // The build folder is not open to nobody: a copy in a folder that is.
+            let folder = try temporaryFolder("binary")
+            let copy = folder + "/healthpipe"
+            try FileManager.default.copyItem(atPath: binary, toPath: copy)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
+            binary = copy
+        }
+        defer {
+            if binary.contains("hp-i33-binary-") {
+                try? FileManager.default.removeItem(atPath: (binary as NSString).deletingLastPathComponent)
+            }
+        }
+        return try run(arguments, binary: binary, wrapper: wrapper)
+    }
+
+    private static func run(
+        _ arguments: [String], environment: [String: String] = [:], binary: String, wrapper: [String]
+    ) throws -> Run {
         let folder = try temporaryFolder("run")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (outPath, errPath) = (folder + "/out", folder + "/err")
@@ -20,8 +55,8 @@ enum CommandLine33 {
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         let process = Process()
-        process.executableURL = try ChildProcess.binary()
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: wrapper.first ?? binary)
+        process.arguments = wrapper.isEmpty ? arguments : Array(wrapper.dropFirst()) + [binary] + arguments
         var variables = ProcessInfo.processInfo.environment
         variables["TZ"] = "UTC"
         variables["HEALTHPIPE_POSTGRES_URL"] = nil
