@@ -108,8 +108,8 @@ async def stdio_part():
         for night in nights:
             theirs = reference.get(night["local_date"], {}).get("main")
             mine = night["main"]
-            if (mine is None) != (theirs is None) or (mine and not close(mine["asleep_hours"], theirs["asleepSeconds"] / 3600)):
-                failures.append(f"sleep {night['local_date']}: {mine and mine['asleep_hours']} != {theirs and theirs['asleepSeconds'] / 3600}")
+            if (mine is None) != (theirs is None) or (mine and not close(mine["asleep_hours"], theirs["asleep_seconds"] / 3600)):
+                failures.append(f"sleep {night['local_date']}: {mine and mine['asleep_hours']} != {theirs and theirs['asleep_seconds'] / 3600}")
                 break
 
         month_from = last[:8] + "01"
@@ -200,7 +200,7 @@ async def http_part():
             api = {n["local_date"]: n.get("main") for n in get(f"/v1/sleep?from={server_first}&to={server_last}", alice)}
             for night in nights:
                 theirs = api.get(night["local_date"])
-                if night["main"] and not close(night["main"]["asleep_hours"], theirs["asleepSeconds"] / 3600):
+                if night["main"] and not close(night["main"]["asleep_hours"], theirs["asleep_seconds"] / 3600):
                     failures.append(f"http sleep {night['local_date']} differs from /v1/sleep")
                     break
             for tool, arguments in [

@@ -32,4 +32,16 @@ import Testing
         #expect(span.start == days.first?.interval.start && span.end == days.last?.interval.end)
         #expect(LocalDay.zoneChanges(days).map(\.start) == expected.map(\.0))
     }
+
+    /// Issue 33 §6: a day's mean (resting HR, HRV) is rounded to what it means, 0.001 of
+    /// its unit, not printed with binary noise (40.23333333333334).
+    @Test func i33_edges_meansAreRoundedToTheirMeaning() async throws {
+        let readings = [("08", 40.1), ("09", 40.2), ("10", 40.4)].map { hour, value in
+            Build.quantity(.heartRateVariabilitySDNN, "2024-03-05T\(hour):00:00-08:00", value, unit: "ms")
+        }
+        let day = try await Build.normalizer(readings).metrics(for: Build.day("2024-03-05"))
+        #expect(day.hrvMs == 40.233)
+        let interval = LocalDay(date: Build.day("2024-03-05"), zone: Build.la).interval
+        #expect(MeanRule.mean(readings, day: interval, unit: try HealthUnit(parsing: "ms")) == 40.233)
+    }
 }

@@ -58,7 +58,7 @@ struct Readiness: AsyncParsableCommand {
         if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(scores), as: UTF8.self))
+            print(try JSONText.pretty(scores, encoder: encoder))
         } else {
             print(ReadinessTable.render(scores))
         }

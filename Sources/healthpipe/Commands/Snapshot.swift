@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthContext
+import HealthCore
 import HealthStore
 import HealthWeather
 
@@ -79,7 +80,7 @@ struct Snapshot: AsyncParsableCommand {
         if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(snapshot), as: UTF8.self))
+            print(try JSONText.pretty(snapshot, encoder: encoder))
         } else {
             print(snapshot.summary)
         }

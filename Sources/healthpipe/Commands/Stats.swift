@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthCore
 import HealthStore
 
 struct Stats: ParsableCommand {
@@ -17,8 +18,8 @@ struct Stats: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            let body = ["tables": tables, "samplesByType": types]
-            print(String(decoding: try encoder.encode(body), as: UTF8.self))
+            let body = ["tables": tables, "samples_by_type": types]
+            print(try JSONText.pretty(body, encoder: encoder))
             return
         }
         print("Store: \(database.path)")
