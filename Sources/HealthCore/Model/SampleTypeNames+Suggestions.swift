@@ -27,7 +27,9 @@ extension SampleTypeNames {
     public static func suggestions(for name: String, storedTypes: [SampleType] = [], limit: Int = 3) -> [String] {
         var candidates = entries.map(\.type)
         var known = Set(candidates)
-        for type in storedTypes where known.insert(type).inserted { candidates.append(type) }
+        for type in storedTypes {
+            if known.insert(type).inserted { candidates.append(type) }
+        }
         let given = Set([folded(String(name.prefix(200))), folded(String(name.prefix(200)), keepingPrefix: true)])
         let scored = candidates.map { type -> (distance: Int, text: String) in
             var keys = Set([folded(type.identifier), folded(type.identifier, keepingPrefix: true)])

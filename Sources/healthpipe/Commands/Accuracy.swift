@@ -18,6 +18,8 @@ struct BenchAccuracy: AsyncParsableCommand {
 
     @OptionGroup var norm: NormOptions
 
+    func validate() throws { try norm.rejectFormerFlag() }
+
     @Option(help: "Zone of days without HKTimeZone evidence (default: the truth's home zone).")
     var homeTz: String?
 

@@ -28,7 +28,7 @@ struct Coach: AsyncParsableCommand {
         var instant = Date()
         if let at { instant = try await data.instant(at, option: "--at") }
         let stored = try await opened.appData.recordCoachInteraction(CoachInteraction(at: instant, kind: kind))
-        print(
-            "recorded \(stored.kind) #\(stored.id) at \(LocalTimestampText.short(stored.at, try await data.zone(at: stored.at)))")
+        let zone = try await data.zone(at: stored.at)
+        print("recorded \(stored.kind) #\(stored.id) at \(LocalTimestampText.short(stored.at, zone))")
     }
 }

@@ -35,6 +35,7 @@ struct Dashboard: AsyncParsableCommand {
     var print = false
 
     func validate() throws {
+        try norm.rejectFormerFlag()
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535") }
         if let today, LocalDate(today) == nil { throw ValidationError("--today must be a date YYYY-MM-DD, not '\(today)'") }
         guard DashboardAssembler.Settings.ranges.contains(range) else {

@@ -21,6 +21,8 @@ struct Days: AsyncParsableCommand {
 
     @OptionGroup var norm: NormOptions
 
+    func validate() throws { try norm.rejectFormerFlag() }
+
     @Option(help: "user_id written into every payload.")
     var userId: String?
 

@@ -26,6 +26,8 @@ struct MCPServe: AsyncParsableCommand {
 
     @OptionGroup var norm: NormOptions
 
+    func validate() throws { try norm.rejectFormerFlag() }
+
     @Flag(help: "Offer log_subjective, the one tool that writes (the daily log of energy, mood, stress).")
     var allowWrites = false
 

@@ -36,7 +36,8 @@ struct Plan: AsyncParsableCommand {
             let scheduled = try await data.instant(at, option: "--at")
             let stored = try await opened.appData.addPlannedWorkout(
                 PlannedWorkout(name: name, scheduledAt: scheduled, durationMinutes: duration))
-            print("planned #\(stored.id): \(PlanTable.describe(stored, zone: try await data.zone(at: scheduled)))")
+            let zone = try await data.zone(at: scheduled)
+            print("planned #\(stored.id): \(PlanTable.describe(stored, zone: zone))")
         }
     }
 
@@ -60,7 +61,8 @@ struct Plan: AsyncParsableCommand {
             if let from { start = try await data.instant(from, option: "--from") }
             let workouts = try await opened.appData.plannedWorkouts(scheduledIn: DateInterval(start: start, end: .distantFuture))
             guard !workouts.isEmpty else { return print("no planned workouts") }
-            print(PlanTable.render(workouts, zone: try await data.zone(at: Date())))
+            let zone = try await data.zone(at: Date())
+            print(PlanTable.render(workouts, zone: zone))
         }
     }
 
@@ -113,7 +115,8 @@ struct PlanTransition: ParsableArguments {
         }
         change(&workout, instant)
         try await appData.updatePlannedWorkout(workout)
-        print("\(verb) #\(id): \(PlanTable.describe(workout, zone: try await data.zone(at: workout.scheduledAt)))")
+        let zone = try await data.zone(at: workout.scheduledAt)
+        print("\(verb) #\(id): \(PlanTable.describe(workout, zone: zone))")
     }
 }
 

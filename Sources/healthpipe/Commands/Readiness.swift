@@ -34,6 +34,7 @@ struct Readiness: AsyncParsableCommand {
     var format = TableOrJSON.table
 
     func validate() throws {
+        try norm.rejectFormerFlag()
         if let date {
             guard LocalDate(date) != nil else { throw ValidationError("--date must be a date YYYY-MM-DD, not '\(date)'") }
             if range.last != nil || range.from != nil { throw ValidationError("use either --date, --last or --from/--to") }

@@ -45,7 +45,10 @@ struct NormOptions: ParsableArguments {
     @Option(name: .customLong("version"), help: .hidden)
     var formerFlag: String?
 
-    func validate() throws {
+    /// Refuses the former flag, saying where it went. Called from the command's own
+    /// `validate()`: an option group's runs while `--version` is still unparsed, and the
+    /// parser would print the build's version instead.
+    func rejectFormerFlag() throws {
         if let formerFlag {
             throw ValidationError(
                 "the daily metrics' rules are chosen with --norm \(formerFlag); --version prints the build's version")

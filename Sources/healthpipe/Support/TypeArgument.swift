@@ -12,7 +12,7 @@ enum TypeArgument {
     static func resolve(_ name: String, storedTypes: [SampleType]) throws -> SampleType {
         do {
             return try SampleTypeNames.type(named: name, storedTypes: storedTypes)
-        } catch {
+        } catch let error as UnknownSampleTypeName {
             throw ValidationError(error.description)
         }
     }
