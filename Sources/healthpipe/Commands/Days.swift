@@ -33,7 +33,7 @@ struct Days: AsyncParsableCommand {
         let days = try await postgres.withStore(orSQLite: database) { try await metrics(from: $0) }
         switch format {
         case .json:
-            print(try JSONText.pretty(days, encoder: NormalizedDailyMetrics.backendEncoder(pretty: true)))
+            print(try PrettyJSON.text(days, encoder: NormalizedDailyMetrics.backendEncoder(pretty: true)))
         case .jsonl:
             let encoder = NormalizedDailyMetrics.backendEncoder()
             for day in days { print(String(decoding: try encoder.encode(day), as: UTF8.self)) }

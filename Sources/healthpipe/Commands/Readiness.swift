@@ -59,7 +59,7 @@ struct Readiness: AsyncParsableCommand {
         if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(try JSONText.pretty(scores, encoder: encoder))
+            print(try PrettyJSON.text(scores, encoder: encoder))
         } else {
             print(ReadinessTable.render(scores))
         }

@@ -89,7 +89,7 @@ struct Samples: AsyncParsableCommand {
         let wire = samples.map(SampleWire.init)
         switch format {
         case .json:
-            print(try JSONText.pretty(wire, encoder: SampleWire.encoder(pretty: true)))
+            print(try PrettyJSON.text(wire, encoder: SampleWire.encoder(pretty: true)))
         case .jsonl:
             let encoder = SampleWire.encoder()
             for sample in wire { print(String(decoding: try encoder.encode(sample), as: UTF8.self)) }

@@ -27,7 +27,7 @@ struct Sleep: AsyncParsableCommand {
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(try JSONText.pretty(nights, encoder: encoder))
+            print(try PrettyJSON.text(nights, encoder: encoder))
         } else {
             print(SleepTable.render(nights))
         }

@@ -80,7 +80,7 @@ struct Snapshot: AsyncParsableCommand {
         if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(try JSONText.pretty(snapshot, encoder: encoder))
+            print(try PrettyJSON.text(snapshot, encoder: encoder))
         } else {
             print(snapshot.summary)
         }

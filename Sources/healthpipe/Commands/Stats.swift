@@ -19,7 +19,7 @@ struct Stats: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             let body = ["tables": tables, "samples_by_type": types]
-            print(try JSONText.pretty(body, encoder: encoder))
+            print(try PrettyJSON.text(body, encoder: encoder))
             return
         }
         print("Store: \(database.path)")

@@ -46,7 +46,7 @@ struct HealthKitDays {
             encoder.dateEncodingStrategy = .iso8601
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let nights = try await analyzer.nights(from: request.first, through: request.last)
-            print(String(decoding: try encoder.encode(nights), as: UTF8.self))
+            print(try PrettyJSON.text(nights, encoder: encoder))
         }
     }
 }
