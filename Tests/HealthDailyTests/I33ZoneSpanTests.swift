@@ -22,15 +22,15 @@ import Testing
             configuration.chunkDays = chunkDays
             normalizer = DailyNormalizer(store: normalizer.store, configuration: configuration, now: { Date() })
             let changes = try await normalizer.zoneChanges(from: first, through: last)
-            #expect(changes.map(\.start) == expected.map(\.0), "\(chunkDays)")
-            #expect(changes.map(\.zone) == expected.map(\.1), "\(chunkDays)")
+            #expect(changes.map { $0.start } == expected.map { $0.0 }, "\(chunkDays)")
+            #expect(changes.map { $0.zone } == expected.map { $0.1 }, "\(chunkDays)")
         }
         let span = try await normalizer.span(from: first, through: last)
         #expect(span == DateInterval(start: Build.at("2024-05-08T07:00:00Z"), end: Build.at("2024-05-12T22:00:00Z")))
         // The same as the days' own bounds.
         let days = try await normalizer.localDays(from: first, through: last)
         #expect(span.start == days.first?.interval.start && span.end == days.last?.interval.end)
-        #expect(LocalDay.zoneChanges(days).map(\.start) == expected.map(\.0))
+        #expect(LocalDay.zoneChanges(days).map { $0.start } == expected.map { $0.0 })
     }
 
     /// Issue 33 §6: a day's mean (resting HR, HRV) is rounded to what it means, 0.001 of

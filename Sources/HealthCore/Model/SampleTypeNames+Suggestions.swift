@@ -40,7 +40,7 @@ extension SampleTypeNames {
             }
             return (best, describe(type))
         }
-        return scored.sorted { ($0.distance, $0.text) < ($1.distance, $1.text) }.prefix(limit).map(\.text)
+        return scored.sorted { ($0.distance, $0.text) < ($1.distance, $1.text) }.prefix(limit).map { $0.text }
     }
 
     /// Lowercase letters and digits only, the identifier prefix dropped unless `keepingPrefix`.
