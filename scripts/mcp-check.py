@@ -113,8 +113,8 @@ async def stdio_part():
         for night in nights:
             theirs = reference.get(night["local_date"], {}).get("main")
             mine = night["main"]
-            if (mine is None) != (theirs is None) or (mine and not close(mine["asleep_hours"], hours(theirs["asleepSeconds"]))):
-                failures.append(f"sleep {night['local_date']}: {mine and mine['asleep_hours']} != {theirs and hours(theirs['asleepSeconds'])}")
+            if (mine is None) != (theirs is None) or (mine and not close(mine["asleep_hours"], hours(theirs["asleep_seconds"]))):
+                failures.append(f"sleep {night['local_date']}: {mine and mine['asleep_hours']} != {theirs and hours(theirs['asleep_seconds'])}")
                 break
 
         month_from = last[:8] + "01"
@@ -205,7 +205,7 @@ async def http_part():
             api = {n["local_date"]: n.get("main") for n in get(f"/v1/sleep?from={server_first}&to={server_last}", alice)}
             for night in nights:
                 theirs = api.get(night["local_date"])
-                if night["main"] and not close(night["main"]["asleep_hours"], hours(theirs["asleepSeconds"])):
+                if night["main"] and not close(night["main"]["asleep_hours"], hours(theirs["asleep_seconds"])):
                     failures.append(f"http sleep {night['local_date']} differs from /v1/sleep")
                     break
             for tool, arguments in [

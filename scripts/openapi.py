@@ -87,7 +87,7 @@ doc = {
     ("Forbidden", "The token lacks the scope."), ("NotFound", "No such resource of this user."), ("Conflict", "An Idempotency-Key whose first request is still running (retry later), or a state that forbids the request (an import in progress)."),
     ("ContentTooLarge", "The body is larger than the server accepts."), ("UnsupportedMediaType", "The wrong Content-Type."),
     ("Unprocessable", "A well-formed body whose content cannot be used (a local_date that does not match its timezone and UTC bounds, end before start, a Health Auto Export point without a readable date); `pointer` names the field."),
-    ("UnprocessableRequest", "Parameters that are each valid but cannot go together: from after to, a range longer than the route allows, lat without lon, an unknown metric name, readiness without date or from and to."), ("TooManyRequests", "Over the per-token rate limit, or (POST /v1/imports) too many imports of the user in flight; see Retry-After."),
+    ("UnprocessableRequest", "Parameters that are each valid but cannot go together: from after to, a range longer than the route allows, lat without lon, an unknown metric or type name, readiness without date or from and to."), ("TooManyRequests", "Over the per-token rate limit, or (POST /v1/imports) too many imports of the user in flight; see Retry-After."),
     ("ServiceUnavailable", "The store does not answer."),
     ("StoreBusy", "Concurrent writes kept colliding in the PostgreSQL store (a deadlock or a serialization failure on every try): nothing was written; send the same request again after Retry-After seconds.")]},
   "schemas": {
@@ -144,7 +144,7 @@ S["UserDeletion"] = {"type": "object", "required": ["user", "id", "rows", "sampl
 paths = doc["paths"]
 paths["/v1/changes"] = {"get": op("The change feed of one type", "Additions and deletions (tombstones) of samples of one type after an anchor, in anchor order, as HKAnchoredObjectQuery reports them. A client that applies every page from any anchor (additions as upserts by UUID, deletions as removals) ends with exactly the stored samples. Decide whether to ask again by has_more. Scope: read.",
     dict(errors_read, **{"422": resp("UnprocessableRequest"), "200": ok(ref("ChangeFeed"))}),
-    params=[q("type", "A HealthKit type identifier (HK…) or HAE:<name>.", True, {"type": "string", "minLength": 2, "maxLength": 200, "pattern": "^(HK|HAE:)[!-~]*$"}, "HKQuantityTypeIdentifierStepCount"),
+    params=[q("type", "The type: a short name (steps, heart_rate, sleep…), a HealthKit type identifier (HK…) or HAE:<name>. A name that is neither known nor stored is a 422 naming the closest names.", True, {"type": "string", "minLength": 2, "maxLength": 200, "pattern": "^((HK|HAE:)[!-~]*|[a-z][a-z0-9_]*)$"}, "steps"),
             q("since", "The anchor of the last change seen (default 0: from the beginning).", schema={"type": "integer", "minimum": 0}, example=0),
             q("limit", "At most this many changes, additions and deletions together (default 1000).", schema={"type": "integer", "minimum": 1, "maximum": 10000}, example=1000)],
     opid="getChanges", tags=["samples"])}

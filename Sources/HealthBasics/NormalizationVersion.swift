@@ -1,9 +1,9 @@
 /// A normalisation rule set, named in every payload.
 public enum NormalizationVersion: String, Sendable, Codable, CaseIterable {
-    /// The Flo seed's rules made precise (`ALGORITHMS.md` §2).
+    /// The first rules, made precise (docs/daily-metrics.md, `norm_v1`).
     case v1 = "norm_v1"
     /// Cumulative metrics merged by the second: lower-priority sources count only where
-    /// higher-priority ones do not cover (`ALGORITHMS.md` §5).
+    /// higher-priority ones do not cover (docs/daily-metrics.md, `norm_v2`).
     case v2 = "norm_v2"
 }
 

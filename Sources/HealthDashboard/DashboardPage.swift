@@ -251,9 +251,11 @@ public struct DashboardPage: Sendable {
         let withSteps = data.days.filter { $0.stepsNormalized != nil }
         let noWatch = withSteps.filter { $0.stepsSources?.primarySource != SourceCategory.appleWatch.rawValue }
         let suspicious = data.days.filter { $0.stepsSources?.suspiciousSteps == true }
-        // A night of only time in bed (no sleep hours, a sleep source) is data, not an empty day.
+        // A day with any figure — resting HR or HRV alone too, or a night of only time in bed
+        // (no sleep hours, a sleep source) — is a day with data.
         let empty = data.days.filter {
             $0.stepsNormalized == nil && $0.activeEnergyKcal == nil && $0.sleepHours == nil && $0.sleepSource == nil
+                && $0.restingHRBpm == nil && $0.hrvMs == nil
         }
         var sources = Set<String>()
         for day in data.days {

@@ -34,7 +34,7 @@ public enum CoachServer {
     ]
 
     /// A server over `tools` (not started: call `start(transport:)`).
-    public static func make(_ tools: CoachTools, version: String = "1.0.0") async -> Server {
+    public static func make(_ tools: CoachTools, version: String = HealthPipelineVersion.current) async -> Server {
         let server = Server(
             name: "healthpipeline", version: version, title: "HealthPipeline",
             instructions: """

@@ -136,7 +136,8 @@ extension CoachTools {
         }
         let rows: [Value] = inventory.map { entry in
             .object([
-                "type": .string(entry.type.identifier), "kind": .string(HealthDataCategory(entry.type).rawValue),
+                "type": .string(entry.type.identifier), "name": entry.type.shortName.map(Value.string) ?? .null,
+                "kind": .string(HealthDataCategory(entry.type).rawValue),
                 "count": .int(entry.count), "first_date": .string(LocalDate(entry.first, in: zone).description),
                 "last_date": .string(LocalDate(entry.last, in: zone).description),
                 "sources": .array(entry.sources.prefix(5).map { .string($0) }), "source_count": .int(entry.sources.count),
@@ -154,12 +155,20 @@ extension CoachTools {
 
     func querySamples(_ arguments: ToolArguments) async throws -> Answer {
         try arguments.only(["type", "from", "to", "bucket", "unit"])
-        guard let identifier = try arguments.string("type"), identifier.hasPrefix("HK"), identifier.count <= 120 else {
+        guard let name = try arguments.string("type") else {
             throw ToolError(
-                message: "type must be a HealthKit type identifier",
-                hint: "For example HKQuantityTypeIdentifierHeartRate; list_data_types names them.")
+                message: "type is required",
+                hint: "A short name such as heart_rate or a HealthKit identifier; list_data_types names them.")
         }
-        let type = SampleType(identifier)
+        let type: SampleType
+        do {
+            // The one table of names (SampleTypeNames); a type beyond it when the store holds it.
+            type = try await SampleTypeNames.type(named: name) {
+                try await (source.store as? any SampleInventoryReading)?.sampleInventory().map(\.type) ?? []
+            }
+        } catch let error as UnknownSampleTypeName {
+            throw ToolError(message: error.description, hint: "list_data_types names the stored types.")
+        }
         try require([HealthDataCategory(type)])
         let hourly = try arguments.choice("bucket", ["hour", "day"]) == "hour"
         let (first, last) = try arguments.range(maxDays: hourly ? 14 : 366)
@@ -231,7 +240,7 @@ extension CoachTools {
                 : "mean, min, max of the samples in each bucket"
         return Answer(
             structured: .object([
-                "type": .string(identifier), "bucket": .string(hourly ? "hour" : "day"),
+                "type": .string(type.identifier), "bucket": .string(hourly ? "hour" : "day"),
                 "unit": .text(type.kind == .category ? "min" : unitText),
                 "buckets": .array(rows), "note": .string(note),
             ]),

@@ -127,7 +127,9 @@ public struct CoachTools: Sendable {
                     "One type's samples aggregated per hour or per day: count, sum, mean, minimum, maximum in one unit. At most 744 hours or 366 days; never raw samples.",
                 inputSchema: Schema.object(
                     range("the range").merging([
-                        "type": Schema.string("A HealthKit type identifier, e.g. HKQuantityTypeIdentifierHeartRate."),
+                        "type": Schema.string(
+                            "The type: a short name (steps, heart_rate, sleep…) or a HealthKit identifier (HKQuantityTypeIdentifierHeartRate)."
+                        ),
                         "bucket": Schema.string("hour or day (default day).", oneOf: ["hour", "day"]),
                         "unit": Schema.string("A HealthKit unit such as count/min, kg, kcal (default: the samples' own)."),
                     ]) { $1 }, required: ["type", "from", "to"]), annotations: readOnly),
@@ -225,7 +227,7 @@ public struct CoachTools: Sendable {
         case "get_workouts": [.workouts]
         case "get_trends", "compare_periods":
             metric.flatMap { name in metrics.first { $0.name == name }.map { [$0.category] } } ?? []
-        case "query_samples": type.map { [HealthDataCategory(SampleType($0))] } ?? []
+        case "query_samples": type.map { [HealthDataCategory((try? SampleTypeNames.type(named: $0)) ?? SampleType($0))] } ?? []
         default: []
         }
     }

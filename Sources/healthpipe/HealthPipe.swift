@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthBasics
 
 #if canImport(Glibc)
     import Glibc
@@ -21,6 +22,7 @@ struct HealthPipe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "healthpipe",
         abstract: "Turn HealthKit data into a clean, queryable store.",
+        version: HealthPipelineVersion.current,
         subcommands: [
             Demo.self, Import.self, Days.self, Sleep.self, Readiness.self, Export.self, Samples.self, Changes.self,
             Delete.self, Serve.self, Migrate.self, Dashboard.self, MCPServe.self, Users.self, Devices.self, Sync.self,

@@ -219,6 +219,25 @@ func number(_ cell: String) -> Double? {
         #expect(html.contains("use your <strong>heart</strong> and <strong>body measurements</strong> data"))
     }
 
+    /// Issue 33 §6: a day with only resting HR or only HRV is a day with data.
+    @Test func i33_edges_aDayWithRestingHROrHRVHasData() {
+        func day(_ date: String, restingHR: Double? = nil, hrv: Double? = nil) -> NormalizedDailyMetrics {
+            NormalizedDailyMetrics(
+                localDate: date, timezoneIdentifier: "UTC", utcDayStart: Date(timeIntervalSince1970: 0),
+                utcDayEnd: Date(timeIntervalSince1970: 86400), restingHRBpm: restingHR, hrvMs: hrv,
+                normalizationVersion: "norm_v1", createdAt: Date(timeIntervalSince1970: 0))
+        }
+        let data = DashboardData(
+            today: "2024-01-03", zone: "UTC", rangeDays: 7,
+            days: [day("2024-01-01", restingHR: 52), day("2024-01-02", hrv: 48.5), day("2024-01-03")], nights: [],
+            readiness: nil, weights: [], workouts: [],
+            rings: ActivityRings(
+                moveKcal: nil, moveGoalKcal: 500, exerciseMinutes: nil, exerciseGoalMinutes: 30, standHours: nil,
+                standGoalHours: 12))
+        let html = DashboardPage(data: data).html()
+        #expect(html.contains("<dt>Days with no data</dt><dd>1 of 3</dd>"))
+    }
+
     @Test func textFromTheStoreIsEscaped() {
         let workout = WorkoutSummary(
             activity: "<script>alert(1)</script>", start: Date(timeIntervalSince1970: 0),

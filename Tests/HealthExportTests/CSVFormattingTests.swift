@@ -70,6 +70,30 @@ import Testing
         #expect(text(1_736_424_000, "UTC", .healthExporter) == "\"1/9/25, 12:00 PM\"")
     }
 
+    /// Issue 33 §5: each row is stamped in the zone of its day (the zone changes of the days
+    /// exported), not in one zone for the whole file; before the first change, `zone`.
+    @Test func i33_zones_eachStampInTheZoneOfItsDay() {
+        let (la, paris) = (TimeZone(identifier: "America/Los_Angeles")!, TimeZone(identifier: "Europe/Paris")!)
+        let changes: [(start: Date, zone: TimeZone)] = [
+            (Date(timeIntervalSince1970: 1_714_546_800), la),  // 2024-05-01, Los Angeles
+            (Date(timeIntervalSince1970: 1_715_378_400), paris),  // 2024-05-11, Paris
+            (Date(timeIntervalSince1970: 1_716_015_600), la),  // 2024-05-18, Los Angeles again
+        ]
+        // Given out of order, as a caller might: sorted inside.
+        var timestamp = CSVTimestamp(zone: TimeZone(identifier: "UTC")!, changes: Array(changes.reversed()), style: .iso)
+        var rows: [String] = []
+        for seconds in [1_714_546_799.0, 1_714_910_400, 1_715_515_200, 1_716_206_400, 1_714_910_401] {
+            var buffer: [UInt8] = []
+            timestamp.append(seconds, to: &buffer)
+            rows.append(String(decoding: buffer, as: UTF8.self))
+        }
+        #expect(
+            rows == [
+                "2024-05-01T06:59:59+00:00", "2024-05-05T05:00:00-07:00", "2024-05-12T14:00:00+02:00",
+                "2024-05-20T05:00:00-07:00", "2024-05-05T05:00:01-07:00",
+            ])
+    }
+
     @Test func dailyMetricsOneRowPerDay() throws {
         let day = NormalizedDailyMetrics(
             localDate: "2024-03-10", timezoneIdentifier: "America/Los_Angeles",

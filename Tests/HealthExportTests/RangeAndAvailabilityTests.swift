@@ -66,7 +66,36 @@ import Testing
         let metric = MetricRegistry.metric(named: "mindful_session", storedTypes: [mindful])
         #expect(metric?.title == "Mindful Session")
         #expect(metric?.origin == .category(mindful))
-        #expect(MetricRegistry.metric(named: "mindful_session", storedTypes: []) == nil)
         #expect(Set(MetricRegistry.known.map(\.name)).count == MetricRegistry.known.count)
+    }
+
+    /// Issue 33 §5: the CSV export's metric names are the type names of every other command
+    /// (one table), HealthKit identifiers name the same metrics, a type the table knows is a
+    /// metric without samples (reported unavailable), and a wrong name suggests the closest.
+    @Test func i33_names_theExportTakesTheNamesOfEveryCommand() throws {
+        #expect(
+            MetricRegistry.known.map(\.name) == [
+                "weight", "steps", "glucose", "a1c", "height", "bmi", "body_fat", "lean_body_mass", "heart_rate",
+                "resting_heart_rate", "walking_heart_rate", "hrv", "blood_pressure_systolic", "blood_pressure_diastolic",
+                "oxygen_saturation", "respiratory_rate", "body_temperature", "vo2max", "active_energy", "basal_energy",
+                "distance", "cycling_distance", "flights", "exercise_time", "dietary_energy", "water", "sleep",
+            ])
+        for metric in MetricRegistry.known where metric.name != "a1c" {
+            let type = try #require(metric.sampleType)
+            #expect(try SampleTypeNames.type(named: metric.name) == type)
+            #expect(MetricRegistry.metric(named: type.identifier, storedTypes: []) == metric)
+        }
+        let mindful = SampleType("HKCategoryTypeIdentifierMindfulSession")
+        #expect(MetricRegistry.metric(named: "mindful_session", storedTypes: [])?.origin == .category(mindful))
+        do {
+            _ = try MetricRegistry.metrics(named: "weight,stpes", storedTypes: [.bodyMass])
+            Issue.record("stpes was taken")
+        } catch let error as UnknownMetricError {
+            #expect(
+                error.description
+                    == "unknown metric 'stpes'; did you mean steps (HKQuantityTypeIdentifierStepCount), or sleep "
+                    + "(HKCategoryTypeIdentifierSleepAnalysis), or acne (HKCategoryTypeIdentifierAcne)? This store has: weight, a1c"
+            )
+        }
     }
 }

@@ -156,7 +156,7 @@ enum CoachStore {
             ("get_sleep", ["from": "2024-04-01", "to": "2024-04-02", "colour": "blue"], "'colour'"),
             ("get_trends", ["metric": "steps", "period": 8], "7, 30, 90 or 365"),
             ("get_trends", ["metric": "mood", "period": 7], "no metric"),
-            ("query_samples", ["type": "steps", "from": "2024-04-01", "to": "2024-04-02"], "identifier"),
+            ("query_samples", ["type": "stpes", "from": "2024-04-01", "to": "2024-04-02"], "did you mean steps"),
             (
                 "query_samples",
                 ["type": "HKQuantityTypeIdentifierHeartRate", "from": "2024-03-01", "to": "2024-04-01", "bucket": "hour"],
@@ -170,6 +170,31 @@ enum CoachStore {
             let result = await tools.call(name, arguments: arguments)
             #expect(result.isError == true && text(result).contains(words), "\(name) \(arguments): \(text(result))")
         }
+    }
+
+    /// Issue 33 §5: query_samples takes the short names of every other way in; a wrong
+    /// name (HeartRate, a typo) is a tool error naming the closest, never an empty answer.
+    @Test func i33_names_querySamplesTakesShortNames() async throws {
+        let tools = try await CoachStore.tools()
+        let range: [String: Value] = ["from": "2024-04-01", "to": "2024-04-07"]
+        let byName = try await answer(tools, "query_samples", range.merging(["type": "steps"]) { $1 })
+        let byIdentifier = try await answer(
+            tools, "query_samples", range.merging(["type": "HKQuantityTypeIdentifierStepCount"]) { $1 })
+        #expect(byName == byIdentifier)
+        #expect(try #require(byName["buckets"]?.arrayValue).count == 7)
+        #expect(CoachTools.kindsNeeded(tool: "query_samples", metric: nil, type: "sleep") == [.sleep])
+        for (name, closest) in [
+            ("HeartRate", "heart_rate (HKQuantityTypeIdentifierHeartRate)"),
+            ("StepCount", "steps (HKQuantityTypeIdentifierStepCount)"),
+        ] {
+            let result = await tools.call("query_samples", arguments: range.merging(["type": .string(name)]) { $1 })
+            #expect(result.isError == true)
+            #expect(text(result).hasPrefix("Error: unknown type '\(name)'; did you mean \(closest), or "), "\(text(result))")
+        }
+        let types = try await answer(tools, "list_data_types", [:])
+        let rows = try #require(types["types"]?.arrayValue).compactMap(\.objectValue)
+        let steps = try #require(rows.first { $0["type"]?.stringValue == "HKQuantityTypeIdentifierStepCount" })
+        #expect(steps["name"]?.stringValue == "steps")
     }
 
     @Test func logSubjectiveWritesTheDailyLogOnlyWhenAllowed() async throws {

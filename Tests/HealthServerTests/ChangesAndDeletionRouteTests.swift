@@ -86,6 +86,49 @@ import Testing
         }
     }
 
+    /// Issue 33 §5: `type` takes the short names of every other way in; a wrong name
+    /// (`StepCount`, `HeartRate`, a typo) is a 422 naming the closest, never an empty feed;
+    /// a type beyond the table is a name when the user's store holds it.
+    @Test(arguments: ServerBackend.enabled) func i33_names_theFeedTakesShortNames(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let newer = """
+            {"samples": [{"type": "HKQuantityTypeIdentifierSomethingNew", "start": "2024-06-01T09:00:00Z",
+              "end": "2024-06-01T09:00:00Z", "value": 3, "unit": "count", "source": "Jane’s Apple Watch"}]}
+            """
+        try await harness.app.test(.router) { client in
+            for (key, body) in [("b1", Self.batch), ("b2", newer)] {
+                try await client.execute(
+                    uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: key),
+                    body: ByteBuffer(string: body)
+                ) { response in #expect(response.status == .ok) }
+            }
+            /// The status and the body.
+            func feed(_ type: String) async throws -> String {
+                try await client.execute(uri: "/v1/changes?type=\(type)", method: .get, headers: harness.headers("alice")) {
+                    "\($0.status.code) \(String(buffer: $0.body))"
+                }
+            }
+            let byIdentifier = try await feed("HKQuantityTypeIdentifierStepCount")
+            #expect(byIdentifier.hasPrefix("200 ") && byIdentifier.contains(Self.uuid))
+            #expect(try await feed("steps") == byIdentifier)
+            #expect(try await feed("step_count") == byIdentifier)
+            for (name, closest) in [
+                ("StepCount", "steps (HKQuantityTypeIdentifierStepCount)"),
+                ("HeartRate", "heart_rate (HKQuantityTypeIdentifierHeartRate)"),
+                ("HKQuantityTypeIdentifierStepCont", "steps (HKQuantityTypeIdentifierStepCount)"),
+            ] {
+                let answer = try await feed(name)
+                #expect(answer.hasPrefix("422 "), "\(name)")
+                #expect(answer.contains("unknown type '\(name)'; did you mean \(closest), or "), "\(answer)")
+            }
+            let stored = try await feed("HKQuantityTypeIdentifierSomethingNew")
+            #expect(stored.hasPrefix("200 ") && stored.contains("HKQuantityTypeIdentifierSomethingNew"))
+            #expect(try await feed("something_new") == stored)
+            #expect(try await feed("HKQuantityTypeIdentifierSomethingOld").hasPrefix("422 "))
+        }
+    }
+
     @Test(arguments: ServerBackend.enabled) func badInputIsNamed(_ backend: ServerBackend) async throws {
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
@@ -93,7 +136,8 @@ import Testing
             for (uri, status, words) in [
                 ("/v1/changes?type=HKQuantityTypeIdentifierStepCount&since=abc", 400, "since must be a whole number"),
                 ("/v1/changes?type=HKQuantityTypeIdentifierStepCount&limit=0", 400, "limit must be a whole number"),
-                ("/v1/changes?type=steps", 422, "type must be a HealthKit type identifier"),
+                ("/v1/changes?type=Steps%20", 422, "type must be a short name such as steps or a HealthKit type identifier"),
+                ("/v1/changes?type=stpes", 422, "did you mean steps (HKQuantityTypeIdentifierStepCount)"),
                 ("/v1/changes", 422, "give type="),
             ] {
                 try await client.execute(uri: uri, method: .get, headers: harness.headers("alice")) { response in

@@ -291,7 +291,7 @@ final class Browser: @unchecked Sendable {
             }
             // The night of the samples batch: 7.5 h of core sleep ending on 2024-06-01.
             let night = try #require(nights.first { ($0["main"] as? [String: Any]) != nil })
-            let stages = try #require((night["main"] as? [String: Any])?["stageSeconds"] as? [String: Double])
+            let stages = try #require((night["main"] as? [String: Any])?["stage_seconds"] as? [String: Double])
             let row = ["deep", "core", "rem", "unspecified", "awake"].map { "<td>\(HTML.number((stages[$0] ?? 0) / 60))</td>" }
             #expect(page.contains("<th scope=\"row\">\(night["local_date"] as! String)</th>" + row.joined()))
             #expect(stages["core"] == 27_000)

@@ -123,7 +123,7 @@ import Testing
                 && statsLines.contains("  workouts  2024-06-15 to 2024-06-15"))
         let json = try Self.run(["stats", "--db", db, "--json"])
         let body = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
-        let kinds = try #require(body["daysByKind"] as? [String: [String: String]])
+        let kinds = try #require(body["days_by_kind"] as? [String: [String: String]])
         #expect(kinds["steps"] == ["first": "2024-06-15", "last": "2024-06-15"] && kinds["sleep"] == nil)
     }
 

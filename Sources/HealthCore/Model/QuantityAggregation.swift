@@ -71,7 +71,7 @@ extension SampleType {
         "HKQuantityTypeIdentifierForcedVitalCapacity": (.discreteArithmetic, "L"),
         "HKQuantityTypeIdentifierForcedExpiratoryVolume1": (.discreteArithmetic, "L"),
         "HKQuantityTypeIdentifierPeakExpiratoryFlowRate": (.discreteArithmetic, "L/min"),
-        "HKQuantityTypeIdentifierVo2Max": (.discreteArithmetic, "mL/kg·min"),
+        "HKQuantityTypeIdentifierVO2Max": (.discreteArithmetic, "mL/kg·min"),
         "HKQuantityTypeIdentifierBodyMass": (.discreteArithmetic, "kg"),
         "HKQuantityTypeIdentifierBodyMassIndex": (.discreteArithmetic, "count"),
         "HKQuantityTypeIdentifierBodyFatPercentage": (.discreteArithmetic, "%"),

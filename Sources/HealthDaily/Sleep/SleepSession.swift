@@ -4,7 +4,8 @@ import HealthMetrics
 /// The sleep states of a night's timeline, in precedence order: where samples of several
 /// states overlap, the earlier state in this list wins.
 public enum SleepStage: String, Sendable, Codable, CaseIterable, Comparable, CodingKeyRepresentable {
-    case awake, deep, rem, core, unspecified, inBed
+    case awake, deep, rem, core, unspecified
+    case inBed = "in_bed"
 
     /// From an export's category value (or its raw number); `nil` for anything else.
     public init?(categoryValue value: String) {
@@ -34,6 +35,14 @@ public struct SleepSession: Hashable, Sendable, Codable {
         public var start: Date
         public var end: Date
         public var stage: SleepStage
+    }
+
+    /// JSON keys in snake case, as every answer of the CLI and the API.
+    enum CodingKeys: String, CodingKey {
+        case source, bedtime, waketime, timeline, awakenings
+        case inBedSeconds = "in_bed_seconds"
+        case asleepSeconds = "asleep_seconds"
+        case stageSeconds = "stage_seconds"
     }
 
     /// The source (app) that recorded it.

@@ -10,18 +10,32 @@ public enum CSVDateStyle: String, Sendable, CaseIterable {
     case healthExporter = "healthexporter"
 }
 
-/// Formats instants as local times in one zone, fast: the zone's offset is looked up once
-/// per quarter hour of UTC (every real zone changes offset on a quarter-hour boundary),
-/// and the digits are written by hand.
+/// Formats instants as local times in the zone in effect at each (`zone`, then each of
+/// `changes` from its start on), fast: the offset is looked up once per quarter hour of UTC
+/// (every real zone changes offset, and every local day starts, on a quarter-hour
+/// boundary), and the digits are written by hand.
 struct CSVTimestamp {
     let zone: TimeZone
     let style: CSVDateStyle
+    /// Seconds since 1970 each zone starts at, ascending.
+    private let changes: [(start: Double, zone: TimeZone)]
     private var bucket = Int.min
     private var offset = 0
 
-    init(zone: TimeZone, style: CSVDateStyle) {
+    init(zone: TimeZone, changes: [(start: Date, zone: TimeZone)] = [], style: CSVDateStyle) {
         self.zone = zone
         self.style = style
+        self.changes = changes.map { (start: $0.start.timeIntervalSince1970, zone: $0.zone) }.sorted { $0.start < $1.start }
+    }
+
+    /// The zone in effect at `seconds` since 1970.
+    private func zoneInEffect(at seconds: Double) -> TimeZone {
+        var (low, high) = (0, changes.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if changes[middle].start <= seconds { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? zone : changes[low - 1].zone
     }
 
     /// Appends the local time of `seconds` since 1970 (whole seconds, rounded down). An
@@ -34,7 +48,8 @@ struct CSVTimestamp {
         let quarter = whole >= 0 ? whole / 900 : (whole - 899) / 900
         if quarter != bucket {
             bucket = quarter
-            offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(quarter * 900)))
+            let start = Double(quarter * 900)
+            offset = zoneInEffect(at: start).secondsFromGMT(for: Date(timeIntervalSince1970: start))
         }
         // Clamped again after the offset: a year of -1 or 10000 has no four digits.
         let local = min(max(whole + offset, Int(supported.lowerBound)), Int(supported.upperBound))

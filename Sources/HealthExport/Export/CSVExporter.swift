@@ -12,8 +12,13 @@ import HealthCore
 public struct CSVExporter: Sendable {
     /// How to write.
     public struct Options: Sendable {
-        /// Local times and the date range are in this zone.
+        /// The zone rows are stamped in before the first of ``zoneChanges`` (all of them
+        /// when there are none).
         public var zone = TimeZone.current
+        /// Where the zone of the data changes, oldest first: from each `start` on, rows are
+        /// stamped in its `zone` (the local days' zones, `LocalDay.zoneChanges` in
+        /// HealthDaily), so a row reads in the zone of the day it is on.
+        public var zoneChanges: [(start: Date, zone: TimeZone)] = []
         public var dateStyle = CSVDateStyle.iso
         public var units = UnitPreferences()
         /// Samples that start in this interval; `nil` for all.
@@ -51,7 +56,7 @@ public struct CSVExporter: Sendable {
         try output.row(["Date", "Metric", "Value", "Unit"] + (options.includesSource ? ["Source"] : []))
         var report = Report()
         let stored = Set(try store.storedSampleTypes())
-        var timestamp = CSVTimestamp(zone: options.zone, style: options.dateStyle)
+        var timestamp = CSVTimestamp(zone: options.zone, changes: options.zoneChanges, style: options.dateStyle)
         var written = 0
         func tick() {
             written += 1

@@ -8,57 +8,61 @@ public enum MetricRegistry {
 
     /// The named metrics, in the order `--all-metrics` writes them.
     public static let known: [ExportMetric] = {
+        // A type's metric is called by the type's short name, as everywhere (``SampleTypeNames``).
         func quantity(
-            _ name: String, _ title: String, _ identifier: String, _ family: ExportMetric.UnitFamily, decimals: Int? = nil,
+            _ title: String, _ identifier: String, _ family: ExportMetric.UnitFamily, decimals: Int? = nil,
             scale: Double = 1, label: String? = nil
         ) -> ExportMetric {
-            ExportMetric(
-                name: name, title: title, origin: .quantity(SampleType("HKQuantityTypeIdentifier" + identifier)),
-                unitFamily: family, decimals: decimals, scale: scale, unitLabel: label)
+            let type = SampleType("HKQuantityTypeIdentifier" + identifier)
+            return ExportMetric(
+                name: type.shortName!, title: title, origin: .quantity(type), unitFamily: family, decimals: decimals,
+                scale: scale, unitLabel: label)
         }
         return [
-            quantity("weight", "Weight", "BodyMass", .weight, decimals: 2),
-            quantity("steps", "Steps", "StepCount", .fixed("count"), label: "steps"),
+            quantity("Weight", "BodyMass", .weight, decimals: 2),
+            quantity("Steps", "StepCount", .fixed("count"), label: "steps"),
             {
-                var glucose = quantity("glucose", "Blood Glucose", "BloodGlucose", .glucose)
+                var glucose = quantity("Blood Glucose", "BloodGlucose", .glucose)
                 glucose.decimalsByUnit = ["mg/dL": 1, "mmol/L": 2]
                 return glucose
             }(),
             ExportMetric(
                 name: "a1c", title: "Hemoglobin A1C", origin: .labResult(loinc: hbA1cCodes), unitFamily: .fixed("%"), decimals: 1),
-            quantity("height", "Height", "Height", .fixed("cm")),
-            quantity("bmi", "Body Mass Index", "BodyMassIndex", .fixed("count")),
-            quantity("body_fat", "Body Fat", "BodyFatPercentage", .fixed("%"), scale: 100),
-            quantity("lean_body_mass", "Lean Body Mass", "LeanBodyMass", .weight, decimals: 2),
-            quantity("heart_rate", "Heart Rate", "HeartRate", .fixed("count/min"), label: "bpm"),
-            quantity("resting_heart_rate", "Resting Heart Rate", "RestingHeartRate", .fixed("count/min"), label: "bpm"),
-            quantity(
-                "walking_heart_rate", "Walking Heart Rate Average", "WalkingHeartRateAverage", .fixed("count/min"), label: "bpm"),
-            quantity("hrv", "Heart Rate Variability (SDNN)", "HeartRateVariabilitySDNN", .fixed("ms")),
-            quantity("blood_pressure_systolic", "Blood Pressure Systolic", "BloodPressureSystolic", .fixed("mmHg")),
-            quantity("blood_pressure_diastolic", "Blood Pressure Diastolic", "BloodPressureDiastolic", .fixed("mmHg")),
-            quantity("oxygen_saturation", "Oxygen Saturation", "OxygenSaturation", .fixed("%"), scale: 100),
-            quantity("respiratory_rate", "Respiratory Rate", "RespiratoryRate", .fixed("count/min"), label: "breaths/min"),
-            quantity("body_temperature", "Body Temperature", "BodyTemperature", .temperature),
-            quantity("vo2max", "VO2 Max", "VO2Max", .fixed(nil)),
-            quantity("active_energy", "Active Energy", "ActiveEnergyBurned", .fixed("kcal")),
-            quantity("basal_energy", "Resting Energy", "BasalEnergyBurned", .fixed("kcal")),
-            quantity("distance", "Walking + Running Distance", "DistanceWalkingRunning", .distance),
-            quantity("cycling_distance", "Cycling Distance", "DistanceCycling", .distance),
-            quantity("flights", "Flights Climbed", "FlightsClimbed", .fixed("count")),
-            quantity("exercise_time", "Exercise Minutes", "AppleExerciseTime", .fixed("min")),
-            quantity("dietary_energy", "Dietary Energy", "DietaryEnergyConsumed", .fixed("kcal")),
-            quantity("water", "Water", "DietaryWater", .fixed("mL")),
+            quantity("Height", "Height", .fixed("cm")),
+            quantity("Body Mass Index", "BodyMassIndex", .fixed("count")),
+            quantity("Body Fat", "BodyFatPercentage", .fixed("%"), scale: 100),
+            quantity("Lean Body Mass", "LeanBodyMass", .weight, decimals: 2),
+            quantity("Heart Rate", "HeartRate", .fixed("count/min"), label: "bpm"),
+            quantity("Resting Heart Rate", "RestingHeartRate", .fixed("count/min"), label: "bpm"),
+            quantity("Walking Heart Rate Average", "WalkingHeartRateAverage", .fixed("count/min"), label: "bpm"),
+            quantity("Heart Rate Variability (SDNN)", "HeartRateVariabilitySDNN", .fixed("ms")),
+            quantity("Blood Pressure Systolic", "BloodPressureSystolic", .fixed("mmHg")),
+            quantity("Blood Pressure Diastolic", "BloodPressureDiastolic", .fixed("mmHg")),
+            quantity("Oxygen Saturation", "OxygenSaturation", .fixed("%"), scale: 100),
+            quantity("Respiratory Rate", "RespiratoryRate", .fixed("count/min"), label: "breaths/min"),
+            quantity("Body Temperature", "BodyTemperature", .temperature),
+            quantity("VO2 Max", "VO2Max", .fixed(nil)),
+            quantity("Active Energy", "ActiveEnergyBurned", .fixed("kcal")),
+            quantity("Resting Energy", "BasalEnergyBurned", .fixed("kcal")),
+            quantity("Walking + Running Distance", "DistanceWalkingRunning", .distance),
+            quantity("Cycling Distance", "DistanceCycling", .distance),
+            quantity("Flights Climbed", "FlightsClimbed", .fixed("count")),
+            quantity("Exercise Minutes", "AppleExerciseTime", .fixed("min")),
+            quantity("Dietary Energy", "DietaryEnergyConsumed", .fixed("kcal")),
+            quantity("Water", "DietaryWater", .fixed("mL")),
             ExportMetric(
-                name: "sleep", title: "Sleep", origin: .category(SampleType("HKCategoryTypeIdentifierSleepAnalysis")),
+                name: SampleType.sleepAnalysis.shortName!, title: "Sleep", origin: .category(.sleepAnalysis),
                 unitFamily: .fixed("min")),
         ]
     }()
 
-    /// The metric called `name`: a known one, or one derived from a stored type's name
-    /// (`mindful_session` for `HKCategoryTypeIdentifierMindfulSession`).
+    /// The metric called `name`: a known one, or the metric of the quantity or category type
+    /// `name` names (``SampleTypeNames``: `mindful_session` or
+    /// `HKCategoryTypeIdentifierMindfulSession`, also a stored type the table does not know).
     public static func metric(named name: String, storedTypes: [SampleType]) -> ExportMetric? {
-        known.first { $0.name == name } ?? storedTypes.lazy.compactMap(derived).first { $0.name == name }
+        if let metric = known.first(where: { $0.name == name }) { return metric }
+        guard let type = try? SampleTypeNames.type(named: name, storedTypes: storedTypes) else { return nil }
+        return known.first { $0.sampleType == type } ?? derived(type)
     }
 
     /// The metrics of a comma-separated list (`weight, steps`), or of `all`: what
@@ -69,7 +73,9 @@ public enum MetricRegistry {
         return try list.split(separator: ",").map { part in
             let name = part.trimmingCharacters(in: .whitespaces)
             guard let metric = metric(named: name, storedTypes: storedTypes) else {
-                throw UnknownMetricError(name: name, available: all(storedTypes: storedTypes).map(\.name))
+                throw UnknownMetricError(
+                    name: name, available: all(storedTypes: storedTypes).map(\.name),
+                    suggestions: SampleTypeNames.suggestions(for: name, storedTypes: storedTypes))
             }
             return metric
         }
@@ -85,39 +91,22 @@ public enum MetricRegistry {
             + storedTypes.filter { !knownTypes.contains($0) }.compactMap(derived)
     }
 
-    /// A metric for a stored quantity or category type the registry does not name: values
-    /// in the unit each sample was stored in.
+    /// A metric for a quantity or category type the registry does not name, called by the
+    /// type's short name: values in the unit each sample was stored in.
     static func derived(_ type: SampleType) -> ExportMetric? {
         for (prefix, category) in [("HKQuantityTypeIdentifier", false), ("HKCategoryTypeIdentifier", true)]
         where type.identifier.hasPrefix(prefix) {
             let words = splitWords(String(type.identifier.dropFirst(prefix.count)))
-            guard !words.isEmpty else { return nil }
+            guard !words.isEmpty, let name = type.shortName else { return nil }
             return ExportMetric(
-                name: words.map { $0.lowercased() }.joined(separator: "_"), title: words.joined(separator: " "),
-                origin: category ? .category(type) : .quantity(type), unitFamily: .fixed(category ? "min" : nil))
+                name: name, title: words.joined(separator: " "), origin: category ? .category(type) : .quantity(type),
+                unitFamily: .fixed(category ? "min" : nil))
         }
         return nil
     }
 
     /// `AppleExerciseTime` → `Apple`, `Exercise`, `Time`; `VO2Max` → `VO2`, `Max`.
-    static func splitWords(_ text: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        let characters = Array(text)
-        for (index, character) in characters.enumerated() {
-            let next = index + 1 < characters.count ? characters[index + 1] : nil
-            let startsWord =
-                character.isUppercase && !current.isEmpty
-                && (!(current.last!.isUppercase || current.last!.isNumber) || (next?.isLowercase ?? false))
-            if startsWord {
-                words.append(current)
-                current = ""
-            }
-            current.append(character)
-        }
-        if !current.isEmpty { words.append(current) }
-        return words
-    }
+    static func splitWords(_ text: String) -> [String] { SampleTypeNames.splitWords(text) }
 }
 
 extension ExportMetric {
@@ -138,6 +127,12 @@ public struct UnknownMetricError: Error, CustomStringConvertible, Sendable {
     public let name: String
     /// The names this store can export.
     public let available: [String]
+    /// The closest type names (``SampleTypeNames/suggestions(for:storedTypes:limit:)``).
+    public let suggestions: [String]
 
-    public var description: String { "unknown metric '\(name)'; this store has: \(available.joined(separator: ", "))" }
+    public var description: String {
+        let given = name.count > 80 ? String(name.prefix(80)) + "…" : name
+        let guess = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", or "))?"
+        return "unknown metric '\(given)'\(guess) This store has: \(available.joined(separator: ", "))"
+    }
 }

@@ -73,7 +73,7 @@
         public static let forcedVitalCapacity = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierForcedVitalCapacity")
         public static let forcedExpiratoryVolume1 = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierForcedExpiratoryVolume1")
         public static let peakExpiratoryFlowRate = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierPeakExpiratoryFlowRate")
-        public static let vo2Max = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierVo2Max")
+        public static let vo2Max = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierVO2Max")
         public static let bodyMass = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierBodyMass")
         public static let bodyMassIndex = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierBodyMassIndex")
         public static let bodyFatPercentage = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierBodyFatPercentage")

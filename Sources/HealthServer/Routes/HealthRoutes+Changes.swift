@@ -13,18 +13,29 @@ extension HealthRoutes {
         let access = try await readAccess(context)
         let user = access.user
         let query = request.uri.queryParameters
-        guard let type = query["type"].map(String.init), !type.isEmpty else {
-            throw Problem.unprocessableQuery("give type=<a HealthKit type identifier>")
+        guard let name = query["type"].map(String.init), !name.isEmpty else {
+            throw Problem.unprocessableQuery("give type=<a short name such as steps, or a HealthKit type identifier>")
         }
-        guard Self.isTypeIdentifier(type) else {
+        guard Self.isTypeName(name) else {
             throw Problem.unprocessableQuery(
-                "type must be a HealthKit type identifier (HK…, or HAE:<name>), not '\(type.prefix(80))'")
+                "type must be a short name such as steps or a HealthKit type identifier (HK…, or HAE:<name>), not '\(name.prefix(80))'"
+            )
         }
-        try access.require([HealthDataCategory(SampleType(type))])
+        // The one table of names (SampleTypeNames); a type beyond it when the user's store holds it.
+        let type: SampleType
+        do {
+            type = try await SampleTypeNames.type(named: name) {
+                let scanning = try await repositories.readableStore(user.id).scanning
+                return try await offload { try scanning.storedSampleTypes() }
+            }
+        } catch let error as UnknownSampleTypeName {
+            throw Problem.unprocessableQuery(error.description)
+        }
+        try access.require([HealthDataCategory(type)])
         let since = try Self.integer(query["since"], name: "since", default: 0, in: 0...Int64.max)
         let limit = try Self.integer(query["limit"], name: "limit", default: 1000, in: 1...10_000)
         let database = try await repositories.readableStore(user.id)
-        let page = try await database.queries.changes(of: SampleType(type), since: QueryAnchor(since), limit: Int(limit))
+        let page = try await database.queries.changes(of: type, since: QueryAnchor(since), limit: Int(limit))
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(bytes: try SampleWire.encoder().encode(ChangeFeedPage(page)))))
@@ -151,6 +162,17 @@ extension HealthRoutes {
     static func isTypeIdentifier(_ text: String) -> Bool {
         (text.hasPrefix("HK") || text.hasPrefix("HAE:")) && text.count <= 200
             && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }
+    }
+
+    /// What the schema's `type` allows: an identifier (``isTypeIdentifier(_:)``) or a short
+    /// name (`steps`, `heart_rate`: a lowercase letter, then lowercase letters, digits and
+    /// `_`), at most 200 characters.
+    static func isTypeName(_ text: String) -> Bool {
+        if isTypeIdentifier(text) { return true }
+        let lower = 0x61...0x7A as ClosedRange<UInt32>
+        let digits = 0x30...0x39 as ClosedRange<UInt32>
+        return text.count <= 200 && text.unicodeScalars.first.map { lower.contains($0.value) } == true
+            && text.unicodeScalars.allSatisfy { lower.contains($0.value) || digits.contains($0.value) || $0 == "_" }
     }
 
     /// A query integer in `range`, or a 400 naming it.

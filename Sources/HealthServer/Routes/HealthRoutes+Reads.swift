@@ -34,10 +34,16 @@ extension HealthRoutes {
         func parameter(_ name: String) -> String? { query[Substring(name)].map(String.init) }
         let zone = try dayZone(request)
         let (first, last) = try range(request, maxDays: 36600)
+        let database = try await repositories.readableStore(user.id)
+        // Days in the data's zones (HKTimeZone evidence, else tz), as every read: the rows
+        // from the first day's start to the last day's end, each stamped in its day's zone.
+        var settings = DailyNormalizer.Configuration()
+        settings.homeZone = zone
+        let days = DailyNormalizer(store: database.queries, configuration: settings, now: { Date() })
         var options = CSVExporter.Options()
         options.zone = zone
-        options.interval = DateInterval(
-            start: first.instant(hour: 0, in: zone), end: last.adding(days: 1).instant(hour: 0, in: zone))
+        options.interval = try await days.span(from: first, through: last)
+        options.zoneChanges = try await days.zoneChanges(from: first, through: last)
         switch parameter("source") ?? "false" {
         case "true": options.includesSource = true
         case "false": options.includesSource = false
@@ -53,7 +59,7 @@ extension HealthRoutes {
         case "F": options.units.temperature = .fahrenheit
         default: throw Problem.badRequest("temperature_unit must be C or F")
         }
-        let store = try await repositories.readableStore(user.id).scanning
+        let store = database.scanning
         let stored = try store.storedSampleTypes()
         var metrics: [ExportMetric]
         let list = parameter("metrics") ?? "all"

@@ -17,8 +17,9 @@ struct BenchAccuracy: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "norm_v1 or norm_v2.")
-    var version = NormalizationVersion.v1
+    @OptionGroup var norm: NormOptions
+
+    func validate() throws { try norm.rejectFormerFlag() }
 
     @Option(help: "Zone of days without HKTimeZone evidence (default: the truth's home zone).")
     var homeTz: String?
@@ -33,14 +34,14 @@ struct BenchAccuracy: AsyncParsableCommand {
         else { throw ValidationError("the truth file has no days") }
         var configuration = DailyNormalizer.Configuration()
         configuration.homeZone = TimeZone(identifier: homeTz ?? truth.homeZone) ?? .current
-        configuration.version = version
-        let store = try HealthDatabase(path: database.path)
+        configuration.version = norm.version
+        let store = try database.open()
         let started = Date()
         let metrics = try await DailyNormalizer(store: store.store, configuration: configuration, now: { Date() })
             .metrics(from: first, through: last)
         let report = AccuracyReport(truth: truth, metrics: metrics)
         print(
-            "\(version.rawValue), \(truth.persona ?? "watch") persona, normalised in "
+            "\(norm.version.rawValue), \(truth.persona ?? "watch") persona, normalised in "
                 + "\(String(format: "%.2f", Date().timeIntervalSince(started))) s")
         print(report.summary)
         let nights = try await SleepAnalyzer(store: store.store, configuration: configuration).nights(from: first, through: last)

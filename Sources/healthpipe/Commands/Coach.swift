@@ -11,7 +11,7 @@ struct Coach: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var zones: ZoneOptions
 
-    @Option(help: "When (default: now).")
+    @Option(help: "When (default: now): ISO 8601 with an offset, or a local time YYYY-MM-DDTHH:MM.")
     var at: String?
 
     @Option(help: "A short label: chat, check-in, plan…")
@@ -23,8 +23,12 @@ struct Coach: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let instant = try at.map { try InstantOption.parse($0, option: "--at", zone: zones.inputZone) } ?? Date()
-        let stored = try await database.openOrCreate().appData.recordCoachInteraction(CoachInteraction(at: instant, kind: kind))
-        print("recorded \(stored.kind) #\(stored.id) at \(LocalTimestampText.short(stored.at, zones.inputZone))")
+        let opened = try database.openOrCreate()
+        let data = zones.data(opened.store)
+        var instant = Date()
+        if let at { instant = try await data.instant(at, option: "--at") }
+        let stored = try await opened.appData.recordCoachInteraction(CoachInteraction(at: instant, kind: kind))
+        let zone = try await data.zone(at: stored.at)
+        print("recorded \(stored.kind) #\(stored.id) at \(LocalTimestampText.short(stored.at, zone))")
     }
 }

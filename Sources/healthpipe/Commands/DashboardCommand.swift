@@ -24,8 +24,7 @@ struct Dashboard: AsyncParsableCommand {
     @Option(help: "Port on 127.0.0.1 (the dashboard never listens on another address).")
     var port = 8087
 
-    @Option(help: "The daily metrics' rules: norm_v1 or norm_v2 (as for `days`).")
-    var version = NormalizationVersion.v1
+    @OptionGroup var norm: NormOptions
 
     @Option(help: "The day the page is about, YYYY-MM-DD (default: today, or the last day with data if none is newer).")
     var today: String?
@@ -37,6 +36,7 @@ struct Dashboard: AsyncParsableCommand {
     var print = false
 
     func validate() throws {
+        try norm.rejectFormerFlag()
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535") }
         if let today, LocalDate(today) == nil { throw ValidationError("--today must be a date YYYY-MM-DD, not '\(today)'") }
         guard DashboardAssembler.Settings.ranges.contains(range) else {
@@ -78,15 +78,20 @@ struct Dashboard: AsyncParsableCommand {
             }
             let app = Application(
                 router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "healthpipe"))
+            try ListeningPort.requireFree(host: "127.0.0.1", port: port)
             printError("healthpipe dashboard: http://127.0.0.1:\(port)/ (store \(database.path)); Ctrl-C stops it")
-            try await app.runService()
+            do {
+                try await app.runService()
+            } catch {
+                throw ListeningPort.explained(error, host: "127.0.0.1", port: port)
+            }
         }
     }
 
     private func settings() -> DashboardAssembler.Settings {
         var settings = DashboardAssembler.Settings()
         settings.normalization = zones.configuration()
-        settings.normalization.version = version
+        settings.normalization.version = norm.version
         return settings
     }
 }

@@ -66,14 +66,3 @@ struct DayRangeOptions: ParsableArguments {
         if let note = anchor.emptyNote(from: first, through: last) { printError(note) }
     }
 }
-
-extension DatabaseOptions {
-    /// Opens the store, or explains that there is none yet.
-    func open() throws -> HealthDatabase {
-        guard FileManager.default.fileExists(atPath: path) else {
-            printError("error: no store at \(path); run `healthpipe import` first.")
-            throw ExitCode(2)
-        }
-        return try HealthDatabase(path: path)
-    }
-}

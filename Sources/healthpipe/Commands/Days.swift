@@ -21,8 +21,9 @@ struct Days: AsyncParsableCommand {
 
     @OptionGroup var range: DayRangeOptions
 
-    @Option(help: "norm_v1 (the Flo rules) or norm_v2 (merge by the second).")
-    var version = NormalizationVersion.v1
+    @OptionGroup var norm: NormOptions
+
+    func validate() throws { try norm.rejectFormerFlag() }
 
     @Option(help: "user_id written into every payload.")
     var userId: String?
@@ -34,7 +35,7 @@ struct Days: AsyncParsableCommand {
         let days = try await postgres.withStore(orSQLite: database) { try await metrics(from: $0) }
         switch format {
         case .json:
-            print(String(decoding: try NormalizedDailyMetrics.backendEncoder(pretty: true).encode(days), as: UTF8.self))
+            print(try PrettyJSON.text(days, encoder: NormalizedDailyMetrics.backendEncoder(pretty: true)))
         case .jsonl:
             let encoder = NormalizedDailyMetrics.backendEncoder()
             for day in days { print(String(decoding: try encoder.encode(day), as: UTF8.self)) }
@@ -45,7 +46,7 @@ struct Days: AsyncParsableCommand {
 
     private func metrics(from store: any HealthQuerying) async throws -> [NormalizedDailyMetrics] {
         var configuration = range.configuration()
-        configuration.version = version
+        configuration.version = norm.version
         configuration.userID = userId
         let normalizer = DailyNormalizer(store: store, configuration: configuration, now: { Date() })
         let (first, last) = try await range.dates(store: store, configuration: configuration)

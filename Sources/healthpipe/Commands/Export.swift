@@ -54,7 +54,7 @@ struct ExportCSV: AsyncParsableCommand {
     @Option(help: "C or F.")
     var temperatureUnit = TemperatureChoice.C
 
-    @Option(help: "iso (2026-01-09T10:30:00-08:00) or healthexporter (1/9/26, 10:30 AM).")
+    @Option(help: "iso (2026-01-09T10:30:00-08:00) or healthexporter (1/9/26, 10:30 AM); each row in its day's zone.")
     var dateFormat = CSVDateStyle.iso
 
     @Flag(help: "Add a Source column.")
@@ -78,14 +78,17 @@ struct ExportCSV: AsyncParsableCommand {
 
     func run() async throws {
         let store = try database.open().store
-        let zone = zones.inputZone
+        let data = zones.data(store)
         let started = Date()
+        // Today and the file's stamp are in the data's zone now, as in every command.
+        let zone = try await data.zone(at: started)
         let dates = try await interval(zone: zone, store: store)
         let destination = try CSVDestination(out, now: started, zone: zone)
         do {
             let output = CSVOutput { try destination.write($0) }
             let summary =
-                daily ? try await exportDaily(store, output, dates) : try exportSamples(store, output, zone, dates)
+                daily
+                ? try await exportDaily(store, output, dates) : try await exportSamples(store, output, zone, dates, data)
             try destination.commit()
             let elapsed = Date().timeIntervalSince(started)
             printError(
@@ -99,8 +102,9 @@ struct ExportCSV: AsyncParsableCommand {
     }
 
     private func exportSamples(
-        _ store: SQLiteHealthStore, _ output: CSVOutput, _ zone: TimeZone, _ dates: (LocalDate, LocalDate)?
-    ) throws -> String {
+        _ store: SQLiteHealthStore, _ output: CSVOutput, _ zone: TimeZone, _ dates: (LocalDate, LocalDate)?,
+        _ data: DataZones
+    ) async throws -> String {
         let stored = try store.storedSampleTypes()
         let chosen: [ExportMetric]
         do {
@@ -116,12 +120,11 @@ struct ExportCSV: AsyncParsableCommand {
         options.units.distance = distanceUnit
         options.units.temperature = temperatureUnit.unit
         options.includesSource = source
-        options.interval =
-            allDates
-            ? nil
-            : dates.map { first, last in
-                DateInterval(start: first.instant(hour: 0, in: zone), end: last.adding(days: 1).instant(hour: 0, in: zone))
-            }
+        // Each day from its start to its end in its own zone; each row stamped in its day's zone.
+        if let (first, last) = dates {
+            if !allDates { options.interval = try await data.interval(from: first, through: last) }
+            options.zoneChanges = try await data.zoneChanges(from: first, through: last)
+        }
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1)
         let start = Date()
         let report = try CSVExporter(store: store, options: options).export(chosen, to: output) {

@@ -42,7 +42,7 @@ struct Import: AsyncParsableCommand {
                 summary = imported.summary
                 spans = imported.spans
             } else {
-                let store = try HealthDatabase(path: database.path)
+                let store = try database.openOrCreate()
                 summary = try await HealthImporter(database: store, options: options).run(path: path) { progress.show($0) }
                 spans = try await store.store.sampleSpans()
             }

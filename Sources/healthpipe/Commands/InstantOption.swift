@@ -1,14 +1,33 @@
 import ArgumentParser
 import Foundation
 import HealthContext
+import HealthCore
 import HealthDaily
 
 /// Instants typed on the command line: ISO 8601 with an offset or `Z`
 /// (`2026-11-21T07:30:00-08:00`), or a local wall-clock time `YYYY-MM-DDTHH:MM[:SS]` (a
-/// space works too) read in `zone`.
+/// space works too) read in the zone of its day.
 enum InstantOption {
     static func parse(_ text: String, option: String, zone: TimeZone) throws -> Date {
         if let instant = LocalTimestamp.parse(text) { return instant }
+        if let instant = wallClock(text, in: zone) { return instant }
+        throw ValidationError(
+            "\(option) must be ISO 8601 like 2026-11-21T07:30:00-08:00, or a local time like 2026-11-21T07:30")
+    }
+
+    /// `text` with its offset, or as a local time in the zone `zoneOfDay` gives its date.
+    static func parse(
+        _ text: String, option: String, zoneOfDay: (LocalDate) async throws -> TimeZone
+    ) async throws -> Date {
+        if let instant = LocalTimestamp.parse(text) { return instant }
+        let utc = TimeZone(identifier: "UTC")!
+        guard let asUTC = wallClock(text, in: utc) else { return try parse(text, option: option, zone: utc) }
+        let zone = try await zoneOfDay(LocalDate(asUTC, in: utc))
+        // A time skipped by a spring-forward change reads as the same wall time an hour on.
+        return wallClock(text, in: zone) ?? asUTC.addingTimeInterval(-Double(zone.secondsFromGMT(for: asUTC)))
+    }
+
+    private static func wallClock(_ text: String, in zone: TimeZone) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone
@@ -16,17 +35,23 @@ enum InstantOption {
             formatter.dateFormat = format
             if let instant = formatter.date(from: text) { return instant }
         }
-        throw ValidationError(
-            "\(option) must be ISO 8601 like 2026-11-21T07:30:00-08:00, or a local time like 2026-11-21T07:30")
+        return nil
     }
 }
 
-/// `--tz`, `--home-tz`: the zone of "today" for commands about one moment.
+/// `--tz`, `--home-tz`: the one rule of every command for the zone of dates and local
+/// times — the data's zone for that day (its `HKTimeZone` evidence, else `--home-tz`), or
+/// `--tz` when given — with the same words in every `--help`.
 struct ZoneOptions: ParsableArguments {
-    @Option(help: "Put every day in this IANA zone (default: the store's HKTimeZone evidence, else --home-tz).")
+    /// What `--tz` says in every command's help.
+    static let tzHelp =
+        "Read every date and local time in this IANA zone (default: the data's zone for that day: its HKTimeZone evidence, else --home-tz)."
+    static let homeTzHelp = "The zone of days without HKTimeZone evidence (default: the system's)."
+
+    @Option(help: ArgumentHelp(ZoneOptions.tzHelp))
     var tz: String?
 
-    @Option(help: "Zone of days without HKTimeZone evidence (default: the system's).")
+    @Option(help: ArgumentHelp(ZoneOptions.homeTzHelp))
     var homeTz: String?
 
     func validate() throws {
@@ -43,8 +68,44 @@ struct ZoneOptions: ParsableArguments {
         return configuration
     }
 
-    /// The zone local times typed on the command line are read in.
+    /// A zone to check the syntax of typed local times with (before a store is open).
     var inputZone: TimeZone {
         (tz ?? homeTz).flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+    }
+
+    /// The zones of `store`'s data under these options.
+    func data(_ store: any HealthQuerying) -> DataZones {
+        DataZones(normalizer: DailyNormalizer(store: store, configuration: configuration(), now: { Date() }))
+    }
+}
+
+/// A store's zones as the command line reads and writes dates and local times: the zone
+/// the daily metrics give each day (``DailyNormalizer/localDays(from:through:)``).
+struct DataZones {
+    let normalizer: DailyNormalizer
+
+    /// The zone of local date `date`.
+    func zone(of date: LocalDate) async throws -> TimeZone {
+        try await normalizer.localDays(from: date, through: date)[0].zone
+    }
+
+    /// The zone in effect at `instant` (now, for stamps and "today").
+    func zone(at instant: Date) async throws -> TimeZone {
+        try await normalizer.localDay(containing: instant).zone
+    }
+
+    /// From the start of local day `first` to the end of `last`, each in its own zone.
+    func interval(from first: LocalDate, through last: LocalDate) async throws -> DateInterval {
+        try await normalizer.span(from: first, through: last)
+    }
+
+    /// Where the zone changes from `first` through `last`, for stamps.
+    func zoneChanges(from first: LocalDate, through last: LocalDate) async throws -> [(start: Date, zone: TimeZone)] {
+        try await normalizer.zoneChanges(from: first, through: last)
+    }
+
+    /// An instant typed on the command line: with its offset, or a local time in its day's zone.
+    func instant(_ text: String, option: String) async throws -> Date {
+        try await InstantOption.parse(text, option: option) { try await zone(of: $0) }
     }
 }

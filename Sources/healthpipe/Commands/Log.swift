@@ -40,7 +40,9 @@ struct Log: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.openOrCreate()
+        // Showing a day's log only reads: no store is created for it.
+        let writes = energy != nil || mood != nil || stress != nil || note != nil
+        let store = try writes ? database.openOrCreate() : database.open()
         let day: LocalDate
         if let date = date.flatMap(LocalDate.init) {
             day = date
@@ -58,9 +60,4 @@ struct Log: AsyncParsableCommand {
             "\(day): energy \(rating(stored.energy)), mood \(rating(stored.mood)), stress \(rating(stored.stress))"
                 + (stored.note.map { ", note: \($0)" } ?? ""))
     }
-}
-
-extension DatabaseOptions {
-    /// Opens the store, creating an empty one when there is none (for the app's own records).
-    func openOrCreate() throws -> HealthDatabase { try HealthDatabase(path: path) }
 }

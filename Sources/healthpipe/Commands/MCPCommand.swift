@@ -24,8 +24,9 @@ struct MCPServe: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var zones: ZoneOptions
 
-    @Option(help: "The daily metrics' rules: norm_v1 or norm_v2 (as for `days`).")
-    var version = NormalizationVersion.v1
+    @OptionGroup var norm: NormOptions
+
+    func validate() throws { try norm.rejectFormerFlag() }
 
     @Flag(help: "Offer log_subjective, the one tool that writes (the daily log of energy, mood, stress).")
     var allowWrites = false
@@ -33,7 +34,7 @@ struct MCPServe: AsyncParsableCommand {
     func run() async throws {
         let store = try database.open()
         var settings = zones.configuration()
-        settings.version = version
+        settings.version = norm.version
         try await store.withDaysCache(settings) { cache in
             let tools = CoachTools(
                 source: CoachSource(

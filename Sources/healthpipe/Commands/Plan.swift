@@ -18,7 +18,7 @@ struct Plan: AsyncParsableCommand {
         @Argument(help: "What the workout is, e.g. \"Tempo run\".")
         var name: String
 
-        @Option(help: "When: ISO 8601 with offset, or local YYYY-MM-DDTHH:MM.")
+        @Option(help: "When: ISO 8601 with an offset, or a local time YYYY-MM-DDTHH:MM.")
         var at: String
 
         @Option(help: "Planned length in minutes.")
@@ -31,10 +31,13 @@ struct Plan: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let scheduled = try InstantOption.parse(at, option: "--at", zone: zones.inputZone)
-            let stored = try await database.openOrCreate().appData.addPlannedWorkout(
+            let opened = try database.openOrCreate()
+            let data = zones.data(opened.store)
+            let scheduled = try await data.instant(at, option: "--at")
+            let stored = try await opened.appData.addPlannedWorkout(
                 PlannedWorkout(name: name, scheduledAt: scheduled, durationMinutes: duration))
-            print("planned #\(stored.id): \(PlanTable.describe(stored, zone: zones.inputZone))")
+            let zone = try await data.zone(at: scheduled)
+            print("planned #\(stored.id): \(PlanTable.describe(stored, zone: zone))")
         }
     }
 
@@ -44,17 +47,22 @@ struct Plan: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var zones: ZoneOptions
 
-        @Option(help: "List from this instant (default: 7 days ago).")
+        @Option(help: "List from this instant (default: 7 days ago): ISO 8601 with an offset, or a local time YYYY-MM-DDTHH:MM.")
         var from: String?
 
+        func validate() throws {
+            if let from { _ = try InstantOption.parse(from, option: "--from", zone: zones.inputZone) }
+        }
+
         func run() async throws {
-            let start =
-                try from.map { try InstantOption.parse($0, option: "--from", zone: zones.inputZone) }
-                ?? Date().addingTimeInterval(-7 * 86400)
-            let workouts = try await database.openOrCreate().appData.plannedWorkouts(
-                scheduledIn: DateInterval(start: start, end: .distantFuture))
+            let opened = try database.open()
+            let data = zones.data(opened.store)
+            var start = Date().addingTimeInterval(-7 * 86400)
+            if let from { start = try await data.instant(from, option: "--from") }
+            let workouts = try await opened.appData.plannedWorkouts(scheduledIn: DateInterval(start: start, end: .distantFuture))
             guard !workouts.isEmpty else { return print("no planned workouts") }
-            print(PlanTable.render(workouts, zone: zones.inputZone))
+            let zone = try await data.zone(at: Date())
+            print(PlanTable.render(workouts, zone: zone))
         }
     }
 
@@ -88,19 +96,27 @@ struct PlanTransition: ParsableArguments {
     @Argument(help: "The workout's id (healthpipe plan list).")
     var id: Int64
 
-    @Option(help: "When (default: now).")
+    @Option(help: "When (default: now): ISO 8601 with an offset, or a local time YYYY-MM-DDTHH:MM.")
     var at: String?
 
+    func validate() throws {
+        if let at { _ = try InstantOption.parse(at, option: "--at", zone: zones.inputZone) }
+    }
+
     func apply(verb: String, _ change: (inout PlannedWorkout, Date) -> Void) async throws {
-        let instant = try at.map { try InstantOption.parse($0, option: "--at", zone: zones.inputZone) } ?? Date()
-        let appData = try database.openOrCreate().appData
+        let opened = try database.open()
+        let data = zones.data(opened.store)
+        var instant = Date()
+        if let at { instant = try await data.instant(at, option: "--at") }
+        let appData = opened.appData
         guard var workout = try await appData.plannedWorkout(id: id) else {
             printError("error: there is no planned workout #\(id); see `healthpipe plan list`.")
             throw ExitCode(2)
         }
         change(&workout, instant)
         try await appData.updatePlannedWorkout(workout)
-        print("\(verb) #\(id): \(PlanTable.describe(workout, zone: zones.inputZone))")
+        let zone = try await data.zone(at: workout.scheduledAt)
+        print("\(verb) #\(id): \(PlanTable.describe(workout, zone: zone))")
     }
 }
 

@@ -29,13 +29,13 @@ struct Readiness: AsyncParsableCommand {
     @Option(help: "What measures activity load: energy (active kcal) or steps.")
     var activity = ReadinessConfiguration.ActivityMeasure.activeEnergy
 
-    @Option(help: "The daily metrics' rules: norm_v1 or norm_v2 (as for `days`).")
-    var version = NormalizationVersion.v1
+    @OptionGroup var norm: NormOptions
 
     @Option(help: "table or json.")
     var format = TableOrJSON.table
 
     func validate() throws {
+        try norm.rejectFormerFlag()
         if let date {
             guard LocalDate(date) != nil else { throw ValidationError("--date must be a date YYYY-MM-DD, not '\(date)'") }
             if range.last != nil || range.from != nil { throw ValidationError("use either --date, --last or --from/--to") }
@@ -45,7 +45,7 @@ struct Readiness: AsyncParsableCommand {
 
     func run() async throws {
         var normalization = range.configuration()
-        normalization.version = version
+        normalization.version = norm.version
         var settings = ReadinessConfiguration()
         settings.sleepNeedHours = sleepNeed
         settings.activityMeasure = activity
@@ -60,7 +60,7 @@ struct Readiness: AsyncParsableCommand {
         if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(scores), as: UTF8.self))
+            print(try PrettyJSON.text(scores, encoder: encoder))
         } else {
             print(ReadinessTable.render(scores))
         }

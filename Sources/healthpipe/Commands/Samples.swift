@@ -6,41 +6,49 @@ import HealthServer
 import HealthStore
 import HealthWire
 
-/// `--from`/`--to` as a date (`YYYY-MM-DD`, a whole local day in `--tz`) or an RFC 3339 instant.
+/// `--from`/`--to` as a local date (`YYYY-MM-DD`: the whole day, in the data's zone for
+/// that day unless `--tz`) or an RFC 3339 instant.
 struct InstantRangeOptions: ParsableArguments {
-    @Option(help: "From this day (YYYY-MM-DD, its start in --tz) or instant (RFC 3339).")
+    @Option(help: "From this local day (YYYY-MM-DD, from its start) or instant (RFC 3339).")
     var from: String?
 
-    @Option(help: "Through this day (YYYY-MM-DD, inclusive, in --tz) or until this instant (RFC 3339, exclusive).")
+    @Option(help: "Through this local day (YYYY-MM-DD, inclusive) or until this instant (RFC 3339, exclusive).")
     var to: String?
 
-    @Option(help: "The zone of --from/--to dates (default UTC).")
-    var tz = "UTC"
+    @OptionGroup var zones: ZoneOptions
 
     func validate() throws {
-        guard TimeZone(identifier: tz) != nil else { throw ValidationError("--tz must be an IANA zone, not '\(tz)'") }
         for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, Self.instant(value, end: false, in: TimeZone(identifier: tz)!) == nil {
+            if let value, LocalDate(value) == nil, RFC3339.parse(value) == nil {
                 throw ValidationError("\(name) must be YYYY-MM-DD or an RFC 3339 instant, not '\(value)'")
             }
         }
-        if bounds.end < bounds.start { throw ValidationError("--from must not be after --to") }
+        if let from = from.flatMap(LocalDate.init), let to = to.flatMap(LocalDate.init), from > to {
+            throw ValidationError("--from must not be after --to")
+        }
     }
 
-    /// The interval asked for (all time without --from and --to); valid once validated.
-    var interval: DateInterval { DateInterval(start: bounds.start, end: bounds.end) }
-
-    private var bounds: (start: Date, end: Date) {
-        let zone = TimeZone(identifier: tz) ?? .gmt
-        return (
-            from.flatMap { Self.instant($0, end: false, in: zone) } ?? .distantPast,
-            to.flatMap { Self.instant($0, end: true, in: zone) } ?? .distantFuture
-        )
-    }
-
-    static func instant(_ text: String, end: Bool, in zone: TimeZone) -> Date? {
-        if let day = LocalDate(text) { return (end ? day.adding(days: 1) : day).instant(hour: 0, in: zone) }
-        return RFC3339.parse(text)
+    /// The interval asked for (all time without --from and --to), its dates in the zones of
+    /// `store`'s days.
+    func interval(in store: any HealthQuerying) async throws -> DateInterval {
+        let data = zones.data(store)
+        var (start, end) = (Date.distantPast, Date.distantFuture)
+        if let from {
+            if let day = LocalDate(from) {
+                start = try await data.interval(from: day, through: day).start
+            } else {
+                start = RFC3339.parse(from)!
+            }
+        }
+        if let to {
+            if let day = LocalDate(to) {
+                end = try await data.interval(from: day, through: day).end
+            } else {
+                end = RFC3339.parse(to)!
+            }
+        }
+        guard start <= end else { throw ValidationError("--from must not be after --to") }
+        return DateInterval(start: start, end: end)
     }
 }
 
@@ -50,14 +58,14 @@ struct Samples: AsyncParsableCommand {
         discussion: """
             Samples overlapping --from…--to (all time without them), by start. A record read \
             from an Apple export has a UUID derived from its content: the same record gives the \
-            same UUID in every store (docs/store.md). Instants are RFC 3339, UTC.
+            same UUID in every store (docs/store.md). Instants are printed in RFC 3339, UTC.
             """)
 
     @OptionGroup var database: DatabaseOptions
 
     @OptionGroup var postgres: PostgresStoreOptions
 
-    @Option(help: "A type identifier, e.g. HKQuantityTypeIdentifierStepCount.")
+    @Option(help: ArgumentHelp(TypeArgument.help))
     var type: String
 
     @OptionGroup var range: InstantRangeOptions
@@ -74,13 +82,14 @@ struct Samples: AsyncParsableCommand {
 
     func run() async throws {
         var samples = try await postgres.withStore(orSQLite: database) { store in
-            try await store.samples(of: SampleType(type), overlapping: range.interval)
+            try await store.samples(
+                of: try await TypeArgument.resolve(type, in: store), overlapping: try await range.interval(in: store))
         }
         if let limit { samples = Array(samples.prefix(limit)) }
         let wire = samples.map(SampleWire.init)
         switch format {
         case .json:
-            print(String(decoding: try SampleWire.encoder(pretty: true).encode(wire), as: UTF8.self))
+            print(try PrettyJSON.text(wire, encoder: SampleWire.encoder(pretty: true)))
         case .jsonl:
             let encoder = SampleWire.encoder()
             for sample in wire { print(String(decoding: try encoder.encode(sample), as: UTF8.self)) }
@@ -100,7 +109,7 @@ struct Changes: AsyncParsableCommand {
 
     @OptionGroup var postgres: PostgresStoreOptions
 
-    @Option(help: "A type identifier, e.g. HKQuantityTypeIdentifierStepCount.")
+    @Option(help: ArgumentHelp(TypeArgument.help))
     var type: String
 
     @Option(help: "The anchor of the last change seen (default 0: from the beginning).")
@@ -119,7 +128,8 @@ struct Changes: AsyncParsableCommand {
 
     func run() async throws {
         let page = try await postgres.withStore(orSQLite: database) { store in
-            try await store.changes(of: SampleType(type), since: QueryAnchor(since), limit: limit)
+            try await store.changes(
+                of: try await TypeArgument.resolve(type, in: store), since: QueryAnchor(since), limit: limit)
         }
         print(String(decoding: try SampleWire.encoder().encode(ChangeFeedPage(page)), as: UTF8.self))
     }
@@ -141,7 +151,7 @@ struct Delete: AsyncParsableCommand {
     @Option(name: .customLong("uuid"), help: "A sample's UUID (repeatable).")
     var uuids: [String] = []
 
-    @Option(help: "Delete samples of this type overlapping --from…--to.")
+    @Option(help: ArgumentHelp("Delete samples of this type overlapping --from…--to. " + TypeArgument.help))
     var type: String?
 
     @OptionGroup var range: InstantRangeOptions
@@ -165,14 +175,15 @@ struct Delete: AsyncParsableCommand {
         try await postgres.withStore(orSQLite: database) { store in try await delete(from: store) }
     }
 
-    private func delete(from store: any MutableHealthStore) async throws {
+    private func delete(from store: any MutableHealthStore & SampleInventoryReading) async throws {
         let report: DeletionReport
-        if let type {
-            let interval = range.interval
-            let matching = try await store.samples(of: SampleType(type), overlapping: interval)
+        if let name = type {
+            let type = try await TypeArgument.resolve(name, in: store)
+            let interval = try await range.interval(in: store)
+            let matching = try await store.samples(of: type, overlapping: interval)
                 .filter { source == nil || $0.source.name == source }
             guard try confirm("Delete \(matching.count) \(type) samples\(source.map { " of \($0)" } ?? "")?") else { return }
-            report = try await store.delete(SampleType(type), overlapping: interval, source: source)
+            report = try await store.delete(type, overlapping: interval, source: source)
         } else {
             guard try confirm("Delete \(uuids.count) sample\(uuids.count == 1 ? "" : "s") by UUID?") else { return }
             report = try await store.delete(uuids: uuids.compactMap(UUID.init(uuidString:)))

@@ -38,14 +38,19 @@ struct ServerDatabaseOptions: ParsableArguments {
 
     func open() async throws -> any ServerStore {
         if let url = postgresURL { return try await PostgresServerStore(url: url) }
-        return try SQLiteServerStore(path: path)
+        return try sqlite()
+    }
+
+    /// The SQLite file opened, or its problem said in one line (``StoreOpening``).
+    func sqlite() throws -> SQLiteServerStore {
+        do { return try SQLiteServerStore(path: path) } catch { throw StoreOpening.explained(error, path: path) }
     }
 
     /// The server's records and the users' samples: all in PostgreSQL with `--postgres`
     /// (one pool for both), else SQLite files under `dataFolder`. `close` releases them.
     func openRepositories(dataFolder: String) async throws -> (ServerRepositories, close: @Sendable () async -> Void) {
         guard let url = postgresURL else {
-            let store = try SQLiteServerStore(path: path)
+            let store = try sqlite()
             return (ServerRepositories(store: store, dataFolder: dataFolder), { await store.close() })
         }
         let pool = try await PostgresPool(url: url)
@@ -84,6 +89,8 @@ struct ServerDatabaseOptions: ParsableArguments {
         } catch let error as DataFolderInUse {
             printError("error: \(refused(error))")
             throw ExitCode(2)
+        } catch {
+            throw StoreOpening.explained(error, path: path)
         }
     }
 
@@ -203,6 +210,9 @@ struct Serve: AsyncParsableCommand {
         // Held until the server has stopped (the kernel releases them if it dies).
         let locks = try database.lockSQLite(dataFolder: folder) { "\($0)" }
         defer { withExtendedLifetime(locks) {} }
+        // Before anything claims to listen: a taken port, and plain HTTP to other machines.
+        try ListeningPort.requireFree(host: host, port: port)
+        ListeningPort.warnIfPlain(host: host, tls: configuration.tls != nil, publicURL: publicURL)
         // Device keys are sealed at rest under the server key, kept outside the database.
         let key = try serverKey.load(dataFolder: folder)
         let (opened, close) = try await database.openRepositories(dataFolder: folder)
@@ -228,7 +238,7 @@ struct Serve: AsyncParsableCommand {
             try await app.runService()
         } catch {
             await close()
-            throw error
+            throw ListeningPort.explained(error, host: host, port: port)
         }
         await close()
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthCore
 import HealthDaily
 import HealthMetrics
 import HealthStore
@@ -32,7 +33,7 @@ struct Sleep: AsyncParsableCommand {
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(nights), as: UTF8.self))
+            print(try PrettyJSON.text(nights, encoder: encoder))
         } else {
             print(SleepTable.render(nights))
         }

@@ -16,7 +16,10 @@ struct Snapshot: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var zones: ZoneOptions
 
-    @Option(help: "Take the snapshot as of this instant (default: now, or the newest sample when older); nothing later is used.")
+    @Option(
+        help:
+            "Take the snapshot as of this instant (default: now, or the newest sample when older): ISO 8601 with an offset, or a local time YYYY-MM-DDTHH:MM; nothing later is used."
+    )
     var at: String?
 
     @Option(
@@ -62,7 +65,7 @@ struct Snapshot: AsyncParsableCommand {
         let store = try database.open()
         var instant = Date()
         if let at {
-            instant = try InstantOption.parse(at, option: "--at", zone: zones.inputZone)
+            instant = try await zones.data(store.store).instant(at, option: "--at")
         } else {
             // As of the newest sample when the store holds nothing newer than an earlier day.
             let anchor = try await DayRangeOptions.anchor(store: store.store, configuration: zones.configuration())
@@ -84,7 +87,7 @@ struct Snapshot: AsyncParsableCommand {
         if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(snapshot), as: UTF8.self))
+            print(try PrettyJSON.text(snapshot, encoder: encoder))
         } else {
             print(snapshot.summary)
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthCore
 import HealthStore
 
 struct Stats: ParsableCommand {
@@ -12,11 +13,7 @@ struct Stats: ParsableCommand {
     var json = false
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: database.path) else {
-            printError("error: no store at \(database.path); run `healthpipe import` first.")
-            throw ExitCode(2)
-        }
-        let store = try HealthDatabase(path: database.path)
+        let store = try database.open()
         let tables = try store.counts()
         let types = try store.sampleCountsByType()
         let spans = try store.sampleSpans()
@@ -24,7 +21,7 @@ struct Stats: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             let body = StatsBody(tables: tables, samplesByType: types, daysByKind: DataRanges.json(spans))
-            print(String(decoding: try encoder.encode(body), as: UTF8.self))
+            print(try PrettyJSON.text(body, encoder: encoder))
             return
         }
         print("Store: \(database.path)")
@@ -44,9 +41,16 @@ struct Stats: ParsableCommand {
     }
 
     /// `--json`: the tables' rows, the samples per type, and each kind's first and last day.
+    /// `stats --json`, in snake case as every JSON the tool prints.
     private struct StatsBody: Encodable {
         let tables: [String: Int]
         let samplesByType: [String: Int]
         let daysByKind: [String: [String: String]]
+
+        enum CodingKeys: String, CodingKey {
+            case tables
+            case samplesByType = "samples_by_type"
+            case daysByKind = "days_by_kind"
+        }
     }
 }

@@ -69,7 +69,10 @@ struct SyncRun: AsyncParsableCommand {
     @Option(help: "Items per batch (default: the configuration's: 100, 500 or 2000).")
     var batchSize: Int?
 
-    @Option(help: "Type identifiers to sync, comma-separated (default: every type in the store or synced before).")
+    @Option(
+        help:
+            "Types to sync, comma-separated: short names or HealthKit identifiers (default: every type in the store or synced before)."
+    )
     var types: String?
 
     @Option(
@@ -122,7 +125,10 @@ struct SyncRun: AsyncParsableCommand {
         if let tz { configuration.dayZone = TimeZone(identifier: tz)! }
         if let timeout { configuration.requestTimeout = timeout }
         if let batchSize { configuration.batchSize = batchSize }
-        let chosen = types?.split(separator: ",").map { SampleType(String($0).trimmingCharacters(in: .whitespaces)) }
+        let stored = try types.map { _ in try store.store.storedSampleTypes() } ?? []
+        let chosen = try types?.split(separator: ",").map {
+            try TypeArgument.resolve(String($0).trimmingCharacters(in: .whitespaces), storedTypes: stored)
+        }
         configuration.types = chosen
         let transport = HTTPSyncTransport(
             baseURL: try SyncStateOptions.serverURL(server ?? enrolment.server), token: try state.credentials().token,

@@ -37,3 +37,23 @@ enum DaysFormat: String, ExpressibleByArgument, CaseIterable {
 enum SnapshotFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
 }
+
+/// `--norm`: the daily metrics' rules. (`healthpipe --version` prints the build's version;
+/// the rules' flag was `--version` before, which now says where it went.)
+struct NormOptions: ParsableArguments {
+    @Option(name: .customLong("norm"), help: "The daily metrics' rules: norm_v1 (the default) or norm_v2 (merge by the second).")
+    var version = NormalizationVersion.v1
+
+    @Option(name: .customLong("version"), help: .hidden)
+    var formerFlag: String?
+
+    /// Refuses the former flag, saying where it went. Called from the command's own
+    /// `validate()`: an option group's runs while `--version` is still unparsed, and the
+    /// parser would print the build's version instead.
+    func rejectFormerFlag() throws {
+        if let formerFlag {
+            throw ValidationError(
+                "the daily metrics' rules are chosen with --norm \(formerFlag); --version prints the build's version")
+        }
+    }
+}

@@ -9,7 +9,7 @@ import HealthMetrics
 /// and `healthpipe sleep --format json` print them from a store.
 ///
 ///     healthkit-days days|sleep --from YYYY-MM-DD --to YYYY-MM-DD [--tz ZONE] [--home-tz ZONE]
-///                              [--version norm_v1|norm_v2]
+///                              [--norm norm_v1|norm_v2]
 ///
 /// The HealthKit code is what an iOS app would write: ask for read access, then read through
 /// `HealthKitQuerying`, our pipeline's queries written against HealthKit's API. On Linux,
@@ -46,7 +46,7 @@ struct HealthKitDays {
             encoder.dateEncodingStrategy = .iso8601
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let nights = try await analyzer.nights(from: request.first, through: request.last)
-            print(String(decoding: try encoder.encode(nights), as: UTF8.self))
+            print(try PrettyJSON.text(nights, encoder: encoder))
         }
     }
 }
@@ -62,13 +62,13 @@ struct Request {
         guard let command = arguments.first, ["days", "sleep"].contains(command) else {
             throw Failure(
                 "usage: healthkit-days days|sleep --from YYYY-MM-DD --to YYYY-MM-DD [--tz ZONE] [--home-tz ZONE]"
-                    + " [--version norm_v1|norm_v2]")
+                    + " [--norm norm_v1|norm_v2]")
         }
         self.command = command
         var options: [String: String] = [:]
         var rest = arguments.dropFirst()
         while let name = rest.popFirst() {
-            guard ["--from", "--to", "--tz", "--home-tz", "--version"].contains(name) else {
+            guard ["--from", "--to", "--tz", "--home-tz", "--norm"].contains(name) else {
                 throw Failure("unknown option \(name)")
             }
             guard let value = rest.popFirst() else { throw Failure("\(name) needs a value") }
@@ -80,8 +80,8 @@ struct Request {
         (self.first, self.last) = (first, last)
         configuration.homeZone = try options["--home-tz"].map(Self.zone) ?? TimeZone.current
         configuration.explicitZone = try options["--tz"].map(Self.zone)
-        if let version = options["--version"] {
-            guard let known = NormalizationVersion(rawValue: version) else { throw Failure("unknown --version \(version)") }
+        if let version = options["--norm"] {
+            guard let known = NormalizationVersion(rawValue: version) else { throw Failure("unknown --norm \(version)") }
             configuration.version = known
         }
     }
