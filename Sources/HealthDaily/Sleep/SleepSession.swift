@@ -39,7 +39,7 @@ public struct SleepSession: Hashable, Sendable, Codable {
 
     /// JSON keys in snake case, as every answer of the CLI and the API.
     enum CodingKeys: String, CodingKey {
-        case source, bedtime, waketime, timeline, awakenings
+        case source, basis, bedtime, waketime, timeline, awakenings
         case inBedSeconds = "in_bed_seconds"
         case asleepSeconds = "asleep_seconds"
         case stageSeconds = "stage_seconds"
