@@ -20,6 +20,11 @@ public struct CoachSource: Sendable {
     /// `log_subjective` (the only write) is offered only when true.
     public var allowWrites: Bool
     public var now: @Sendable () -> Date
+    /// The deadline, in seconds, of each part of `get_coach_context` (finding today, steps,
+    /// sleep, HRV…; the weather keeps its own): a part that misses it is left out and named
+    /// in the answer's `missing`. The server passes its `snapshotProviderTimeout`, as for
+    /// `GET /v1/snapshot`.
+    public var providerTimeout: Double = 1.5
 
     public init(
         store: any HealthQuerying, appData: any AppDataRepository, weather: any WeatherProviding,

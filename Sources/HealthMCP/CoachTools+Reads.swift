@@ -26,6 +26,7 @@ extension CoachTools {
             note = anchor.snapshotNote
         }
         var settings = ContextAssembler.Configuration()
+        (settings.providerTimeout, settings.dayTimeout) = (source.providerTimeout, source.providerTimeout)
         settings.daily = source.normalization
         settings.daily.homeZone = try zone(arguments) ?? source.normalization.homeZone
         var location: GeoLocation?

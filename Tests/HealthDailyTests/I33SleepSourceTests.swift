@@ -63,7 +63,7 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(main), as: UTF8.self)
-        #expect(json.contains(#""asleepSeconds":null"#) && json.contains(#""basis":"in_bed_only""#))
+        #expect(json.contains(#""asleep_seconds":null"#) && json.contains(#""basis":"in_bed_only""#))
     }
 
     /// The fixture's two sources of one night: the Watch's asleep time, never a union with

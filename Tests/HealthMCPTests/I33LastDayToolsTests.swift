@@ -16,11 +16,14 @@ import Testing
         let store = InMemoryHealthStore(samples: YearOldStore.samples)
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = YearOldStore.utc
-        return CoachTools(
-            source: CoachSource(
-                store: store, appData: InMemoryAppData(), weather: OpenMeteoClient(configuration: .init()),
-                daily: DailyNormalizer(store: store, configuration: settings, now: { now }), normalization: settings,
-                allowWrites: true, now: { now }))
+        var source = CoachSource(
+            store: store, appData: InMemoryAppData(), weather: OpenMeteoClient(configuration: .init()),
+            daily: DailyNormalizer(store: store, configuration: settings, now: { now }), normalization: settings,
+            allowWrites: true, now: { now })
+        // The whole test suite runs at once on two cores: a part of the context may take longer
+        // than the 1.5 s a live request gives it.
+        source.providerTimeout = 60
+        return CoachTools(source: source)
     }
 
     func answer(_ tools: CoachTools, _ name: String, _ arguments: [String: Value]) async throws -> ([String: Value], String) {

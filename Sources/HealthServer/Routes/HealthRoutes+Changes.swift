@@ -164,15 +164,12 @@ extension HealthRoutes {
             && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }
     }
 
-    /// What the schema's `type` allows: an identifier (``isTypeIdentifier(_:)``) or a short
-    /// name (`steps`, `heart_rate`: a lowercase letter, then lowercase letters, digits and
-    /// `_`), at most 200 characters.
+    /// Whether `text` can be a type's name at all: printable ASCII without spaces, at most
+    /// 200 characters. The table (``SampleTypeNames``) then says which type, or suggests
+    /// the closest names ("StepCount": steps); the schema's pattern is the narrower
+    /// `^((HK|HAE:)[!-~]*|[a-z][a-z0-9_]*)$`.
     static func isTypeName(_ text: String) -> Bool {
-        if isTypeIdentifier(text) { return true }
-        let lower = 0x61...0x7A as ClosedRange<UInt32>
-        let digits = 0x30...0x39 as ClosedRange<UInt32>
-        return text.count <= 200 && text.unicodeScalars.first.map { lower.contains($0.value) } == true
-            && text.unicodeScalars.allSatisfy { lower.contains($0.value) || digits.contains($0.value) || $0 == "_" }
+        text.utf8.count <= 200 && text.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
     }
 
     /// A query integer in `range`, or a 400 naming it.

@@ -39,15 +39,16 @@ extension HealthRoutes {
             }
             var settings = DailyNormalizer.Configuration()
             settings.homeZone = try dayZone(request)
-            let tools = CoachTools(
-                source: CoachSource(
-                    store: database.queries, appData: database.appData,
-                    weather: OpenMeteoClient(configuration: configuration.weather),
-                    daily: StoredDailyMetrics(
-                        repository: repositories.dailyMetrics, userID: user.id, version: settings.version,
-                        zone: settings.homeZone),
-                    normalization: settings, withheld: Set(HealthDataCategory.allCases).subtracting(access.readable),
-                    now: configuration.clock))
+            var source = CoachSource(
+                store: database.queries, appData: database.appData,
+                weather: OpenMeteoClient(configuration: configuration.weather),
+                daily: StoredDailyMetrics(
+                    repository: repositories.dailyMetrics, userID: user.id, version: settings.version,
+                    zone: settings.homeZone),
+                normalization: settings, withheld: Set(HealthDataCategory.allCases).subtracting(access.readable),
+                now: configuration.clock)
+            source.providerTimeout = configuration.snapshotProviderTimeout
+            let tools = CoachTools(source: source)
             let server = await CoachServer.make(tools)
             // Tokens, not cookies, authenticate here: a rebound DNS name gains nothing, so the
             // origin check is the bearer middleware's job, not the transport's.
