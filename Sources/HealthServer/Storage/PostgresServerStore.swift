@@ -129,8 +129,11 @@ public final class PostgresServerStore: ServerStore, Sendable {
                 "DELETE FROM device_key WHERE device_id IN (SELECT id FROM device WHERE user_id = \(id)) RETURNING 1",
                 logger: logger
             ).collect().count
+            // The claims before the uploads, as a server finishing a job deletes them (its claim
+            // row locked, then its upload, then the claim): the other order deadlocked with a
+            // job whose end was saved and whose claim was not yet let go (a 500 on the deletion).
             for table in [
-                "daily_metrics", "idempotency_key", "import_upload", "import_claim", "import_job", "device", "consent",
+                "daily_metrics", "idempotency_key", "import_claim", "import_upload", "import_job", "device", "consent",
                 "web_session", "api_token", "users",
             ] {
                 let column = table == "users" ? "id" : "user_id"

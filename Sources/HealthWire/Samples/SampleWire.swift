@@ -67,6 +67,10 @@ public struct SampleWire: Codable, Sendable, Hashable {
         guard !type.isEmpty, type.count <= 200 else {
             throw WireFieldError("type must be a type identifier", pointer: at("type"))
         }
+        let sampleType = try Self.resolve(type, pointer: at("type"))
+        for (field, instant) in [("start", start), ("end", end)] where !Self.acceptedInstants.contains(instant) {
+            throw WireFieldError("\(field) must be within the years 1900–2199", pointer: at(field))
+        }
         if let problem = PlausibleRange.spanViolation(start: start, end: end) {
             throw WireFieldError(problem, pointer: at("end"))
         }
@@ -76,7 +80,7 @@ public struct SampleWire: Codable, Sendable, Hashable {
         case (let number?, nil):
             guard number.isFinite else { throw WireFieldError("value must be a finite number", pointer: at("value")) }
             guard let unit, !unit.isEmpty else { throw WireFieldError("a value needs its unit", pointer: at("unit")) }
-            if let problem = PlausibleRange.violation(value: number, unit: unit, type: SampleType(type)) {
+            if let problem = PlausibleRange.violation(value: number, unit: unit, type: sampleType) {
                 throw WireFieldError(problem, pointer: at("value"))
             }
             sampleValue = .quantity(number, unit: unit)
@@ -88,10 +92,28 @@ public struct SampleWire: Codable, Sendable, Hashable {
             throw WireFieldError("give value (with unit) or value_text, not both", pointer: at("value_text"))
         }
         return Sample(
-            type: SampleType(type), start: start, end: end, value: sampleValue,
+            type: sampleType, start: start, end: end, value: sampleValue,
             source: Source(name: source, version: sourceVersion), device: device?.device,
             metadata: (metadata ?? [:]).sorted { $0.key < $1.key }.map { MetadataEntry(key: $0.key, value: $0.value) },
             uuid: uuid)
+    }
+
+    /// The instants a sample may start and end at: 1900-01-01 through 2199-12-31 (UTC), the
+    /// dates the server's queries serve. A sample of year 0 would be stored where no query
+    /// reaches it, and recompute ten years of empty days.
+    static let acceptedInstants = Date(timeIntervalSince1970: -2_208_988_800)...Date(timeIntervalSince1970: 7_258_118_399)
+
+    /// The type `name` means: a name or identifier of the table (`steps`, `heart_rate`,
+    /// `HKQuantityTypeIdentifierStepCount`: ``SampleTypeNames``), or an identifier beyond it
+    /// kept as sent (`HK…`, a newer HealthKit type; `HAE:<name>`); anything else is refused
+    /// with the closest names, never stored as a type of its own.
+    static func resolve(_ name: String, pointer: String) throws -> SampleType {
+        do {
+            return try SampleTypeNames.type(named: name)
+        } catch {
+            if name.hasPrefix("HK") || name.hasPrefix("HAE:") { return SampleType(name) }
+            throw WireFieldError(error.description, pointer: pointer)
+        }
     }
 
     /// The encoder of samples and change feeds: sorted keys, RFC 3339 instants with
