@@ -60,11 +60,17 @@ extension HealthRoutes {
         default: throw Problem.badRequest("temperature_unit must be C or F")
         }
         let store = database.scanning
-        let stored = try store.storedSampleTypes()
+        // Off the concurrency pool: PostgreSQL's scanner waits there for async work (two
+        // exports at once blocked both of a 2-core server's threads for good).
+        let stored = try await offload { try store.storedSampleTypes() }
         var metrics: [ExportMetric]
         let list = parameter("metrics") ?? "all"
+        // Named metrics resolve (and unknown ones are answered with the closest names and
+        // "this store has …") among the types the token may read: a coach's typo never lists
+        // the person's other kinds of data.
+        let readable = stored.filter { access.readable.contains(HealthDataCategory($0)) }
         do {
-            metrics = try MetricRegistry.metrics(named: list, storedTypes: stored)
+            metrics = try MetricRegistry.metrics(named: list, storedTypes: list == "all" ? stored : readable)
         } catch let error as UnknownMetricError {
             throw Problem.unprocessableQuery(error.description)
         }
