@@ -24,9 +24,12 @@ extension HealthRoutes {
         // The one table of names (SampleTypeNames); a type beyond it when the user's store holds it.
         let type: SampleType
         do {
+            // Among the stored types the token may read: a name of another kind is unknown to it,
+            // as a type the person has no data of (no suggestion or status tells them apart).
             type = try await SampleTypeNames.type(named: name) {
                 let scanning = try await repositories.readableStore(user.id).scanning
-                return try await offload { try scanning.storedSampleTypes() }
+                let stored = try await offload { try scanning.storedSampleTypes() }
+                return stored.filter { access.readable.contains(HealthDataCategory($0)) }
             }
         } catch let error as UnknownSampleTypeName {
             throw Problem.unprocessableQuery(error.description)

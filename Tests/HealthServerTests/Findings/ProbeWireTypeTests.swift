@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 import HealthMetrics
 import HealthServer
 import Hummingbird
@@ -66,6 +67,47 @@ import Testing
                 key: "e", client, harness)
             #expect(ancient == .unprocessableContent && why["pointer"] as? String == "/samples/0/start")
             #expect(try await harness.store.dailyRowCounts() == rowsBefore)
+        }
+    }
+
+    /// The probe's second finding: a coach's token (steps, sleep) learnt the names of every
+    /// kind of the person's data from a typo — `export.csv`'s "this store has …" and the
+    /// change feed's suggestions listed them — and told a stored type of another kind (403)
+    /// from one the person never had (422).
+    @Test(arguments: ServerBackend.enabled) func probe_aScopedTokensTypoNamesOnlyWhatItMayRead(
+        _ backend: ServerBackend
+    ) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let alice = try #require(harness.ids["alice"])
+        let (_, coach) = try await harness.store.addToken(
+            owner: "alice", name: "coach", readTypes: [.steps, .sleep], writeTypes: [])
+        try await harness.store.saveConsent(
+            Consent(granted: Set(HealthDataCategory.allCases), denied: [], decidedAt: Date()), userID: alice)
+        try await harness.app.test(.router) { client in
+            for (key, type, value, unit) in [
+                ("s", "steps", 100, "count"), ("m", "HAE:sertraline_dose", 50, "mg"), ("g", "blood_glucose", 90, "mg/dL"),
+            ] {
+                let (status, _) = try await Self.post(
+                    #"{"type": "\#(type)", "start": "2024-06-01T10:00:00Z", "end": "2024-06-01T10:00:00Z", "value": \#(value), "unit": "\#(unit)", "source": "iPhone"}"#,
+                    key: key, client, harness)
+                #expect(status == .ok, "\(type)")
+            }
+            let (csv, detail) = try await M2ScopedTokenTests.get(
+                client, "/v1/export.csv?from=2024-06-01&to=2024-06-01&metrics=xyz", token: coach.text)
+            #expect(csv == .unprocessableContent)
+            #expect(!detail.contains("glucose") && !detail.contains("sertraline"), "\(detail)")
+            let (typo, suggestions) = try await M2ScopedTokenTests.get(
+                client, "/v1/changes?type=HAE:sertraline_dos", token: coach.text)
+            #expect(typo == .unprocessableContent && !suggestions.contains("sertraline_dose"), "\(suggestions)")
+            // A stored type of another kind and a type the person never had: the same answer.
+            let (stored, _) = try await M2ScopedTokenTests.get(client, "/v1/changes?type=HAE:sertraline_dose", token: coach.text)
+            let (never, _) = try await M2ScopedTokenTests.get(client, "/v1/changes?type=HAE:foo", token: coach.text)
+            #expect(stored == never)
+            // The owner still gets the store's names.
+            let (_, owners) = try await M2ScopedTokenTests.get(
+                client, "/v1/changes?type=HAE:sertraline_dos", token: harness.tokens["alice"]!)
+            #expect(owners.contains("HAE:sertraline_dose"))
         }
     }
 }
