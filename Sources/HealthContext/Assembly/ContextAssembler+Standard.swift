@@ -17,7 +17,7 @@ extension ContextAssembler {
             DailyLogProvider(repository: appData),
             WeatherContextProvider(client: weather, location: location),
             VitalsProvider(store: store),
-            ActivityTodayProvider(store: store, version: configuration.daily.version),
+            ActivityTodayProvider(store: store, version: configuration.daily.version, withheld: withheld),
             LastNightSleepProvider(store: store, configuration: configuration.daily),
             BodyMeasurementsProvider(store: store),
             AppContextProvider(repository: appData),
@@ -28,6 +28,9 @@ extension ContextAssembler {
             providers: providers.map { provider in
                 let needed = readCategories[provider.name] ?? []
                 let missing = needed.intersection(withheld)
+                // Activity withholds figure by figure (its kinds are several); a provider
+                // none of whose kinds may be read is not asked at all.
+                if provider is ActivityTodayProvider, missing != needed { return provider }
                 return missing.isEmpty ? provider : WithheldProvider(withholding: provider, missing: missing)
             })
     }
@@ -50,7 +53,12 @@ struct WithheldProvider: ContextProvider {
     init(withholding provider: any ContextProvider, missing: Set<HealthDataCategory>) {
         name = provider.name
         fields = provider.fields
-        reason = "not permitted: \(missing.sorted().map(\.rawValue).joined(separator: ", ")) not granted to this reader"
+        reason = Self.reason(missing)
+    }
+
+    /// "not permitted: energy, steps not granted to this reader".
+    static func reason(_ missing: Set<HealthDataCategory>) -> String {
+        "not permitted: \(missing.sorted().map(\.rawValue).joined(separator: ", ")) not granted to this reader"
     }
 
     func provide(for request: ContextRequest) async throws -> ContextContribution {

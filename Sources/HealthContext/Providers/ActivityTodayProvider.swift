@@ -6,13 +6,19 @@ import HealthDaily
 /// snapshot instant. Steps, energy and exercise minutes use the daily metrics' dedup rules
 /// (``CumulativeRule``: Apple Watch and iPhone never counted twice); stand hours count the
 /// distinct hours with a "stood" sample, whichever device wrote it.
+///
+/// Each figure is of its own kind (steps; energy; exercise and stand: activity): a kind in
+/// `withheld` is not read, its figure is empty with "not permitted" as the reason, and the
+/// others are given (a token for steps sees today's steps without energy).
 public struct ActivityTodayProvider: ContextProvider {
     public let store: any HealthQuerying
     public let version: NormalizationVersion
+    public let withheld: Set<HealthDataCategory>
 
-    public init(store: any HealthQuerying, version: NormalizationVersion = .v1) {
+    public init(store: any HealthQuerying, version: NormalizationVersion = .v1, withheld: Set<HealthDataCategory> = []) {
         self.store = store
         self.version = version
+        self.withheld = withheld
     }
 
     public var name: String { "activity" }
@@ -25,23 +31,33 @@ public struct ActivityTodayProvider: ContextProvider {
         async let steps = total(.stepCount, unit: "count", over: interval)
         async let energy = total(.activeEnergyBurned, unit: "kcal", over: interval)
         async let exercise = total(.appleExerciseTime, unit: "min", over: interval)
-        async let stand = store.samples(of: .appleStandHour, overlapping: interval)
+        async let stand = readable(.appleStandHour) ? store.samples(of: .appleStandHour, overlapping: interval) : nil
         var result = ContextContribution()
         result.values.stepCountToday = result.note(
             try await steps.flatMap { Int(roundingSaturating: $0) }, .stepCountToday,
-            otherwise: "no step samples today so far")
+            otherwise: reason(.stepCount, "no step samples today so far"))
         result.values.activeEnergyBurnedTodayKcal = result.note(
             try await energy.map { Rounding.places($0, 2) }, .activeEnergyBurnedTodayKcal,
-            otherwise: "no active energy samples today so far")
+            otherwise: reason(.activeEnergyBurned, "no active energy samples today so far"))
         result.values.exerciseMinutesToday = result.note(
             try await exercise.flatMap { Int(roundingSaturating: $0) }, .exerciseMinutesToday,
-            otherwise: "no exercise time samples today so far")
+            otherwise: reason(.appleExerciseTime, "no exercise time samples today so far"))
         result.values.standHoursToday = result.note(
-            Self.standHours(try await stand, in: interval), .standHoursToday, otherwise: "no stand hour samples today so far")
+            try await stand.flatMap { Self.standHours($0, in: interval) }, .standHoursToday,
+            otherwise: reason(.appleStandHour, "no stand hour samples today so far"))
         return result
     }
 
+    private func readable(_ type: SampleType) -> Bool { !withheld.contains(HealthDataCategory(type)) }
+
+    /// Why a figure of `type` is empty: its kind withheld, or `otherwise`.
+    private func reason(_ type: SampleType, _ otherwise: String) -> String {
+        readable(type) ? otherwise : WithheldProvider.reason([HealthDataCategory(type)])
+    }
+
+    /// The day's total of `type` so far; `nil` (unread) when its kind is withheld.
     private func total(_ type: SampleType, unit: String, over interval: DateInterval) async throws -> Double? {
+        guard readable(type) else { return nil }
         let samples = try await store.samples(of: type, overlapping: interval)
         return CumulativeRule.evaluate(samples, day: interval, unit: try HealthUnit(parsing: unit), version: version).value
     }
