@@ -154,7 +154,9 @@ import ZIPFoundation
         let started = Date()
         try await Self.expectFailure(
             Fixtures.path("fuzz-regressions/\(name)"), into: database, code, mentioning: [name, words])
-        #expect(Date().timeIntervalSince(started) < 10)
+        // A hang detector (the inputs once hung for good), not a timing test: the whole suite
+        // on two cores has taken 10.7 s for what takes well under a second alone.
+        #expect(Date().timeIntervalSince(started) < 60)
     }
 
     @Test func zipSlipEntriesAreRefusedAndNothingIsWrittenOutside() async throws {

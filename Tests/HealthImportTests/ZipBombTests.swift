@@ -52,7 +52,9 @@ import ZIPFoundation
             }
         }
         #expect(try Fixtures.snapshot(database) == before)
-        #expect(Date().timeIntervalSince(started) < 10)
+        // A hang detector (the inputs once hung for good), not a timing test: the whole suite
+        // on two cores has taken 10.7 s for what takes well under a second alone.
+        #expect(Date().timeIntervalSince(started) < 60)
         // Without a cap (the command line's default) the same file is an export like another.
         #expect(HealthImporter.Options().maxInflatedBytes == nil)
         let summary = try await Self.importing(zip.path, into: database, cap: nil)
