@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "HealthWire",
             dependencies: [
-                "HealthCore", "HealthMetrics", .product(name: "Crypto", package: "swift-crypto"),
+                "HealthBasics", "HealthCore", "HealthMetrics", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
@@ -172,7 +172,7 @@ let package = Package(
             name: "HealthDailyTests",
             dependencies: [
                 "HealthCore", "HealthDaily", "HealthMetrics", "HealthStore", "HealthImport", "HealthSynth", "HealthAutoExport",
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "HealthTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(name: "HealthAutoExportTests", dependencies: ["HealthAutoExport", "HealthCore"]),
@@ -198,7 +198,7 @@ let package = Package(
             name: "HealthReadinessTests",
             dependencies: [
                 "HealthReadiness", "HealthMetrics", "HealthCore", "HealthDaily", "HealthStore", "HealthImport", "HealthSynth",
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "HealthTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(

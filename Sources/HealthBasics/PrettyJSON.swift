@@ -22,24 +22,14 @@ public enum PrettyJSON {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        var (index, inString, escaped) = (0, false, false)
+        var index = 0
+        var strings = JSONStringScanner()
         while index < bytes.count {
             let byte = bytes[index]
             out.append(byte)
             index += 1
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+            if strings.consume(byte) { continue }
+            if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
                 var next = index
                 while next < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[next]) { next += 1 }
                 let close: UInt8 = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")

@@ -4,6 +4,7 @@ import HealthDaily
 import HealthImport
 import HealthStore
 import HealthSynth
+import HealthTestSupport
 import Testing
 
 /// Daily metrics of a generated export against its ground truth: 120 days across the
@@ -15,24 +16,19 @@ import Testing
     }
 
     static func reports(version: NormalizationVersion) async throws -> (AccuracyReport, GroundTruth, SleepAccuracy) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-truth-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = SyntheticExport.Configuration(days: 120, seed: 7)
         configuration.startDate = "2024-02-01"
         configuration.heartRatePerHour = 2
-        let export = folder.appendingPathComponent("export.zip")
-        let truth = try await SyntheticExport(configuration: configuration).write(to: export)
-        let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
-        _ = try await HealthImporter(database: database).run(path: export.path)
-        var settings = DailyNormalizer.Configuration()
-        settings.homeZone = TimeZone(identifier: "America/Los_Angeles")!
-        settings.version = version
-        let metrics = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
-            .metrics(from: LocalDate(truth.days[0].date)!, through: LocalDate(truth.days[119].date)!)
-        let nights = try await SleepAnalyzer(store: database.store, configuration: settings)
-            .nights(from: LocalDate(truth.days[0].date)!, through: LocalDate(truth.days[119].date)!)
-        return (AccuracyReport(truth: truth, metrics: metrics), truth, SleepAccuracy(truth: truth, nights: nights))
+        return try await GeneratedStores.withImported(configuration) { database, truth in
+            var settings = DailyNormalizer.Configuration()
+            settings.homeZone = TimeZone(identifier: "America/Los_Angeles")!
+            settings.version = version
+            let metrics = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
+                .metrics(from: LocalDate(truth.days[0].date)!, through: LocalDate(truth.days[119].date)!)
+            let nights = try await SleepAnalyzer(store: database.store, configuration: settings)
+                .nights(from: LocalDate(truth.days[0].date)!, through: LocalDate(truth.days[119].date)!)
+            return (AccuracyReport(truth: truth, metrics: metrics), truth, SleepAccuracy(truth: truth, nights: nights))
+        }
     }
 
     @Test func normV2StepsSleepAndZonesMatchTheTruth() async throws {

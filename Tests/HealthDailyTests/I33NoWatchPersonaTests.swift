@@ -5,6 +5,7 @@ import HealthImport
 import HealthMetrics
 import HealthStore
 import HealthSynth
+import HealthTestSupport
 import Testing
 
 /// Issue 33 §3 on the synthetic person without an Apple Watch (`synth --persona no-watch`):
@@ -14,25 +15,21 @@ import Testing
 /// 10 minutes, no 0-minute nap.
 @Suite struct I33NoWatchPersonaTests {
     static func reports() async throws -> (AccuracyReport, SleepAccuracy, GroundTruth) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-no-watch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = SyntheticExport.Configuration(days: 30, seed: 7)
         configuration.startDate = "2024-03-01"
         configuration.heartRatePerHour = 2
         configuration.persona = .noWatch
-        let export = folder.appendingPathComponent("export.zip")
-        let truth = try await SyntheticExport(configuration: configuration).write(to: export)
-        let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
-        _ = try await HealthImporter(database: database).run(path: export.path)
-        var settings = DailyNormalizer.Configuration()
-        settings.homeZone = TimeZone(identifier: "America/Los_Angeles")!
-        settings.version = .v2
-        let (first, last) = (LocalDate(truth.days[0].date)!, LocalDate(truth.days[29].date)!)
-        let metrics = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
-            .metrics(from: first, through: last)
-        let nights = try await SleepAnalyzer(store: database.store, configuration: settings).nights(from: first, through: last)
-        return (AccuracyReport(truth: truth, metrics: metrics), SleepAccuracy(truth: truth, nights: nights), truth)
+        return try await GeneratedStores.withImported(configuration) { database, truth in
+            var settings = DailyNormalizer.Configuration()
+            settings.homeZone = TimeZone(identifier: "America/Los_Angeles")!
+            settings.version = .v2
+            let (first, last) = (LocalDate(truth.days[0].date)!, LocalDate(truth.days[29].date)!)
+            let metrics = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
+                .metrics(from: first, through: last)
+            let nights = try await SleepAnalyzer(store: database.store, configuration: settings).nights(
+                from: first, through: last)
+            return (AccuracyReport(truth: truth, metrics: metrics), SleepAccuracy(truth: truth, nights: nights), truth)
+        }
     }
 
     @Test func i33_sleep_noWatchPersonaMatchesItsGroundTruth() async throws {

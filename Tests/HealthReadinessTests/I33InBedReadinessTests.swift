@@ -6,6 +6,7 @@ import HealthMetrics
 import HealthReadiness
 import HealthStore
 import HealthSynth
+import HealthTestSupport
 import Testing
 
 /// Issue 33 §3: a night recorded only as time in bed (`sleep_hours` null, `sleep_source_json`
@@ -88,22 +89,18 @@ import Testing
     /// schedule the sleep contributor is scored on time in bed and says so; on the others it
     /// is the ring's or the mat's sleep.
     @Test func i33_sleep_noWatchPersonaGetsAReadinessEveryMorning() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-i33-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = SyntheticExport.Configuration(days: 45, seed: 1)
         configuration.startDate = "2024-01-01"
         configuration.heartRatePerHour = 2
         configuration.persona = .noWatch
-        let export = folder.appendingPathComponent("export.zip")
-        let truth = try await SyntheticExport(configuration: configuration).write(to: export)
-        let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
-        _ = try await HealthImporter(database: database).run(path: export.path)
-        var settings = DailyNormalizer.Configuration()
-        settings.homeZone = TimeZone(identifier: "America/Los_Angeles")!
-        settings.version = .v2
-        let metrics = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
-            .metrics(from: LocalDate(truth.days[0].date)!, through: LocalDate(truth.days[44].date)!)
+        let (metrics, truth) = try await GeneratedStores.withImported(configuration) { database, truth in
+            var settings = DailyNormalizer.Configuration()
+            settings.homeZone = TimeZone(identifier: "America/Los_Angeles")!
+            settings.version = .v2
+            let metrics = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
+                .metrics(from: LocalDate(truth.days[0].date)!, through: LocalDate(truth.days[44].date)!)
+            return (metrics, truth)
+        }
         let scores = try ReadinessEngine().scores(on: truth.days.map(\.date), history: metrics)
         let inBedOnly = truth.days.indices.filter { truth.days[$0].sleepBasis == "in_bed_only" }
         #expect(inBedOnly.count >= 6)

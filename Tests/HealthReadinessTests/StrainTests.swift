@@ -6,6 +6,7 @@ import HealthMetrics
 import HealthReadiness
 import HealthStore
 import HealthSynth
+import HealthTestSupport
 import Testing
 
 /// A generated export with strain episodes (a hard day, then a short night, an HRV dip and
@@ -13,21 +14,16 @@ import Testing
 /// the morning after each load day and recovers within two days.
 @Suite struct StrainTests {
     static func scores() async throws -> ([ReadinessScore], GroundTruth) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-strain-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = SyntheticExport.Configuration(days: 100, seed: 1)
         configuration.startDate = "2024-01-01"
         configuration.heartRatePerHour = 2
-        let export = folder.appendingPathComponent("export.zip")
-        let truth = try await SyntheticExport(configuration: configuration).write(to: export)
-        let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
-        _ = try await HealthImporter(database: database).run(path: export.path)
-        var settings = DailyNormalizer.Configuration()
-        settings.homeZone = TimeZone(identifier: "America/Los_Angeles")!
-        let metrics = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
-            .metrics(from: LocalDate(truth.days[0].date)!, through: LocalDate(truth.days[99].date)!)
-        return (try ReadinessEngine().scores(on: truth.days.map(\.date), history: metrics), truth)
+        return try await GeneratedStores.withImported(configuration) { database, truth in
+            var settings = DailyNormalizer.Configuration()
+            settings.homeZone = TimeZone(identifier: "America/Los_Angeles")!
+            let metrics = try await DailyNormalizer(store: database.store, configuration: settings, now: { Date() })
+                .metrics(from: LocalDate(truth.days[0].date)!, through: LocalDate(truth.days[99].date)!)
+            return (try ReadinessEngine().scores(on: truth.days.map(\.date), history: metrics), truth)
+        }
     }
 
     @Test func theScoreDropsAfterEachLoadDayAndRecovers() async throws {

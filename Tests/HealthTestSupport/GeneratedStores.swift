@@ -24,4 +24,21 @@ public enum GeneratedStores {
         _ = try await SyntheticExport(configuration: configuration).write(to: export)
         return export
     }
+
+    /// A synthetic export of `configuration` imported into a new store in a temporary
+    /// folder, handed to `body` with the export's ground truth; the folder is removed when
+    /// `body` returns.
+    public static func withImported<Result>(
+        _ configuration: SyntheticExport.Configuration,
+        _ body: (HealthDatabase, GroundTruth) async throws -> Result
+    ) async throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("generated-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let export = folder.appendingPathComponent("export.zip")
+        let truth = try await SyntheticExport(configuration: configuration).write(to: export)
+        let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
+        _ = try await HealthImporter(database: database).run(path: export.path)
+        return try await body(database, truth)
+    }
 }

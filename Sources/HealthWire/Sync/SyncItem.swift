@@ -1,4 +1,5 @@
 import Foundation
+import HealthBasics
 import HealthCore
 
 /// One change a sync batch carries, in the order the device's change feed gave it:
@@ -62,21 +63,9 @@ public struct SyncBatchContent: Codable, Sendable, Hashable {
         var count = 0
         // Open containers: true for an object, false for an array (a few levels deep).
         var stack: [Bool] = []
-        var inString = false
-        var escaped = false
-        for byte in json {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
+        var strings = JSONStringScanner()
+        for byte in json where !strings.consume(byte) {
             switch byte {
-            case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "{"):
                 if stack == [true, false] {
                     count += 1
