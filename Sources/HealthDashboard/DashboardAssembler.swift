@@ -118,7 +118,7 @@ public struct DashboardAssembler: Sendable {
             exerciseGoalMinutes: settings.exerciseGoalMinutes, standHours: nil, standGoalHours: settings.standGoalHours)
         guard let day, day.utcDayStart < day.utcDayEnd else { return rings }
         // The goals the person set, from the day's Activity summary when the export has one.
-        if let summary = try await (store as? any WorkoutDetailsReading)?.activitySummary(on: day.localDate) {
+        if let summary = try await store.activitySummary(on: day.localDate) {
             if let goal = summary.activeEnergyBurnedGoal, goal > 0,
                 let unit = try? HealthUnit(parsing: summary.activeEnergyBurnedUnit ?? "kcal"),
                 let kcal = try? unit.convert(goal, to: HealthUnit(parsing: "kcal"))

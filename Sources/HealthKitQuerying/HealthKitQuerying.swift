@@ -18,7 +18,7 @@ import HealthKitCompat
 /// (metadata is a dictionary: entries come sorted by key). Quantities come in the unit of
 /// ``unit(for:)``. The caller must have requested read access for the types it asks about.
 public final class HealthKitQuerying: HealthQuerying, SampleScanning, @unchecked Sendable {
-    private let healthStore: HKHealthStore
+    let healthStore: HKHealthStore
     /// The types ``latestAnchor()`` and ``storedSampleTypes()`` look at (HealthKit cannot
     /// list the types that have data).
     public let types: [SampleType]
@@ -184,7 +184,7 @@ public final class HealthKitQuerying: HealthQuerying, SampleScanning, @unchecked
 
     // MARK: HealthKit calls
 
-    private func query(
+    func query(
         _ type: HKSampleType, predicate: NSPredicate?, limit: Int, ascendingBy key: String
     ) async throws
         -> [HKSample]
@@ -192,7 +192,7 @@ public final class HealthKitQuerying: HealthQuerying, SampleScanning, @unchecked
         try await query(type, predicate: predicate, limit: limit, sort: NSSortDescriptor(key: key, ascending: true))
     }
 
-    private func query(
+    func query(
         _ type: HKSampleType, predicate: NSPredicate?, limit: Int, descendingBy key: String
     ) async throws
         -> [HKSample]
@@ -200,7 +200,7 @@ public final class HealthKitQuerying: HealthQuerying, SampleScanning, @unchecked
         try await query(type, predicate: predicate, limit: limit, sort: NSSortDescriptor(key: key, ascending: false))
     }
 
-    private func query(
+    func query(
         _ type: HKSampleType, predicate: NSPredicate?, limit: Int, sort: NSSortDescriptor
     ) async throws
         -> [HKSample]

@@ -127,11 +127,8 @@ extension CoachTools {
 
     func dataTypes(_ arguments: ToolArguments) async throws -> Answer {
         try arguments.only([])
-        guard let reader = source.store as? any SampleInventoryReading else {
-            throw ToolError(message: "this store cannot list its types", hint: "Ask for a type by name with query_samples.")
-        }
         let zone = source.normalization.homeZone
-        let inventory = try await reader.sampleInventory().filter {
+        let inventory = try await source.store.sampleInventory().filter {
             !source.withheld.contains(HealthDataCategory($0.type))
         }
         let rows: [Value] = inventory.map { entry in
@@ -164,7 +161,7 @@ extension CoachTools {
         do {
             // The one table of names (SampleTypeNames); a type beyond it when the store holds it.
             type = try await SampleTypeNames.type(named: name) {
-                try await (source.store as? any SampleInventoryReading)?.sampleInventory().map(\.type) ?? []
+                try await source.store.sampleInventory().map(\.type)
             }
         } catch let error as UnknownSampleTypeName {
             throw ToolError(message: error.description, hint: "list_data_types names the stored types.")

@@ -76,7 +76,7 @@ extension PostgresHealthStore: MutableHealthStore {
     }
 }
 
-extension PostgresHealthStore: WorkoutDetailsReading {
+extension PostgresHealthStore {
     public func workoutRoutes(overlapping interval: DateInterval, maxPoints: Int) async throws -> [UUID: [RoutePoint]] {
         var sql = SQLBuilder("SELECT s.uuid, s.details::text FROM health_sample s WHERE ")
         appendOverlapping(.workout, interval, to: &sql)
@@ -128,7 +128,7 @@ extension PostgresHealthStore: WorkoutDetailsReading {
     }
 }
 
-extension PostgresHealthStore: SampleInventoryReading {
+extension PostgresHealthStore {
     /// One pass over the user's samples, grouped by type and source.
     public func sampleInventory() async throws -> [SampleTypeInventory] {
         let query: PostgresQuery = """

@@ -39,6 +39,13 @@ struct PostgresStoreTests {
         await test.close()
     }
 
+    @Test func i34_port_inventoryMatchesTheReference() async throws {
+        let test = try await PostgresTestDatabase.make("inventory")
+        let (store, reference) = try await Self.stores(test)
+        try await SQLiteStoreTests.expectInventoryMatches(store, reference)
+        await test.close()
+    }
+
     /// The records of ``SQLiteStoreTests/batchedWritesStoreWhatOneByOneWritesStore()`` —
     /// duplicates inside a run, a correlation with a stored and a new member, beats — give
     /// the same counts and the same feeds as in SQLite.

@@ -112,6 +112,32 @@ import Testing
         try await Self.expectLatestAndStatisticsMatch(database.store, reference)
     }
 
+    /// Issue 34 §1: the read port's inventory (per type: count, first and latest start,
+    /// sources most-samples-first), the same from the SQLite store as from the reference.
+    @Test func i34_port_inventoryMatchesTheReference() async throws {
+        let (folder, database, reference) = try Self.stores()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.expectInventoryMatches(database.store, reference)
+    }
+
+    /// The store's inventory equals the reference's, over the three types of ``samples()``
+    /// and both sources of each.
+    static func expectInventoryMatches(_ store: any HealthQuerying, _ reference: InMemoryHealthStore) async throws {
+        let got = try await store.sampleInventory()
+        #expect(got == (await reference.sampleInventory()))
+        #expect(got.map(\.type) == [.sleepAnalysis, .heartRate, .stepCount])
+        #expect(got.map(\.count).reduce(0, +) == (await reference.count))
+        for entry in got {
+            #expect(Set(entry.sources) == ["Watch", "Phone"])
+            let samples = await reference.samples(
+                of: entry.type, overlapping: DateInterval(start: .distantPast, end: .distantFuture))
+            let bySource = Dictionary(grouping: samples, by: \.source.name).mapValues(\.count)
+            #expect(entry.sources == bySource.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map(\.key))
+            #expect(entry.first == samples.map(\.start).min())
+            #expect(entry.last == samples.map(\.start).max())
+        }
+    }
+
     /// Overlap queries of four types, from 12 starts, 4 lengths each, against the reference.
     static func expectOverlapsMatch(_ store: any HealthQuerying, _ reference: InMemoryHealthStore) async throws {
         for type in [SampleType.stepCount, .heartRate, .sleepAnalysis, .bodyMass] {

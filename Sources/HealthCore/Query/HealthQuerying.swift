@@ -1,7 +1,10 @@
 import Foundation
 
-/// The questions every pipeline asks of stored HealthKit data. The SQLite store and
-/// ``InMemoryHealthStore`` implement it; on Apple platforms HealthKit itself can.
+/// The questions every pipeline asks of stored HealthKit data: the one read port. The
+/// SQLite and PostgreSQL stores, ``InMemoryHealthStore`` and, on Apple platforms, HealthKit
+/// (through `HealthKitQuerying`) answer all of it, so a reader never asks a store what it
+/// is (no `as?`): a store that keeps less than another (no routes, no Activity summaries)
+/// answers "none" for what it does not keep.
 ///
 /// Intervals are half-open, `[start, end)`. "Overlaps" has one meaning everywhere
 /// (``Sample/overlaps(_:)``): a sample with a duration overlaps `interval` when
@@ -40,6 +43,34 @@ public protocol HealthQuerying: Sendable {
     /// a type without samples is left out. From the stores' indexes, a few probes per type
     /// and never a scan: every view asks it to find where the data ends (``DataAnchor``).
     func sampleSpans() async throws -> [SampleTypeSpan]
+
+    /// What the store holds, one entry per stored type (``SampleTypeInventory``), by
+    /// identifier: the count, the first and the latest start, and the sources (most samples
+    /// first).
+    func sampleInventory() async throws -> [SampleTypeInventory]
+
+    /// The correlations of `type` overlapping `interval`, ordered by start, each with its
+    /// member samples (a blood pressure's systolic and diastolic readings, a meal's
+    /// nutrients) in storage order. A store that keeps no links gives no members.
+    func correlations(
+        of type: SampleType, overlapping interval: DateInterval
+    ) async throws -> [(
+        correlation: Sample, members: [Sample]
+    )]
+
+    /// What each workout overlapping `interval` recorded of itself, by the workout sample's
+    /// UUID: the totals on its element and its `WorkoutStatistics`. Workouts that recorded
+    /// neither are absent (a store that keeps none answers empty; readers then recompute
+    /// from the samples).
+    func workoutTotals(overlapping interval: DateInterval) async throws -> [UUID: WorkoutTotals]
+
+    /// The route points of each workout overlapping `interval`, by the workout sample's
+    /// UUID, in recorded order, at most `maxPoints` per workout (evenly thinned, first and
+    /// last kept). Workouts without a route are absent.
+    func workoutRoutes(overlapping interval: DateInterval, maxPoints: Int) async throws -> [UUID: [RoutePoint]]
+
+    /// The Activity summary of local day `date` (`YYYY-MM-DD`), if the store has one.
+    func activitySummary(on date: String) async throws -> ActivitySummary?
 }
 
 extension HealthQuerying {

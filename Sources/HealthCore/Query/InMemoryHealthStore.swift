@@ -108,6 +108,46 @@ public actor InMemoryHealthStore: MutableHealthStore {
         }
         return spans.values.sorted { $0.type < $1.type }
     }
+
+    /// Per type and source: the count, the first and the latest start (one pass), merged as
+    /// the databases merge them (sources with most samples first).
+    public func sampleInventory() -> [SampleTypeInventory] {
+        struct Group { var count = 0, first = Double.infinity, last = -Double.infinity }
+        var groups: [String: [String: Group]] = [:]
+        for (_, sample) in contents.stored {
+            let start = sample.start.timeIntervalSince1970
+            var group = groups[sample.type.identifier, default: [:]][sample.source.name, default: Group()]
+            group.count += 1
+            group.first = min(group.first, start)
+            group.last = max(group.last, start)
+            groups[sample.type.identifier, default: [:]][sample.source.name] = group
+        }
+        let rows = groups.sorted { $0.key < $1.key }.flatMap { type, sources in
+            sources.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }.map { source, group in
+                (type: type, source: source, count: group.count, first: group.first, last: group.last)
+            }
+        }
+        return SampleTypeInventory.merging(rows)
+    }
+
+    /// The correlations of `type`: this store keeps no links to members, so each comes
+    /// without them.
+    public func correlations(
+        of type: SampleType, overlapping interval: DateInterval
+    ) -> [(
+        correlation: Sample, members: [Sample]
+    )] {
+        samples(of: type, overlapping: interval).map { ($0, []) }
+    }
+
+    /// None: this store keeps samples only, not what a workout recorded of itself.
+    public func workoutTotals(overlapping interval: DateInterval) -> [UUID: WorkoutTotals] { [:] }
+
+    /// None: this store keeps samples only, not routes.
+    public func workoutRoutes(overlapping interval: DateInterval, maxPoints: Int) -> [UUID: [RoutePoint]] { [:] }
+
+    /// None: this store keeps samples only, not Activity summaries.
+    public func activitySummary(on date: String) -> ActivitySummary? { nil }
 }
 
 /// What an ``InMemoryHealthStore`` holds.

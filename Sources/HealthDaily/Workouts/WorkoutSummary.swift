@@ -91,15 +91,14 @@ public struct WorkoutSummarizer: Sendable {
         let headers = try await store.samples(of: .workout, overlapping: window)
             .filter { wanted == nil || Self.name(of: $0) == wanted }
             .sorted { $0.start > $1.start }.prefix(limit)
-        let details = store as? any WorkoutDetailsReading
         var routes: [UUID: [RoutePoint]] = [:]
-        if routePoints > 0, !withheld.contains(.workouts), let details {
-            routes = try await details.workoutRoutes(overlapping: window, maxPoints: routePoints)
+        if routePoints > 0, !withheld.contains(.workouts) {
+            routes = try await store.workoutRoutes(overlapping: window, maxPoints: routePoints)
         }
         // What the workouts recorded of themselves, read only when one of its kinds may be.
         var recorded: [UUID: WorkoutTotals] = [:]
-        if !headers.isEmpty, !withheld.isSuperset(of: [.energy, .activity, .heart]), let details {
-            recorded = try await details.workoutTotals(overlapping: window)
+        if !headers.isEmpty, !withheld.isSuperset(of: [.energy, .activity, .heart]) {
+            recorded = try await store.workoutTotals(overlapping: window)
         }
         var summaries: [WorkoutSummary] = []
         for header in headers {

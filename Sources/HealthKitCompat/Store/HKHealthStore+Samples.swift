@@ -11,8 +11,8 @@
             let window = HKObjectPredicate.window(of: predicate) ?? DateInterval(start: .distantPast, end: .distantFuture)
             let sampleType = SampleType(type.identifier)
             let objects: [HKSample]
-            if sampleType.kind == .correlation, let correlations {
-                objects = try await correlations.correlations(of: sampleType, overlapping: window).compactMap {
+            if sampleType.kind == .correlation {
+                objects = try await store.correlations(of: sampleType, overlapping: window).compactMap {
                     SampleBridge.object($0.correlation, members: $0.members)
                 }
             } else {

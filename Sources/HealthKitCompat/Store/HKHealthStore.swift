@@ -13,7 +13,6 @@
     /// choose both explicitly (only here: HealthKit has one store per device).
     public final class HKHealthStore: NSObject, @unchecked Sendable {
         let backend: Result<any MutableHealthStore, HKError>
-        let correlations: SQLiteHealthStore?
         let policy: HKAuthorizationPolicy
         private let requests = Locked(Requests())
 
@@ -38,7 +37,7 @@
                 }
             }
             if let failure {
-                self.init(backend: .failure(failure), correlations: nil, policy: policy)
+                self.init(backend: .failure(failure), policy: policy)
             } else {
                 self.init(path: path, policy: policy)
             }
@@ -51,13 +50,13 @@
                 throw HKError(.errorDatabaseInaccessible, message: "no store at \(url.path)")
             }
             let database = try HealthDatabase(path: url.path)
-            self.init(backend: .success(database.store), correlations: database.store, policy: authorization)
+            self.init(backend: .success(database.store), policy: authorization)
         }
 
         /// A store over `store` (an ``InMemoryHealthStore`` for tests), answering requests for
         /// access by `authorization`.
         public convenience init(store: some MutableHealthStore, authorization: HKAuthorizationPolicy = .grantAll) {
-            self.init(backend: .success(store), correlations: store as? SQLiteHealthStore, policy: authorization)
+            self.init(backend: .success(store), policy: authorization)
         }
 
         private convenience init(path: String, policy: HKAuthorizationPolicy) {
@@ -66,18 +65,17 @@
                     throw HKError(.errorHealthDataUnavailable, message: "no store at \(path) (set HEALTHKIT_STORE)")
                 }
                 let database = try HealthDatabase(path: path)
-                self.init(backend: .success(database.store), correlations: database.store, policy: policy)
+                self.init(backend: .success(database.store), policy: policy)
             } catch {
                 let failure = error as? HKError ?? HKError(.errorDatabaseInaccessible, message: "\(path): \(error)")
-                self.init(backend: .failure(failure), correlations: nil, policy: policy)
+                self.init(backend: .failure(failure), policy: policy)
             }
         }
 
         private init(
-            backend: Result<any MutableHealthStore, HKError>, correlations: SQLiteHealthStore?, policy: HKAuthorizationPolicy
+            backend: Result<any MutableHealthStore, HKError>, policy: HKAuthorizationPolicy
         ) {
             self.backend = backend
-            self.correlations = correlations
             self.policy = policy
             super.init()
         }

@@ -55,13 +55,14 @@ public struct ServerRepositories: Sendable {
 
     /// Every repository from one store, users' samples in `healthStores` (PostgreSQL's:
     /// ``PostgresUserHealthStores``), uploads in `dataFolder/uploads`.
-    /// A store that is a ``SharedImportQueue`` (PostgreSQL) queues uploads for any server.
+    /// A store with a ``ServerStore/sharedImportQueue`` (PostgreSQL) queues uploads for any
+    /// server, and shares its in-flight slots with them.
     public init(store: any ServerStore, healthStores: any UserHealthStores, dataFolder: String) {
         self.init(
             users: store, dailyMetrics: store, healthStores: healthStores, idempotency: store, imports: store,
             devices: store, web: store, uploadFolder: (dataFolder as NSString).appendingPathComponent("uploads"))
-        importQueue = store as? any SharedImportQueue
-        if let shared = store as? any InFlightSlots { inFlight = shared }
+        importQueue = store.sharedImportQueue
+        if let shared = store.sharedInFlightSlots { inFlight = shared }
     }
 }
 

@@ -4,6 +4,9 @@ import HealthCore
 import PostgresNIO
 
 extension PostgresServerStore: SharedImportQueue {
+    /// This store: every server on the database claims from it.
+    public var sharedImportQueue: (any SharedImportQueue)? { self }
+
     /// Bytes per `import_upload` row.
     static let uploadChunk = 4 << 20
 
@@ -89,6 +92,9 @@ extension PostgresServerStore: SharedImportQueue {
 }
 
 extension PostgresServerStore: InFlightSlots {
+    /// This store: slots are rows every server on the database sees.
+    public var sharedInFlightSlots: (any InFlightSlots)? { self }
+
     /// A slot left by a server that died mid-request is free again after this long.
     static let staleSlot: TimeInterval = 300
 

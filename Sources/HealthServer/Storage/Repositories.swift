@@ -134,6 +134,14 @@ public protocol ServerStore: UserRepository, DailyMetricsRepository, Idempotency
 {
     /// Releases the database's connections; the store is unusable afterwards.
     func close() async
+
+    /// The import queue every server on this database shares (PostgreSQL), or `nil` when
+    /// imports run in the server that took the upload (SQLite: one server per file).
+    var sharedImportQueue: (any SharedImportQueue)? { get }
+
+    /// The in-flight request slots every server on this database shares (PostgreSQL), or
+    /// `nil` when the server's own, in its process, suffice (SQLite).
+    var sharedInFlightSlots: (any InFlightSlots)? { get }
 }
 
 /// What an upsert did.

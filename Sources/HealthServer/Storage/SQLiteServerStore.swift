@@ -23,6 +23,12 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         try? pool.close()
     }
 
+    /// None: one server owns an SQLite file, and imports run in it.
+    public var sharedImportQueue: (any SharedImportQueue)? { nil }
+
+    /// None: the server's own slots, in its process.
+    public var sharedInFlightSlots: (any InFlightSlots)? { nil }
+
     public func addUser(name: String, scopes: Set<Scope>) async throws -> (User, BearerToken) {
         let token = BearerToken.generate()
         let now = Date()

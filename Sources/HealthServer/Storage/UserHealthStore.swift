@@ -9,7 +9,7 @@ import PostgresNIO
 /// (``HealthDatabase``) or their rows in the shared PostgreSQL database
 /// (``PostgresHealthStore``), with the same semantics (docs/store.md).
 public protocol UserHealthStore: DirtySpanTracking {
-    /// The queries (also ``WorkoutDetailsReading`` and ``SampleInventoryReading``).
+    /// The queries (the read port).
     var queries: any HealthQuerying { get }
     /// The app's own records: daily log, planned workouts, coach interactions.
     var appData: any AppDataRepository { get }

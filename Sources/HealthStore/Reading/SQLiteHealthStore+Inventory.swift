@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import HealthCore
 
-extension SQLiteHealthStore: SampleInventoryReading {
+extension SQLiteHealthStore {
     /// One pass over the samples, grouped by type and source.
     public func sampleInventory() async throws -> [SampleTypeInventory] {
         try await database.pool.read { db in

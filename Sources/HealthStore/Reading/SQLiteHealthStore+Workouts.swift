@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import HealthCore
 
-extension SQLiteHealthStore: WorkoutDetailsReading {
+extension SQLiteHealthStore {
     public func workoutRoutes(overlapping interval: DateInterval, maxPoints: Int) async throws -> [UUID: [RoutePoint]] {
         try await database.pool.read { db in
             guard let (typeID, maxDuration) = try Self.typeInfo(db, .workout) else { return [:] }

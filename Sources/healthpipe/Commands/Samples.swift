@@ -175,7 +175,7 @@ struct Delete: AsyncParsableCommand {
         try await postgres.withStore(orSQLite: database) { store in try await delete(from: store) }
     }
 
-    private func delete(from store: any MutableHealthStore & SampleInventoryReading) async throws {
+    private func delete(from store: any MutableHealthStore) async throws {
         let report: DeletionReport
         if let name = type {
             let type = try await TypeArgument.resolve(name, in: store)

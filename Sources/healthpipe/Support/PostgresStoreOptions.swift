@@ -25,7 +25,7 @@ struct PostgresStoreOptions: ParsableArguments {
     /// store of `--db` (which must exist). Both list their types (type names a store holds
     /// beyond the table of names, ``TypeArgument``).
     func withStore<T>(
-        orSQLite database: DatabaseOptions, _ body: (any MutableHealthStore & SampleInventoryReading) async throws -> T
+        orSQLite database: DatabaseOptions, _ body: (any MutableHealthStore) async throws -> T
     ) async throws -> T {
         if let result = try await withStore({ try await body($0) }) { return result }
         return try await body(database.open().store)

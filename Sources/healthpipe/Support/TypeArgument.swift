@@ -18,7 +18,7 @@ enum TypeArgument {
     }
 
     /// The type `name` names in `store`.
-    static func resolve(_ name: String, in store: any SampleInventoryReading) async throws -> SampleType {
+    static func resolve(_ name: String, in store: any HealthQuerying) async throws -> SampleType {
         do {
             return try await SampleTypeNames.type(named: name) { try await store.sampleInventory().map(\.type) }
         } catch let error as UnknownSampleTypeName {

@@ -19,12 +19,6 @@ public struct SampleTypeInventory: Hashable, Sendable, Codable {
     }
 }
 
-/// A store that can list what it holds per type.
-public protocol SampleInventoryReading: Sendable {
-    /// One entry per stored type, by identifier.
-    func sampleInventory() async throws -> [SampleTypeInventory]
-}
-
 extension SampleTypeInventory {
     /// One entry per type from per-(type, source) rows ordered by type identifier, then
     /// count descending (the stores' `GROUP BY type, source`): first and last instants are
