@@ -40,6 +40,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The vocabulary every module shares, defined once: local dates, normalisation versions.
@@ -60,7 +61,7 @@ let package = Package(
             name: "HealthPostgres",
             dependencies: [
                 "HealthCore", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Apple Health export reader: streaming XML, zip entries, GPX, ECG CSV → HealthRecords.
@@ -127,7 +128,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "MCP", package: "swift-sdk"),
             ],
             // The OpenAPI document, compiled in (no bundle to ship beside the binary).
             resources: [.embedInCode("Resources/openapi.json")]
@@ -157,14 +159,15 @@ let package = Package(
         .executableTarget(
             name: "healthpipe",
             dependencies: [
-                "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth", "HealthDaily",
-                "HealthMetrics", "HealthReadiness",
+                "HealthBasics", "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth",
+                "HealthDaily", "HealthMetrics", "HealthReadiness",
                 "HealthExport", "HealthServer", "HealthContext", "HealthWeather", "HealthWire", "HealthSync",
                 "HealthKitCompat", "HealthDashboard", "HealthMCP", "HealthPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "MCP", package: "swift-sdk"),
             ]
         ),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore"]),
@@ -180,11 +183,14 @@ let package = Package(
             name: "HealthServerTests",
             dependencies: [
                 "HealthServer", "HealthMetrics", "HealthReadiness", "HealthAutoExport", "HealthCore", "HealthDaily",
-                "HealthImport", "HealthStore", "HealthSynth", "HealthWire", "HealthSync", "HealthPostgres", "HealthTestSupport",
+                "HealthImport", "HealthImportReader", "HealthStore", "HealthSynth", "HealthWire", "HealthSync",
+                "HealthPostgres", "HealthDashboard", "HealthTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -245,10 +251,11 @@ let package = Package(
         .testTarget(
             name: "HealthImportTests",
             dependencies: [
-                "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth", "HealthPostgres",
-                "HealthTestSupport", "HealthDaily", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "HealthBasics", "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth",
+                "HealthPostgres", "HealthTestSupport", "HealthDaily", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
     ],
@@ -258,6 +265,8 @@ let package = Package(
 // Fuzz targets (Fuzz/README.md): libFuzzer entry points, built only by `scripts/fuzz`
 // (HEALTHPIPE_FUZZ=1, -sanitize=fuzzer,address), never by `swift build` or `swift test`.
 if ProcessInfo.processInfo.environment["HEALTHPIPE_FUZZ"] == "1" {
+    // HTTPTypes for FuzzJSONEndpoints' `HTTPField.Name` (Hummingbird re-exports only a few of its types).
+    package.dependencies.append(.package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"))
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
     for (name, module) in [
         ("FuzzExportXML", "HealthImportReader"), ("FuzzZip", "HealthImportReader"), ("FuzzGPX", "HealthImportReader"),
@@ -275,8 +284,9 @@ if ProcessInfo.processInfo.environment["HEALTHPIPE_FUZZ"] == "1" {
             dependencies: [
                 "FuzzSupport", "HealthServer", "HealthWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log"),
             ],
             path: "Fuzz/FuzzJSONEndpoints", swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
 }

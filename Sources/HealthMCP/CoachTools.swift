@@ -124,7 +124,7 @@ public struct CoachTools: Sendable {
             Tool(
                 name: "query_samples", title: "Samples of one type, aggregated",
                 description:
-                    "One type's samples aggregated per hour or per day: count, sum, mean, minimum, maximum in one unit. At most 744 hours or 366 days; never raw samples.",
+                    "One type's samples aggregated per hour or per day: count, sum, mean, minimum, maximum in one unit. At most 14 days of hours or 366 days; never raw samples.",
                 inputSchema: Schema.object(
                     range("the range").merging([
                         "type": Schema.string(

@@ -59,7 +59,8 @@ extension HealthRoutes {
 
     /// `POST /v1/samples[?tz=]` with an `Idempotency-Key`: `{"samples": [SampleWire…]}`. The
     /// same key with the same body replays the first answer (`Idempotent-Replayed: true`);
-    /// with another body it is a 409.
+    /// with another body it is a 422; while the first is still running, another is a 409
+    /// (``idempotent(_:user:limit:_:)``).
     func postSamples(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
         let user = try context.requireUser(.write)
         let zone = try dayZone(request)
