@@ -1,7 +1,7 @@
 """The coach's MCP server end to end, with the Python `mcp` package (scripts/mcp-check).
 
 argv: healthpipe binary, store (a generated year), the year's first and last day, the
-server's base URL, alice's owner token, the coach's scoped token of alice's data (--types
+server's base URL, alice's owner token, the coach's scoped token of alice's data (--kinds
 steps, steps allowed by alice), alice's first and last stored day on the server.
 
 Over stdio (`healthpipe mcp`): lists tools, resources, templates and prompts; calls every

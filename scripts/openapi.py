@@ -203,10 +203,10 @@ paths["/v1/sync/batches"] = {"post": op("Upload a sealed sync batch", "A SyncEnv
 doc["tags"] += [{"name": "sync", "description": "Devices, their keys and sealed sync batches (docs/sync.md)."}]
 doc["tags"] += [{"name": "samples", "description": "Sample identity, the change feed and deletions."}, {"name": "users", "description": "The caller's account and all their data."}]
 # Kinds of health data (docs/api.md §Kinds of data, §Writing, per kind): a scoped token
-# reads a kind only when its --types list names it and the person's consent allows it, and
+# reads a kind only when its --kinds list names it and the person's consent allows it, and
 # writes only its --write kinds; 403 otherwise.
 doc["components"]["responses"]["Forbidden"]["description"] = (
-    "The token lacks the scope; or may not read a kind of health data the request needs (not on its `--types` list, "
+    "The token lacks the scope; or may not read a kind of health data the request needs (not on its `--kinds` list, "
     "or not granted, or denied, by the person on the consent page); or may not write a kind the request adds or "
     "deletes (a scoped token writes only its `--write` kinds); or is a scoped token on a route only the owner's "
     "token may use. The detail names each kind and why.")

@@ -4,7 +4,7 @@ import HealthCore
 import Testing
 
 /// Found by the attack probe of 2026-11-25: a reader granted steps but not energy or
-/// activity (a coach's `--types steps,sleep` token) got no `step_count_today`, with the
+/// activity (a coach's `--kinds steps,sleep` token) got no `step_count_today`, with the
 /// reason "energy, activity not granted" — the activity provider was withheld whole. Each
 /// of its figures is now of its own kind.
 @Suite struct ActivityWithholdingTests {

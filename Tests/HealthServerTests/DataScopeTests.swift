@@ -5,7 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// Per-type scopes: a scoped token (`users token add … --types`) reads a kind of the owner's
+/// Per-type scopes: a scoped token (`users token add … --kinds`) reads a kind of the owner's
 /// data only when its list names it and the owner granted it; the owner's full token reads
 /// every kind the person has not denied. Every route that serves health data answers 403 for
 /// a kind it may not read.

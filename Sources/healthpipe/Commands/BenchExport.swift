@@ -16,7 +16,7 @@ struct BenchExport: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "Zone of the exported local times.")
+    @Option(help: "Read every date and local time in this IANA zone: the exported local times (default: UTC).")
     var tz = "UTC"
 
     @Option(help: "Folder for the two CSV files.")

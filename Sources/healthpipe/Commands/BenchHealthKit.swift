@@ -27,7 +27,7 @@
         @Option(help: "Timed queries.")
         var runs = 5
 
-        @Option(help: "Zone of the day boundaries.")
+        @Option(help: "Read every date and local time in this IANA zone: the days' boundaries (default: UTC).")
         var tz = "UTC"
 
         @Option(help: "Folder for the generated export and store.")

@@ -15,7 +15,7 @@ struct BenchLoad: AsyncParsableCommand {
         commandName: "load",
         abstract: "Mixed writes and reads across servers sharing one database, with every read checked.",
         discussion: """
-            Each connection is a user of its own (load-…-0, load-…-1, … added to --postgres or --db). \
+            Each connection is a user of its own (load-…-0, load-…-1, … added to --postgres or --server-db). \
             It writes 20 one-minute step samples (POST /v1/samples, given UUIDs) to one server, then \
             reads on the next (the same one when there is one): the change feed since its last anchor must hold exactly those 20 UUIDs, and \
             every 5th round the day's steps (GET /v1/daily-metrics) must equal the sum acknowledged. \
@@ -30,8 +30,13 @@ struct BenchLoad: AsyncParsableCommand {
     @Option(help: "The servers' PostgreSQL database, where the load's users are added.")
     var postgres: String?
 
-    @Option(help: "Or: the one server's SQLite file (serve --db), where the load's users are added.")
+    @Option(
+        name: .customLong("server-db"),
+        help: "Or: the one server's SQLite file (serve --server-db), where the load's users are added.")
     var db: String?
+
+    @Option(name: .customLong("db"), help: .hidden)
+    var healthStore: String?
 
     @Option(help: "Concurrent connections (one user each).")
     var connections = 64
@@ -41,7 +46,10 @@ struct BenchLoad: AsyncParsableCommand {
 
     func validate() throws {
         guard !servers.isEmpty else { throw ValidationError("give --server URL (several sharing --postgres)") }
-        guard (postgres == nil) != (db == nil) else { throw ValidationError("give --postgres or --db: where to add users") }
+        try ServerDatabaseOptions.refuseHealthStoreFlag(healthStore)
+        guard (postgres == nil) != (db == nil) else {
+            throw ValidationError("give --postgres or --server-db: where to add users")
+        }
         guard servers.count == 1 || postgres != nil else { throw ValidationError("several servers share --postgres") }
         guard connections >= 2, seconds > 0 else { throw ValidationError("--connections ≥ 2 and --seconds > 0") }
     }

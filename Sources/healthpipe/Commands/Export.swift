@@ -57,13 +57,18 @@ struct ExportCSV: AsyncParsableCommand {
     @Option(help: "iso (2026-01-09T10:30:00-08:00) or healthexporter (1/9/26, 10:30 AM); each row in its day's zone.")
     var dateFormat = CSVDateStyle.iso
 
-    @Flag(help: "Add a Source column.")
+    @Flag(name: .customLong("source-column"), help: "Add a Source column.")
     var source = false
+
+    /// `--source` names a source to filter by elsewhere (`delete --source S`): refused here.
+    @Flag(name: .customLong("source"), help: .hidden)
+    var sourceFilter = false
 
     @Option(help: "A file, a folder (the file is named HealthPipeline_YYYY-MM-DD_HHMMSS.csv), or - for standard output.")
     var out = "-"
 
     func validate() throws {
+        if sourceFilter { throw ValidationError("the Source column is --source-column (--source filters by a source)") }
         guard [metrics != nil, allMetrics, daily].filter({ $0 }).count == 1 else {
             throw ValidationError("give one of --metrics, --all-metrics or --daily")
         }

@@ -3,7 +3,7 @@ import Foundation
 import HealthPostgres
 import HealthServer
 
-/// `healthpipe migrate --from-sqlite DIR --postgres URL`: a `serve --db` deployment moved
+/// `healthpipe migrate --from-sqlite DIR --postgres URL`: a `serve --server-db` deployment moved
 /// into PostgreSQL, for `serve --postgres` on as many machines as needed.
 struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,11 +20,16 @@ struct Migrate: AsyncParsableCommand {
     @Option(help: "The deployment's data folder (serve's --data-dir, holding users/).")
     var fromSqlite: String
 
-    @Option(help: "The server's SQLite file (default: server.sqlite in --from-sqlite).")
+    @Option(name: .customLong("server-db"), help: "The server's SQLite file (default: server.sqlite in --from-sqlite).")
     var db: String?
+
+    @Option(name: .customLong("db"), help: .hidden)
+    var healthStore: String?
 
     @Option(help: "The PostgreSQL database (or HEALTHPIPE_POSTGRES_URL): postgres://user[:password]@host[:port]/database.")
     var postgres: String?
+
+    func validate() throws { try ServerDatabaseOptions.refuseHealthStoreFlag(healthStore) }
 
     func run() async throws {
         guard let url = postgres ?? ProcessInfo.processInfo.environment["HEALTHPIPE_POSTGRES_URL"] else {

@@ -5,11 +5,17 @@ import HealthPostgres
 import HealthServer
 import Hummingbird
 
-/// Where the server keeps its records: an SQLite file (`--db`, the default) or PostgreSQL
-/// (`--postgres URL`, or `HEALTHPIPE_POSTGRES_URL` so the password stays out of `ps`).
+/// Where the server keeps its records: an SQLite file (`--server-db`, the default) or
+/// PostgreSQL (`--postgres URL`, or `HEALTHPIPE_POSTGRES_URL` so the password stays out of
+/// `ps`). `--db` names a health store in every command (``DatabaseOptions``), so here it is
+/// refused with the flag meant.
 struct ServerDatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: "The server's SQLite file (default: $XDG_DATA_HOME/healthpipe/server.sqlite).")
+    @Option(
+        name: .customLong("server-db"), help: "The server's SQLite file (default: $XDG_DATA_HOME/healthpipe/server.sqlite).")
     var db: String?
+
+    @Option(name: .customLong("db"), help: .hidden)
+    var healthStore: String?
 
     @Option(
         help: ArgumentHelp(
@@ -22,7 +28,14 @@ struct ServerDatabaseOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if db != nil, postgresURL != nil { throw ValidationError("give --db or --postgres, not both") }
+        try ServerDatabaseOptions.refuseHealthStoreFlag(healthStore)
+        if db != nil, postgresURL != nil { throw ValidationError("give --server-db or --postgres, not both") }
+    }
+
+    /// `--db` given to a command about the server's records: the flag names a health store.
+    static func refuseHealthStoreFlag(_ value: String?) throws {
+        guard value != nil else { return }
+        throw ValidationError("--db names a health store (import, days, sync…); the server's SQLite file is --server-db")
     }
 
     /// The SQLite file (also when PostgreSQL is used: its folder holds users' samples).
@@ -143,7 +156,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Imports run at once, each of another user (a user's own run one after another).")
     var importConcurrency = 2
 
-    @Option(help: "Folder of each user's samples and of uploads (default: the folder of --db).")
+    @Option(help: "Folder of each user's samples and of uploads (default: the folder of --server-db).")
     var dataDir: String?
 
     @Option(help: "The Open-Meteo base URL for /v1/snapshot's weather (asked only when a request gives lat and lon).")
@@ -262,7 +275,7 @@ struct UsersAdd: AsyncParsableCommand {
         discussion: """
             The owner token reads every kind of data the person has not denied on the consent page. \
             For a coach's or a dashboard's token limited to some kinds, add a scoped token: \
-            healthpipe users token add NAME --name coach --types steps,sleep.
+            healthpipe users token add NAME --name coach --kinds steps,sleep.
             """)
 
     @Argument(help: "A unique name.")
@@ -282,7 +295,7 @@ struct UsersAdd: AsyncParsableCommand {
         if types != nil {
             throw ValidationError(
                 "a user's own token reads every kind; for a token limited to some kinds, add a scoped token to the "
-                    + "person's user: healthpipe users token add NAME --name coach --types steps,sleep")
+                    + "person's user: healthpipe users token add NAME --name coach --kinds steps,sleep")
         }
         guard !name.isEmpty, name.count <= 100 else { throw ValidationError("the name must be 1–100 characters") }
     }
@@ -335,7 +348,7 @@ struct UsersDelete: AsyncParsableCommand {
 
     @OptionGroup var database: ServerDatabaseOptions
 
-    @Option(help: "Folder of each user's samples and of uploads (default: the folder of --db).")
+    @Option(help: "Folder of each user's samples and of uploads (default: the folder of --server-db).")
     var dataDir: String?
 
     @Flag(help: "Do not ask.")

@@ -76,7 +76,7 @@ struct ServerKeyRotate: AsyncParsableCommand {
 
     @OptionGroup var database: ServerDatabaseOptions
 
-    @Option(help: "The servers' data folder (default: the folder of --db).")
+    @Option(help: "The servers' data folder (default: the folder of --server-db).")
     var dataDir: String?
 
     @OptionGroup var serverKey: ServerKeyOptions

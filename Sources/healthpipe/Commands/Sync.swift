@@ -80,8 +80,12 @@ struct SyncRun: AsyncParsableCommand {
         help: "History to send: days back from each type's newest sample, or all (a larger value later sends the rest).")
     var backfillDays = "90"
 
-    @Option(help: "The zone the server counts the days in (default: this machine's).")
-    var tz: String?
+    @Option(
+        help: "The zone of days without HKTimeZone evidence, for the server's daily metrics (default: this machine's).")
+    var homeTz: String?
+
+    @Option(name: .customLong("tz"), help: .hidden)
+    var explicitZone: String?
 
     @Option(help: "Seconds one request may take.")
     var timeout: Double?
@@ -102,7 +106,14 @@ struct SyncRun: AsyncParsableCommand {
         guard backfillDays == "all" || Int(backfillDays).map({ $0 >= 0 }) == true else {
             throw ValidationError("--backfill-days must be a number of days or all, not '\(backfillDays)'")
         }
-        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz must be an IANA zone, not '\(tz)'") }
+        if explicitZone != nil {
+            throw ValidationError(
+                "--tz reads a command's own dates in one zone; the zone the server gives days without HKTimeZone evidence is --home-tz"
+            )
+        }
+        if let homeTz, TimeZone(identifier: homeTz) == nil {
+            throw ValidationError("--home-tz must be an IANA zone, not '\(homeTz)'")
+        }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         if let batchSize, !(1...20_000).contains(batchSize) {
             throw ValidationError("--batch-size must be 1–20000 (the server's limit per batch)")
@@ -122,7 +133,7 @@ struct SyncRun: AsyncParsableCommand {
         let (state, enrolment) = try stateOptions.openEnrolled()
         var configuration = SyncConfiguration.preset(config)!
         configuration.backfill = backfillDays == "all" ? .all : .days(Int(backfillDays)!)
-        if let tz { configuration.dayZone = TimeZone(identifier: tz)! }
+        if let homeTz { configuration.dayZone = TimeZone(identifier: homeTz)! }
         if let timeout { configuration.requestTimeout = timeout }
         if let batchSize { configuration.batchSize = batchSize }
         let stored = try types.map { _ in try store.store.storedSampleTypes() } ?? []

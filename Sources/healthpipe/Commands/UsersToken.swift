@@ -9,7 +9,7 @@ struct UsersToken: AsyncParsableCommand {
         commandName: "token",
         abstract: "Scoped tokens of a user's data, for a coach or a dashboard.",
         discussion: """
-            A scoped token reads the user's data of its --types that the user has also allowed on the \
+            A scoped token reads the user's data of its --kinds that the user has also allowed on the \
             consent page (/consent), and nothing else. It is read-only unless given --write kinds: then \
             it may add and delete samples of those kinds only. It never signs in to the dashboard, \
             never changes consent, enrols no device and cannot delete the account: only the user's \
@@ -35,12 +35,16 @@ struct UsersTokenAdd: AsyncParsableCommand {
                 One or more of \(HealthDataCategory.names). It reads a kind only once the user has also \
                 allowed it on the consent page, and stops when they withdraw it.
                 """))
-    var types: String
+    var kinds: String
+
+    /// `--types` names sample types everywhere else (`sync --types`): refused here, with the flag meant.
+    @Option(name: .customLong("types"), help: .hidden)
+    var sampleTypes: String?
 
     @Option(
         help: ArgumentHelp(
             "The kinds whose samples it may also add and delete (default: none, read-only).",
-            discussion: "Each must be among --types. Consent does not limit writing."))
+            discussion: "Each must be among --kinds. Consent does not limit writing."))
     var write: String?
 
     @OptionGroup var database: ServerDatabaseOptions
@@ -49,21 +53,24 @@ struct UsersTokenAdd: AsyncParsableCommand {
         guard APIToken.isValidName(name) else {
             throw ValidationError("--name must be 1–64 letters, digits, '-', '_' or '.', and not 'owner'")
         }
-        guard let readTypes = HealthDataCategory.parse(types) else {
-            throw ValidationError("--types must be a comma list of \(HealthDataCategory.names), or all")
+        if sampleTypes != nil {
+            throw ValidationError("a token reads kinds of health data, not sample types: --kinds steps,sleep")
+        }
+        guard let readTypes = HealthDataCategory.parse(kinds) else {
+            throw ValidationError("--kinds must be a comma list of \(HealthDataCategory.names), or all")
         }
         if let write {
             guard let writeTypes = HealthDataCategory.parse(write) else {
                 throw ValidationError("--write must be a comma list of \(HealthDataCategory.names), or all")
             }
             guard writeTypes.isSubset(of: readTypes) else {
-                throw ValidationError("--write may name only kinds that --types names too")
+                throw ValidationError("--write may name only kinds that --kinds names too")
             }
         }
     }
 
     func run() async throws {
-        let readTypes = HealthDataCategory.parse(types)!
+        let readTypes = HealthDataCategory.parse(kinds)!
         let writeTypes = write.flatMap(HealthDataCategory.parse) ?? []
         do {
             let (scoped, token) = try await database.withStore {

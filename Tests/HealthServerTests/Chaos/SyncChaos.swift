@@ -120,15 +120,15 @@ struct SyncChaos {
 
         try FileManager.default.createDirectory(
             atPath: (serverDB as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let token = try ChildProcess.output(["users", "add", "chaos", "--db", serverDB])
+        let token = try ChildProcess.output(["users", "add", "chaos", "--server-db", serverDB])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         // The person of the ending scenario whose data ended a year ago.
-        let secondToken = try ChildProcess.output(["users", "add", "chaos-old", "--db", serverDB])
+        let secondToken = try ChildProcess.output(["users", "add", "chaos-old", "--server-db", serverDB])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let serverPort = try FaultProxy.freePort()
         let server = ServerProcess(
             arguments: [
-                "serve", "--db", serverDB, "--port", "\(serverPort)", "--rate-limit", "1000000",
+                "serve", "--server-db", serverDB, "--port", "\(serverPort)", "--rate-limit", "1000000",
             ], port: serverPort, log: log("server"))
         try await server.start()
         let proxy = try FaultProxy(upstreamPort: serverPort)
@@ -206,7 +206,7 @@ struct SyncChaos {
     func syncArguments(db: String, state: String, timeout: Double, backfill: String? = "all") -> [String] {
         ["sync", "--once", "--quiet", "--db", db, "--state", state]
             + (backfill.map { ["--backfill-days", $0] } ?? [])
-            + ["--batch-size", "\(settings.batchSize)", "--timeout", "\(timeout)", "--tz", "UTC"]
+            + ["--batch-size", "\(settings.batchSize)", "--timeout", "\(timeout)", "--home-tz", "UTC"]
     }
 
     /// The samples the server holds for the person the state in `state` is enrolled as

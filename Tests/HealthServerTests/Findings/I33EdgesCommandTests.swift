@@ -92,7 +92,7 @@ import Testing
         let (listener, port) = try FaultProxy.listenOnLoopback()
         defer { close(listener) }
         let log = URL(fileURLWithPath: folder + "/serve.log")
-        let serve = try ChildProcess(["serve", "--db", folder + "/server.sqlite", "--port", "\(port)"], log: log)
+        let serve = try ChildProcess(["serve", "--server-db", folder + "/server.sqlite", "--port", "\(port)"], log: log)
         let status = await serve.wait(seconds: 60)
         serve.kill()
         let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -109,7 +109,7 @@ import Testing
             let log = URL(fileURLWithPath: folder + "/\(host).log")
             let port = try FaultProxy.freePort()
             let serve = try ChildProcess(
-                ["serve", "--host", host, "--port", "\(port)", "--db", folder + "/\(host)/server.sqlite"], log: log)
+                ["serve", "--host", host, "--port", "\(port)", "--server-db", folder + "/\(host)/server.sqlite"], log: log)
             defer { serve.kill() }
             let deadline = Date().addingTimeInterval(120)
             while serve.isRunning, Date() < deadline {

@@ -8,10 +8,10 @@ import Testing
 
 @testable import HealthServer
 
-/// Finding M2 (issue 32): consent was self-service for the coach — a `--types` token signed in
+/// Finding M2 (issue 32): consent was self-service for the coach — a `--kinds` token signed in
 /// at /login with its own token and granted itself its kinds on /consent. Now a person has an
 /// owner token and scoped tokens they make (`healthpipe users token add alice --name coach
-/// --types steps,sleep`): only the owner's session signs in and decides consent; a scoped
+/// --kinds steps,sleep`): only the owner's session signs in and decides consent; a scoped
 /// token reads the owner's data of its kinds that the owner granted, and never signs in.
 @Suite struct M2ScopedTokenTests {
     static let now = DashboardWebTests.now
@@ -41,7 +41,7 @@ import Testing
         try await harness.app.test(.router) { client in
             let browser = Browser(client)
             try await browser.get("/login")
-            // Old code: a --types token signed in (303 to /consent) and saved its own consent.
+            // Old code: a --kinds token signed in (303 to /consent) and saved its own consent.
             let refused = try await browser.post("/login", [("token", coach.text)])
             #expect(refused.status == .forbidden)
             #expect(refused.body.contains("scoped token") && refused.body.contains("cannot sign in"))

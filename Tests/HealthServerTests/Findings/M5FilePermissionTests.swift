@@ -41,7 +41,7 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/csv")
         #expect(!files.isEmpty)
         for file in files { #expect(try Self.mode(folder + "/csv/" + file) == 0o600, "\(file)") }
-        _ = try ChildProcess.output(["users", "add", "alice", "--db", folder + "/server/server.sqlite"])
+        _ = try ChildProcess.output(["users", "add", "alice", "--server-db", folder + "/server/server.sqlite"])
         #expect(try Self.mode(folder + "/server/server.sqlite") == 0o600)
     }
 }

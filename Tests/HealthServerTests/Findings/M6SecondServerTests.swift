@@ -57,7 +57,7 @@ import Testing
         let firstLog = URL(fileURLWithPath: folder).appendingPathComponent("first.log")
         let secondLog = URL(fileURLWithPath: folder).appendingPathComponent("second.log")
         let ports = (try FaultProxy.freePort(), try FaultProxy.freePort())
-        let first = try ChildProcess(["serve", "--db", database, "--port", "\(ports.0)"], log: firstLog)
+        let first = try ChildProcess(["serve", "--server-db", database, "--port", "\(ports.0)"], log: firstLog)
         defer { first.kill() }
         // Its banner comes after it has taken the lock.
         let deadline = Date().addingTimeInterval(120)
@@ -67,14 +67,14 @@ import Testing
         }
         let started = (try? String(contentsOf: firstLog, encoding: .utf8)) ?? ""
         try #require(first.isRunning, "the first server did not start: \(started)")
-        let second = try ChildProcess(["serve", "--db", database, "--port", "\(ports.1)"], log: secondLog)
+        let second = try ChildProcess(["serve", "--server-db", database, "--port", "\(ports.1)"], log: secondLog)
         let status = await second.wait(seconds: 60)
         second.kill()
         let said = (try? String(contentsOf: secondLog, encoding: .utf8)) ?? ""
         #expect(status == 2, "\(said)")
         #expect(said.contains("another healthpipe serve is using \(folder)"), "\(said)")
         do {
-            _ = try ChildProcess.output(["users", "delete", "nobody", "--db", database, "--yes"])
+            _ = try ChildProcess.output(["users", "delete", "nobody", "--server-db", database, "--yes"])
             Issue.record("users delete ran beside the server")
         } catch let error as ChaosError {
             #expect(error.description.contains("healthpipe serve is running on \(folder)"), "\(error)")
