@@ -6,18 +6,18 @@ import HealthCore
 /// or a no-break space before `AM`/`PM`.
 enum HAEDate {
     static func parse(_ text: String) -> ExportDate.Parsed? {
-        if let parsed = ExportDate.parse(text) { return parsed }
+        if let parsed = ExportDate.parse(text, recordTime: true) { return parsed }
         let normalized = text.replacingOccurrences(of: "\u{202F}", with: " ").replacingOccurrences(of: "\u{00A0}", with: " ")
         var parts = normalized.split(separator: " ").map(String.init)
         // date, h:mm:ss, AM|PM, offset
         guard parts.count == 4, ["AM", "PM"].contains(parts[2].uppercased()) else {
-            return parts.count == 3 ? ExportDate.parse(parts.joined(separator: " ")) : nil
+            return parts.count == 3 ? ExportDate.parse(parts.joined(separator: " "), recordTime: true) : nil
         }
         let clock = parts[1].split(separator: ":").map { Int($0) }
         guard clock.count == 3, let hour12 = clock[0], let minute = clock[1], let second = clock[2], (1...12).contains(hour12)
         else { return nil }
         let hour = (hour12 % 12) + (parts[2].uppercased() == "PM" ? 12 : 0)
         parts[1] = String(format: "%02d:%02d:%02d", hour, minute, second)
-        return ExportDate.parse([parts[0], parts[1], parts[3]].joined(separator: " "))
+        return ExportDate.parse([parts[0], parts[1], parts[3]].joined(separator: " "), recordTime: true)
     }
 }

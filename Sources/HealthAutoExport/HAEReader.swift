@@ -38,6 +38,10 @@ public enum HAEReader {
 
     static let defaultSource = Source(name: "Health Auto Export")
 
+    /// The longest metric or workout name read: a type's name elsewhere is 200 characters
+    /// at most (`HAE:` and the name).
+    static let longestName = 196
+
     public static func read(_ data: Data) throws -> Batch {
         guard let root = try? JSONSerialization.jsonObject(with: data), let top = root as? [String: Any] else {
             throw ReadError(pointer: "", reason: "the body is not a JSON object")
@@ -71,6 +75,10 @@ public enum HAEReader {
 
     private static func readMetric(_ metric: [String: Any], pointer: String, into batch: inout Batch) throws {
         guard let name = metric["name"] as? String else { throw ReadError(pointer: pointer + "/name", reason: "missing name") }
+        // A name becomes a type (`HAE:<name>`): as long as a type may be anywhere else.
+        guard !name.isEmpty, name.count <= longestName else {
+            throw ReadError(pointer: pointer + "/name", reason: "name must be 1–\(longestName) characters")
+        }
         let units = HAEMetricMap.unit(metric["units"] as? String ?? "")
         let points = metric["data"] as? [[String: Any]] ?? []
         for (index, point) in points.enumerated() {
@@ -199,6 +207,9 @@ public enum HAEReader {
         let start = try date(workout["start"] as? String, pointer + "/start")
         let end = try date(workout["end"] as? String, pointer + "/end")
         let name = (workout["name"] as? String) ?? "Other"
+        guard !name.isEmpty, name.count <= longestName else {
+            throw ReadError(pointer: pointer + "/name", reason: "name must be 1–\(longestName) characters")
+        }
         func quantity(_ key: String) -> (Double, String)? {
             guard let object = workout[key] as? [String: Any], let qty = (object["qty"] as? NSNumber)?.doubleValue else {
                 return nil
@@ -251,7 +262,8 @@ public enum HAEReader {
         if let start = point["start"] as? String {
             let from = try date(start, pointer + "/start")
             let to = try date(point["end"] as? String ?? start, pointer + "/end")
-            return (from.date, max(from.date, to.date), from.utcOffsetSeconds)
+            guard to.date >= from.date else { throw ReadError(pointer: pointer + "/end", reason: "end must not be before start") }
+            return (from.date, to.date, from.utcOffsetSeconds)
         }
         let at = try date(point["date"] as? String, pointer + "/date")
         return (at.date, at.date, at.utcOffsetSeconds)
@@ -260,7 +272,7 @@ public enum HAEReader {
     private static func date(_ text: String?, _ pointer: String) throws -> ExportDate.Parsed {
         guard let text else { throw ReadError(pointer: pointer, reason: "missing date") }
         guard let parsed = HAEDate.parse(text) else {
-            throw ReadError(pointer: pointer, reason: "not a date like 2024-01-05 08:00:00 -0800")
+            throw ReadError(pointer: pointer, reason: "not a date like 2024-01-05 08:00:00 -0800 in the years 1900–2199")
         }
         return parsed
     }

@@ -20,6 +20,15 @@ public enum CivilDays {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// The days of `month` (1–12) in `year`: 28–31, February's by the Gregorian leap rule.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     /// The calendar date `days` after 1970-01-01.
     public static func date(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468

@@ -16,8 +16,8 @@ extension DailyNormalizer {
     public func anchor(
         excluding withheld: Set<HealthDataCategory> = [], daily: (any DailyMetricsSource)? = nil
     ) async throws -> DataAnchor {
-        let spans = try await store.sampleSpans()
         let instant = now()
+        let spans = try await spans(asOf: instant)
         let todayZone = try await zone(at: instant)
         var dataZone = todayZone
         let newest = spans.filter { !withheld.contains(HealthDataCategory($0.type)) }.map(\.last).max()
@@ -30,5 +30,29 @@ extension DailyNormalizer {
             anchor = anchor.including(later)
         }
         return anchor
+    }
+
+    /// How far after `now` a sample may end and still count as today's data (an ongoing
+    /// sample, a clock a few hours ahead).
+    static let futureMargin: TimeInterval = 86400
+
+    /// The store's spans (``HealthQuerying/sampleSpans()``) as of `instant`: a type whose
+    /// data runs on past ``futureMargin`` after it — a device with a wrong clock, a record
+    /// dated 2199 — ends at its latest sample by `instant`, and a type with nothing by then
+    /// is left out, so one impossible date never makes "the last day with data" a day in
+    /// the future (and every view empty). Only such types cost a query.
+    public func spans(asOf instant: Date) async throws -> [SampleTypeSpan] {
+        var spans: [SampleTypeSpan] = []
+        for span in try await store.sampleSpans() {
+            guard span.last > instant.addingTimeInterval(Self.futureMargin) else {
+                spans.append(span)
+                continue
+            }
+            guard span.first <= instant, let latest = try await store.latestSample(of: span.type, endingBy: instant) else {
+                continue
+            }
+            spans.append(SampleTypeSpan(type: span.type, first: span.first, last: max(span.first, latest.end)))
+        }
+        return spans
     }
 }

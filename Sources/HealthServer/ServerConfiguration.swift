@@ -43,6 +43,11 @@ public struct ServerConfiguration: Sendable {
     /// The deadline, in seconds, of each store-backed part of `GET /v1/snapshot` (a part
     /// past it is left empty with the reason; the weather has its own).
     public var snapshotProviderTimeout = 1.5
+    /// Seconds a connection may send nothing before it is closed: while its request's
+    /// headers or body are still to come (a client that stalls holds no connection, file
+    /// descriptor or import slot for long), or between requests. Not while a response is
+    /// written: a slow download is the client's to take.
+    public var idleTimeout: TimeInterval = 30
     /// Largest sealed sync batch (`POST /v1/sync/batches`), in bytes (larger: 413).
     public var maxEnvelopeBytes = 16 << 20
     /// Largest sync batch once decrypted and inflated, in bytes (larger: 422): 16 MiB, some

@@ -84,9 +84,14 @@ public struct PlausibleRange: Sendable, Hashable {
         guard let range = of(type) else {
             return anyQuantity.bounds.contains(value) ? nil : generic
         }
-        // An unknown or incompatible unit cannot be compared with the row: the generic bound.
-        guard let converted = try? HealthUnit.convert(value, from: unit, to: range.unit) else {
+        // A unit text that does not parse cannot be compared with the row: the generic bound.
+        guard let parsed = try? HealthUnit(parsing: unit), let own = try? HealthUnit(parsing: range.unit) else {
             return anyQuantity.bounds.contains(value) ? nil : generic
+        }
+        // A unit of another dimension (a resting heart rate in kg) is no reading of the type:
+        // stored, it would hide the type's real readings from every reader that converts.
+        guard let converted = try? parsed.convert(value, to: own) else {
+            return "unit \(String(unit.prefix(40))) is not a unit of \(type.identifier) (\(range.unit) or one convertible to it)"
         }
         if range.bounds.contains(converted) { return nil }
         return "value must be between \(describe(range.bounds.lowerBound)) and \(describe(range.bounds.upperBound)) "

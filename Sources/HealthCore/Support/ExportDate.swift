@@ -11,14 +11,17 @@ package enum ExportDate {
     }
 
     /// Parses `YYYY-MM-DD HH:MM:SS ±HHMM` (also `Z`/`+HH:MM` offsets and a `T` separator).
-    /// Returns `nil` for anything else.
-    package static func parse(_ text: String) -> Parsed? {
+    /// Returns `nil` for anything else. `recordTime`: the time of a health record, which must
+    /// also be a day its month has (not February 30), in the years 1900–2199, at an offset a
+    /// zone has (±18:00 at most) — anything else is a corrupt date, not a time to store.
+    /// Without it (a metadata value hashed into a content key), only the form is checked.
+    package static func parse(_ text: String, recordTime: Bool = false) -> Parsed? {
         var text = text
-        return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+        return text.withUTF8 { parse(UnsafeRawBufferPointer($0), recordTime: recordTime) }
     }
 
     /// Parses from raw UTF-8 bytes.
-    package static func parse(_ bytes: UnsafeRawBufferPointer) -> Parsed? {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, recordTime: Bool = false) -> Parsed? {
         let count = bytes.count
         guard count >= 19 else { return nil }
         func digits(_ at: Int, _ length: Int) -> Int? {
@@ -57,7 +60,7 @@ package enum ExportDate {
                 guard index + 2 <= count, let hours = digits(index, 2) else { return nil }
                 index += 2
                 if index < count, bytes[index] == 58 { index += 1 }
-                guard index + 2 <= count, let minutes = digits(index, 2) else { return nil }
+                guard index + 2 <= count, let minutes = digits(index, 2), minutes < 60 else { return nil }
                 index += 2
                 offset = (hours * 3600 + minutes * 60) * (sign == 45 ? -1 : 1)
             } else {
@@ -65,6 +68,11 @@ package enum ExportDate {
             }
         }
         guard index == count else { return nil }
+        if recordTime {
+            guard (1900...2199).contains(year), day <= CivilDays.daysIn(month: month, year: year),
+                abs(offset) <= 18 * 3600
+            else { return nil }
+        }
         let days = CivilDays.days(year: year, month: month, day: day)
         let local = Double(days * 86400 + hour * 3600 + minute * 60 + second) + fraction
         return Parsed(date: Date(timeIntervalSince1970: local - Double(offset)), utcOffsetSeconds: offset)

@@ -70,15 +70,19 @@ public enum MetricRegistry {
     /// neither known nor a stored type.
     public static func metrics(named list: String, storedTypes: [SampleType]) throws -> [ExportMetric] {
         guard list != "all" else { return all(storedTypes: storedTypes) }
-        return try list.split(separator: ",").map { part in
+        var metrics: [ExportMetric] = []
+        var named = Set<String>()
+        for part in list.split(separator: ",") {
             let name = part.trimmingCharacters(in: .whitespaces)
             guard let metric = metric(named: name, storedTypes: storedTypes) else {
                 throw UnknownMetricError(
                     name: name, available: all(storedTypes: storedTypes).map(\.name),
                     suggestions: SampleTypeNames.suggestions(for: name, storedTypes: storedTypes))
             }
-            return metric
+            // A metric named twice (or by two of its names) is exported once, where first named.
+            if named.insert(metric.name).inserted { metrics.append(metric) }
         }
+        return metrics
     }
 
     /// Every known metric the store has data for, in registry order, then a derived metric

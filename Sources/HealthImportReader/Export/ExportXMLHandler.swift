@@ -326,9 +326,10 @@ extension ExportXMLHandler {
     }
 
     fileprivate func parseDate(_ tag: XMLTag, _ attribute: XMLAttribute) throws -> ExportDate.Parsed {
-        guard let parsed = ExportDate.parse(tag.bytes(attribute.value)) else {
+        guard let parsed = ExportDate.parse(tag.bytes(attribute.value), recordTime: true) else {
             throw ExportFormatError(
-                "<\(tag.nameString)> has a \(tag.attributeName(attribute)) that is not a date of the form 2019-01-01 08:00:00 -0800"
+                "<\(tag.nameString)> has a \(tag.attributeName(attribute)) that is not a date of the form 2019-01-01 08:00:00 -0800 "
+                    + "in the years 1900–2199"
             )
         }
         return parsed

@@ -124,13 +124,14 @@ public func buildApplication(
         .post { request, context in try await routes.postMCP(request, context) }
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe")
-    var server = HTTPServerBuilder.http1()
+    let http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))
+    var server = HTTPServerBuilder.http1(configuration: http1)
     if let tls = configuration.tls {
         do {
             // The builder makes its TLS context only when the server starts: make one now,
             // so that a configuration that cannot work stops the build with its reason.
             _ = try NIOSSLContext(configuration: tls)
-            server = try HTTPServerBuilder.tls(.http1(), tlsConfiguration: tls)
+            server = try HTTPServerBuilder.tls(.http1(configuration: http1), tlsConfiguration: tls)
         } catch {
             throw ServerTLS.TLSSetupError(reason: "\(error)")
         }

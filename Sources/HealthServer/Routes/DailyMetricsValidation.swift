@@ -17,6 +17,12 @@ enum DailyMetricsValidation {
             guard let date = LocalDate(day.localDate) else {
                 throw Problem.unprocessable("local_date must be YYYY-MM-DD", pointer: at("local_date"))
             }
+            // The days any read can ask for (a day of 9999 would be "the last day with data").
+            guard HealthRoutes.servedDates.contains(date) else {
+                throw Problem.unprocessable(
+                    "local_date must be between \(HealthRoutes.servedDates.lowerBound) and \(HealthRoutes.servedDates.upperBound)",
+                    pointer: at("local_date"))
+            }
             guard let zone = TimeZone(identifier: day.timezoneIdentifier) else {
                 throw Problem.unprocessable("timezone must be an IANA zone such as Europe/Paris", pointer: at("timezone"))
             }

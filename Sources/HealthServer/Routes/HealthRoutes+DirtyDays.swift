@@ -38,8 +38,10 @@ extension HealthRoutes {
             for (name, group) in groups {
                 let zone = TimeZone(identifier: name) ?? .gmt
                 var intervals = group.filter { !$0.isEverything }.map(\.interval)
-                if group.contains(where: \.isEverything), let stored = try await database.storedSpan() {
-                    intervals.append(stored)
+                if group.contains(where: \.isEverything), let stored = try await database.storedSpan(),
+                    let known = Self.untilTomorrow(stored, now: Date())
+                {
+                    intervals.append(known)
                 }
                 guard !intervals.isEmpty else { continue }
                 let (computed, upserted) = try await recompute(
@@ -52,6 +54,16 @@ extension HealthRoutes {
             try await database.clearDirty(ids: spans.map(\.id))
             return (days, counts)
         }
+    }
+
+    /// The part of the store's span up to a day after `now`: the days an import recomputes
+    /// (at most the latest 3660 of them) end there, so one sample dated 2199 does not turn
+    /// them into ten years of empty future days while the person's own are left out; `nil`
+    /// when every sample is dated later. A write of such a sample still computes its own day.
+    static func untilTomorrow(_ span: DateInterval, now: Date) -> DateInterval? {
+        let horizon = now.addingTimeInterval(2 * 86400)
+        guard span.start < horizon else { return nil }
+        return DateInterval(start: span.start, end: min(span.end, horizon))
     }
 
     /// ``computeDirtyDays(userID:database:)`` after a commit: a failure is logged and

@@ -51,7 +51,7 @@ import Testing
                 #expect(ServerHarness.json(response.body)["pointer"] as? String == "/data/metrics/0/data/0")
             }
             let longSleep =
-                #"{"data": {"metrics": [{"name": "sleep_analysis", "units": "hr", "data": [{"startDate": "0001-01-01 00:00:00 +0000", "endDate": "9999-01-01 00:00:00 +0000", "value": "Core"}]}]}}"#
+                #"{"data": {"metrics": [{"name": "sleep_analysis", "units": "hr", "data": [{"startDate": "1990-01-01 00:00:00 +0000", "endDate": "2090-01-01 00:00:00 +0000", "value": "Core"}]}]}}"#
             try await client.execute(
                 uri: "/v1/health-auto-export", method: .post, headers: harness.headers("alice"),
                 body: ByteBuffer(string: longSleep)
