@@ -63,19 +63,6 @@ extension HealthKitQuerying {
         default: "\(value)"
         }
     }
-
-    /// Waits for async HealthKit work from synchronous code (``SampleScanning``'s callers run
-    /// it on a thread of their own).
-    static func wait<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
-        let semaphore = DispatchSemaphore(value: 0)
-        let result = UncheckedBox<Result<Value, any Error>?>(nil)
-        Task.detached {
-            do { result.value = .success(try await work()) } catch { result.value = .failure(error) }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return try result.value!.get()
-    }
 }
 
 /// Carries a value HealthKit's API does not mark `Sendable` (types, predicates, sort

@@ -143,43 +143,46 @@ public final class HealthKitQuerying: HealthQuerying, SampleScanning, @unchecked
         return spans.sorted { $0.type < $1.type }
     }
 
-    // MARK: SampleScanning (blocking: run it on a thread of its own, never the main one)
+    // MARK: SampleScanning
 
-    public func storedSampleTypes() throws -> [SampleType] {
-        try types.filter { type in
-            guard let sampleType = Self.sampleType(type) else { return false }
-            return try Self.wait {
-                try await self.query(sampleType, predicate: nil, limit: 1, ascendingBy: HKSampleSortIdentifierStartDate)
-            }
-            .isEmpty == false
-        }.sorted()
+    public func storedSampleTypes() async throws -> [SampleType] {
+        var stored: [SampleType] = []
+        for type in types {
+            guard let sampleType = Self.sampleType(type) else { continue }
+            let first = try await query(sampleType, predicate: nil, limit: 1, ascendingBy: HKSampleSortIdentifierStartDate)
+            if !first.isEmpty { stored.append(type) }
+        }
+        return stored.sorted()
     }
 
-    public func scanSamples(of type: SampleType, startingIn interval: DateInterval?, _ body: (SampleRow) throws -> Void) throws {
+    /// The samples of `type` starting in `interval`, read in one HealthKit query (it has no
+    /// cursor), handed on in pages of ``sampleScanPageSize``.
+    public func scanSamples(
+        of type: SampleType, startingIn interval: DateInterval?, pages body: ([SampleRow]) async throws -> Void
+    ) async throws {
         guard let sampleType = Self.sampleType(type) else { return }
-        let found = try Self.wait {
-            let predicate = interval.map {
-                HKQuery.predicateForSamples(withStart: $0.start, end: $0.end, options: .strictStartDate)
-            }
-            return try await self.query(
-                sampleType, predicate: predicate, limit: HKObjectQueryNoLimit, ascendingBy: HKSampleSortIdentifierStartDate)
+        let predicate = interval.map {
+            HKQuery.predicateForSamples(withStart: $0.start, end: $0.end, options: .strictStartDate)
         }
-        for object in found {
-            guard let sample = Self.sample(object) else { continue }
-            try body(
-                SampleRow(
-                    start: sample.start.timeIntervalSince1970, end: sample.end.timeIntervalSince1970,
-                    value: sample.value.number, valueText: sample.value.text, unit: sample.value.unit,
-                    sourceName: sample.source.name, timeZoneIdentifier: sample.timeZoneIdentifier))
+        let found = try await query(
+            sampleType, predicate: predicate, limit: HKObjectQueryNoLimit, ascendingBy: HKSampleSortIdentifierStartDate)
+        let rows = found.compactMap { Self.sample($0) }.map { sample in
+            SampleRow(
+                start: sample.start.timeIntervalSince1970, end: sample.end.timeIntervalSince1970,
+                value: sample.value.number, valueText: sample.value.text, unit: sample.value.unit,
+                sourceName: sample.source.name, timeZoneIdentifier: sample.timeZoneIdentifier)
+        }
+        for page in stride(from: 0, to: rows.count, by: sampleScanPageSize) {
+            try await body(Array(rows[page..<min(page + sampleScanPageSize, rows.count)]))
         }
     }
 
     /// Clinical records need HealthKit's clinical-records entitlement and types, which are
     /// not read here: none.
-    public func clinicalRecords() throws -> [ClinicalRecord] { [] }
+    public func clinicalRecords() async throws -> [ClinicalRecord] { [] }
 
-    public func storedSpan() throws -> DateInterval? {
-        try Self.wait { SampleTypeSpan.union(try await self.sampleSpans()) }
+    public func storedSpan() async throws -> DateInterval? {
+        SampleTypeSpan.union(try await sampleSpans())
     }
 
     // MARK: HealthKit calls

@@ -3,48 +3,41 @@ import HealthCore
 import PostgresNIO
 
 /// ``SampleScanning`` over one user's samples in PostgreSQL, for CSV exports: pages of
-/// 5,000 rows in (start, anchor) order, each read by keyset from the last, so memory does
-/// not grow with the number of rows. Synchronous, as the protocol is: call it from a thread
-/// that may block (the server's CSV stream runs on a Dispatch worker), never from the
-/// cooperative pool or an event loop.
+/// ``sampleScanPageSize`` rows in (start, anchor) order, each read by keyset from the last,
+/// so memory does not grow with the number of rows. Async throughout: nothing blocks a
+/// thread while PostgreSQL answers.
 public struct PostgresSampleScanner: SampleScanning {
     let store: PostgresHealthStore
-    /// Rows per page.
-    var pageSize = 5_000
 
     public init(store: PostgresHealthStore) { self.store = store }
 
     private var database: PostgresHealthDatabase { store.database }
 
-    public func storedSampleTypes() throws -> [SampleType] {
-        let (database, userID) = (database, store.userID)
-        return try BlockingWork.wait {
-            var types: [SampleType] = []
-            for try await identifier in try await database.client.query(
-                """
-                SELECT t.identifier FROM health_sample_type t
-                WHERE EXISTS (SELECT 1 FROM health_sample s WHERE s.user_id = \(userID) AND s.type_id = t.id)
-                ORDER BY t.identifier
-                """, logger: database.logger
-            ).decode(String.self) {
-                types.append(SampleType(identifier))
-            }
-            return types
+    public func storedSampleTypes() async throws -> [SampleType] {
+        var types: [SampleType] = []
+        for try await identifier in try await database.client.query(
+            """
+            SELECT t.identifier FROM health_sample_type t
+            WHERE EXISTS (SELECT 1 FROM health_sample s WHERE s.user_id = \(store.userID) AND s.type_id = t.id)
+            ORDER BY t.identifier
+            """, logger: database.logger
+        ).decode(String.self) {
+            types.append(SampleType(identifier))
         }
+        return types
     }
 
     public func scanSamples(
-        of type: SampleType, startingIn interval: DateInterval?, _ body: (SampleRow) throws -> Void
-    )
-        throws
-    {
+        of type: SampleType, startingIn interval: DateInterval?, pages body: ([SampleRow]) async throws -> Void
+    ) async throws {
         let lower = interval?.start.timeIntervalSince1970 ?? -Double.greatestFiniteMagnitude
         let upper = interval?.end.timeIntervalSince1970 ?? Double.greatestFiniteMagnitude
         var after: (start: Double, anchor: Int64) = (-Double.greatestFiniteMagnitude, Int64.min)
         while true {
-            let page = try self.page(type, from: lower, below: upper, after: after)
-            for row in page.rows { try body(row) }
-            guard page.rows.count == pageSize, let last = page.last else { return }
+            let page = try await self.page(type, from: lower, below: upper, after: after)
+            guard !page.rows.isEmpty else { return }
+            try await body(page.rows)
+            guard page.rows.count == sampleScanPageSize, let last = page.last else { return }
             after = last
         }
     }
@@ -53,29 +46,23 @@ public struct PostgresSampleScanner: SampleScanning {
 
     private func page(
         _ type: SampleType, from lower: Double, below upper: Double, after: (start: Double, anchor: Int64)
-    ) throws -> (rows: [SampleRow], last: (start: Double, anchor: Int64)?) {
-        let (database, userID, limit) = (database, store.userID, pageSize)
-        let columns: [Columns] = try BlockingWork.wait {
-            var rows: [Columns] = []
-            rows.reserveCapacity(limit)
-            for try await row in try await database.client.query(
-                """
-                SELECT s.start, s.anchor, s."end", s.value, s.value_text, s.unit, s.source_id, s.time_zone
-                FROM health_sample s
-                WHERE s.user_id = \(userID) AND s.type_id = (SELECT id FROM health_sample_type WHERE identifier = \(type.identifier))
-                    AND s.start >= \(lower) AND s.start < \(upper) AND (s.start, s.anchor) > (\(after.start), \(after.anchor))
-                ORDER BY s.start, s.anchor LIMIT \(limit)
-                """, logger: database.logger
-            ).decode(Columns.self) {
-                rows.append(row)
-            }
-            return rows
+    ) async throws -> (rows: [SampleRow], last: (start: Double, anchor: Int64)?) {
+        var columns: [Columns] = []
+        columns.reserveCapacity(sampleScanPageSize)
+        for try await row in try await database.client.query(
+            """
+            SELECT s.start, s.anchor, s."end", s.value, s.value_text, s.unit, s.source_id, s.time_zone
+            FROM health_sample s
+            WHERE s.user_id = \(store.userID) AND s.type_id = (SELECT id FROM health_sample_type WHERE identifier = \(type.identifier))
+                AND s.start >= \(lower) AND s.start < \(upper) AND (s.start, s.anchor) > (\(after.start), \(after.anchor))
+            ORDER BY s.start, s.anchor LIMIT \(sampleScanPageSize)
+            """, logger: database.logger
+        ).decode(Columns.self) {
+            columns.append(row)
         }
-        let sources = try BlockingWork.wait {
-            try await database.names.resolve(
-                types: [], sources: Set(columns.map(\.6)), devices: [], client: database.client, logger: database.logger
-            ).sources
-        }
+        let sources = try await database.names.resolve(
+            types: [], sources: Set(columns.map(\.6)), devices: [], client: database.client, logger: database.logger
+        ).sources
         let rows = columns.map { column in
             SampleRow(
                 start: column.0, end: column.2, value: column.3, valueText: column.4, unit: column.5,
@@ -84,27 +71,21 @@ public struct PostgresSampleScanner: SampleScanning {
         return (rows, columns.last.map { ($0.0, $0.1) })
     }
 
-    public func clinicalRecords() throws -> [ClinicalRecord] {
-        let (database, userID) = (database, store.userID)
-        return try BlockingWork.wait {
-            var records: [ClinicalRecord] = []
-            for try await json in try await database.client.query(
-                """
-                SELECT body::text FROM health_record WHERE user_id = \(userID)
-                    AND family = \(HealthRecord.Family.clinicalRecord.rawValue)
-                ORDER BY received NULLS FIRST, content_key
-                """, logger: database.logger
-            ).decode(String.self) {
-                records.append(try JSONText.decode(ClinicalRecord.self, from: json))
-            }
-            return records
+    public func clinicalRecords() async throws -> [ClinicalRecord] {
+        var records: [ClinicalRecord] = []
+        for try await json in try await database.client.query(
+            """
+            SELECT body::text FROM health_record WHERE user_id = \(store.userID)
+                AND family = \(HealthRecord.Family.clinicalRecord.rawValue)
+            ORDER BY received NULLS FIRST, content_key
+            """, logger: database.logger
+        ).decode(String.self) {
+            records.append(try JSONText.decode(ClinicalRecord.self, from: json))
         }
+        return records
     }
 
-    public func storedSpan() throws -> DateInterval? {
-        let store = store
-        return try BlockingWork.wait { try await store.storedSpan() }
-    }
+    public func storedSpan() async throws -> DateInterval? { try await store.storedSpan() }
 }
 
 extension PostgresHealthStore {
@@ -140,6 +121,6 @@ extension PostgresHealthStore {
         return spans.sorted { $0.type < $1.type }
     }
 
-    /// Synchronous streaming reads for CSV exports (``PostgresSampleScanner``).
+    /// Streaming reads for CSV exports (``PostgresSampleScanner``).
     public var scanner: PostgresSampleScanner { PostgresSampleScanner(store: self) }
 }

@@ -5,12 +5,12 @@ import Testing
 
 /// Exact CSV bytes for imported exports: two public fixtures and the hand-written one.
 @Suite struct FixtureCSVTests {
-    @Test func alekSiWeightAndHeightInMoscowTime() throws {
+    @Test func alekSiWeightAndHeightInMoscowTime() async throws {
         let (database, folder) = try ExportFixtures.store("apple-health/AlekSi-applehealth/testdata.xml")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let stored = try database.store.storedSampleTypes()
+        let stored = try await database.store.storedSampleTypes()
         #expect(MetricRegistry.all(storedTypes: stored).map(\.name) == ["weight", "a1c", "height"])
-        let (text, report) = try ExportFixtures.csv(database, ["weight", "height", "a1c"]) {
+        let (text, report) = try await ExportFixtures.csv(database, ["weight", "height", "a1c"]) {
             $0.zone = TimeZone(identifier: "Europe/Moscow")!
             $0.includesSource = true
         }
@@ -28,11 +28,11 @@ import Testing
         )
     }
 
-    @Test func rinoshiyoEveryMetric() throws {
+    @Test func rinoshiyoEveryMetric() async throws {
         let (database, folder) = try ExportFixtures.store("apple-health/rinoshiyo-apple-health-mcp-server/sample_export.xml")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let metrics = MetricRegistry.all(storedTypes: try database.store.storedSampleTypes()).map(\.name)
-        let (text, report) = try ExportFixtures.csv(database, metrics)
+        let metrics = MetricRegistry.all(storedTypes: try await database.store.storedSampleTypes()).map(\.name)
+        let (text, report) = try await ExportFixtures.csv(database, metrics)
         #expect(
             text == """
                 Date,Metric,Value,Unit
@@ -50,10 +50,10 @@ import Testing
     /// Weight in lb (2 decimals), glucose in mmol/L from two stored units, body fat as a
     /// percentage, HbA1c from FHIR (one in IFCC mmol/mol), quoting of a source with a
     /// comma, quotes and an emoji, and local times either side of the DST change.
-    @Test func theHandWrittenExportInLosAngeles() throws {
+    @Test func theHandWrittenExportInLosAngeles() async throws {
         let (database, folder) = try ExportFixtures.store(ExportFixtures.own)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (text, report) = try ExportFixtures.csv(database, ["weight", "steps", "glucose", "a1c", "body_fat"]) {
+        let (text, report) = try await ExportFixtures.csv(database, ["weight", "steps", "glucose", "a1c", "body_fat"]) {
             $0.zone = ExportFixtures.losAngeles
             $0.units.weight = .lb
             $0.units.glucose = .millimolesPerLiter
@@ -78,10 +78,10 @@ import Testing
         #expect(report.unavailable.isEmpty)
     }
 
-    @Test func healthExporterDatesAndDefaultUnits() throws {
+    @Test func healthExporterDatesAndDefaultUnits() async throws {
         let (database, folder) = try ExportFixtures.store(ExportFixtures.own)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (text, _) = try ExportFixtures.csv(database, ["weight", "glucose"]) {
+        let (text, _) = try await ExportFixtures.csv(database, ["weight", "glucose"]) {
             $0.zone = ExportFixtures.losAngeles
             $0.dateStyle = .healthExporter
         }

@@ -14,11 +14,11 @@ import Testing
         print(json.dumps({"rows": rows, "values": [float(r[2]) for r in rows[1:]]}))
         """
 
-    @Test func pythonReadsEveryFieldAndValue() throws {
+    @Test func pythonReadsEveryFieldAndValue() async throws {
         let (database, folder) = try ExportFixtures.store(ExportFixtures.own)
         defer { try? FileManager.default.removeItem(at: folder) }
         let names = ["weight", "steps", "glucose", "a1c", "body_fat"]
-        let (text, _) = try ExportFixtures.csv(database, names) {
+        let (text, _) = try await ExportFixtures.csv(database, names) {
             $0.zone = ExportFixtures.losAngeles
             $0.dateStyle = .healthExporter
             $0.includesSource = true

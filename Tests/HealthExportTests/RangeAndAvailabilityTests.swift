@@ -9,10 +9,10 @@ import Testing
 @Suite struct RangeAndAvailabilityTests {
     /// 2024-03-09…2024-03-10 in Los Angeles: the weight of 23:30 on the 8th (already the 9th
     /// in UTC) is out, the 15 steps at 23:59 on the 10th (the 11th in UTC) are in.
-    @Test func bothEndsOfTheRangeInTheUsersZone() throws {
+    @Test func bothEndsOfTheRangeInTheUsersZone() async throws {
         let (database, folder) = try ExportFixtures.store(ExportFixtures.own)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (local, _) = try ExportFixtures.csv(database, ["weight", "steps"]) {
+        let (local, _) = try await ExportFixtures.csv(database, ["weight", "steps"]) {
             $0.zone = ExportFixtures.losAngeles
             $0.interval = ExportFixtures.days("2024-03-09", "2024-03-10", in: ExportFixtures.losAngeles)
         }
@@ -25,7 +25,7 @@ import Testing
                 """)
         // The same dates in UTC hold the other weight and not those steps.
         let utc = TimeZone(identifier: "UTC")!
-        let (inUTC, _) = try ExportFixtures.csv(database, ["weight", "steps"]) {
+        let (inUTC, _) = try await ExportFixtures.csv(database, ["weight", "steps"]) {
             $0.interval = ExportFixtures.days("2024-03-09", "2024-03-10", in: utc)
         }
         #expect(
@@ -37,10 +37,10 @@ import Testing
                 """)
     }
 
-    @Test func anEmptyRangeGivesTheHeaderOnly() throws {
+    @Test func anEmptyRangeGivesTheHeaderOnly() async throws {
         let (database, folder) = try ExportFixtures.store(ExportFixtures.own)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (text, report) = try ExportFixtures.csv(database, ["weight", "steps", "a1c"]) {
+        let (text, report) = try await ExportFixtures.csv(database, ["weight", "steps", "a1c"]) {
             $0.interval = ExportFixtures.days("2020-01-01", "2020-12-31", in: ExportFixtures.losAngeles)
         }
         #expect(text == "Date,Metric,Value,Unit\n")
@@ -48,10 +48,10 @@ import Testing
         #expect(report.unavailable.isEmpty)  // the data exists, just not in this range
     }
 
-    @Test func aMetricWithoutDataIsReportedAndTheOthersGoOn() throws {
+    @Test func aMetricWithoutDataIsReportedAndTheOthersGoOn() async throws {
         let (database, folder) = try ExportFixtures.store("apple-health/AlekSi-applehealth/testdata.xml")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (text, report) = try ExportFixtures.csv(database, ["a1c", "glucose", "weight"])
+        let (text, report) = try await ExportFixtures.csv(database, ["a1c", "glucose", "weight"])
         #expect(text == "Date,Metric,Value,Unit\n2017-07-25T05:18:00+00:00,Weight,65.00,kg\n")
         #expect(report.unavailable.map(\.metric) == ["a1c", "glucose"])
         #expect(report.unavailable[1].reason == "no HKQuantityTypeIdentifierBloodGlucose samples in the store")
@@ -72,7 +72,7 @@ import Testing
     /// Issue 33 §5: the CSV export's metric names are the type names of every other command
     /// (one table), HealthKit identifiers name the same metrics, a type the table knows is a
     /// metric without samples (reported unavailable), and a wrong name suggests the closest.
-    @Test func i33_names_theExportTakesTheNamesOfEveryCommand() throws {
+    @Test func i33_names_theExportTakesTheNamesOfEveryCommand() async throws {
         #expect(
             MetricRegistry.known.map(\.name) == [
                 "weight", "steps", "glucose", "a1c", "height", "bmi", "body_fat", "lean_body_mass", "heart_rate",

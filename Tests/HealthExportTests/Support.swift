@@ -26,15 +26,15 @@ enum ExportFixtures {
     /// The CSV text and the report of exporting `names` with `configure`d options.
     static func csv(
         _ database: HealthDatabase, _ names: [String], configure: (inout CSVExporter.Options) -> Void = { _ in }
-    ) throws -> (String, CSVExporter.Report) {
-        let stored = try database.store.storedSampleTypes()
+    ) async throws -> (String, CSVExporter.Report) {
+        let stored = try await database.store.storedSampleTypes()
         let metrics = names.map { MetricRegistry.metric(named: $0, storedTypes: stored)! }
         var options = CSVExporter.Options()
         options.zone = TimeZone(identifier: "UTC")!
         configure(&options)
         var bytes: [UInt8] = []
         let output = CSVOutput { bytes.append(contentsOf: $0) }
-        let report = try CSVExporter(store: database.store, options: options).export(metrics, to: output)
+        let report = try await CSVExporter(store: database.store, options: options).export(metrics, to: output)
         return (String(decoding: bytes, as: UTF8.self), report)
     }
 

@@ -10,7 +10,7 @@ import Testing
 /// the key, then force-unwrapped the lookup. Units are stored as given (a Health Auto
 /// Export payload or a client may send one we do not know), so the exporter must cope.
 @Suite struct UnparsableUnitTests {
-    @Test func fuzz_aStoredUnitThatDoesNotParseIsKeptAsStoredNotATrap() throws {
+    @Test func fuzz_aStoredUnitThatDoesNotParseIsKeptAsStoredNotATrap() async throws {
         let (database, folder) = try ExportFixtures.store(ExportFixtures.own)
         defer { try? FileManager.default.removeItem(at: folder) }
         let start = LocalDate("2024-03-10")!.instant(hour: 9, in: TimeZone(identifier: "UTC")!)
@@ -23,7 +23,7 @@ import Testing
                             value: .quantity(80 + Double(offset), unit: unit), source: Source(name: "Scale"))))
             }
         }
-        let (text, report) = try ExportFixtures.csv(database, ["weight"]) {
+        let (text, report) = try await ExportFixtures.csv(database, ["weight"]) {
             $0.interval = ExportFixtures.days("2024-03-10", "2024-03-10", in: TimeZone(identifier: "UTC")!)
         }
         #expect(

@@ -21,7 +21,7 @@ import Testing
         #expect(expected.map(\.type) == [.sleepAnalysis, .heartRate, .stepCount])
         #expect(try await database.store.sampleSpans() == expected)
         #expect(try database.sampleSpans() == expected)
-        #expect(try database.store.storedSpan() == SampleTypeSpan.union(expected))
+        #expect(try await database.store.storedSpan() == SampleTypeSpan.union(expected))
         _ = try await database.store.delete(.stepCount, overlapping: Self.tail, source: nil)
         _ = await reference.delete(.stepCount, overlapping: Self.tail, source: nil)
         let after = await reference.sampleSpans()
@@ -30,7 +30,7 @@ import Testing
         // An empty store has none.
         let empty = try Fixtures.database(in: folder, name: "empty.sqlite")
         #expect(try await empty.store.sampleSpans() == [])
-        #expect(try empty.store.storedSpan() == nil)
+        #expect(try await empty.store.storedSpan() == nil)
     }
 
     @Test(.enabled(if: PostgresTestDatabase.url != nil, "needs HEALTHPIPE_TEST_POSTGRES_URL"))

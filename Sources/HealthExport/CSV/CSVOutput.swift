@@ -9,7 +9,9 @@
 public final class CSVOutput {
     private var buffer: [UInt8] = []
     private let capacity: Int
-    private let sink: (UnsafeRawBufferPointer) throws -> Void
+    private let sink: ((UnsafeRawBufferPointer) throws -> Void)?
+    /// Full buffers of an output made without a sink, oldest first (``takeChunks()``).
+    private var chunks: [[UInt8]] = []
     private var fieldsInRow = 0
     /// Bytes handed to the sink so far, and rows ended.
     public private(set) var bytesWritten: Int64 = 0
@@ -19,6 +21,21 @@ public final class CSVOutput {
         self.capacity = capacity
         self.sink = sink
         buffer.reserveCapacity(capacity + 256)
+    }
+
+    /// An output that keeps its full buffers for an async reader to take
+    /// (``takeChunks()``): an HTTP response body, written between pages of a scan.
+    public init(capacity: Int = 1 << 16) {
+        self.capacity = capacity
+        self.sink = nil
+        buffer.reserveCapacity(capacity + 256)
+    }
+
+    /// The buffers handed on since the last call, oldest first (an output made without a
+    /// sink; always empty with one).
+    public func takeChunks() -> [[UInt8]] {
+        defer { chunks.removeAll() }
+        return chunks
     }
 
     /// A text field, quoted when it holds a comma, a quote or a line break (quotes doubled).
@@ -75,7 +92,11 @@ public final class CSVOutput {
     /// Hands everything buffered to the sink.
     public func flush() throws {
         guard !buffer.isEmpty else { return }
-        try buffer.withUnsafeBytes { try sink($0) }
+        if let sink {
+            try buffer.withUnsafeBytes { try sink($0) }
+        } else {
+            chunks.append(buffer)
+        }
         bytesWritten += Int64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
     }

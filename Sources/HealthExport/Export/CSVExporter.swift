@@ -3,11 +3,13 @@ import HealthCore
 
 /// Writes samples as CSV rows `Date,Metric,Value,Unit` (and `Source`, on request), metric
 /// after metric in the order asked, each in time order, streaming from a ``SampleScanning``
-/// store through a ``CSVOutput``.
+/// store through a ``CSVOutput``: a page of rows at a time, the output's full buffers handed
+/// to `deliver` between pages, so a slow reader (an HTTP client) slows the scan and no
+/// thread waits.
 ///
 /// ```swift
 /// let exporter = CSVExporter(store: database.store, options: .init())
-/// let report = try exporter.export([weight, steps], to: output)
+/// let report = try await exporter.export([weight, steps], to: output)
 /// ```
 public struct CSVExporter: Sendable {
     /// How to write.
@@ -49,13 +51,15 @@ public struct CSVExporter: Sendable {
     }
 
     /// The header and every row of `metrics`. `progress` hears the running row count every
-    /// 65,536 rows.
+    /// 65,536 rows. An output made without a sink hands its full buffers to `deliver` after
+    /// each page of rows and at the end (``CSVOutput/takeChunks()``).
     public func export(
-        _ metrics: [ExportMetric], to output: CSVOutput, progress: ((Int) -> Void)? = nil
-    ) throws -> Report {
+        _ metrics: [ExportMetric], to output: CSVOutput, progress: ((Int) -> Void)? = nil,
+        deliver: ([UInt8]) async throws -> Void = { _ in }
+    ) async throws -> Report {
         try output.row(["Date", "Metric", "Value", "Unit"] + (options.includesSource ? ["Source"] : []))
         var report = Report()
-        let stored = Set(try store.storedSampleTypes())
+        let stored = Set(try await store.storedSampleTypes())
         var timestamp = CSVTimestamp(zone: options.zone, changes: options.zoneChanges, style: options.dateStyle)
         var written = 0
         func tick() {
@@ -71,12 +75,12 @@ public struct CSVExporter: Sendable {
                     continue
                 }
                 if case .category = metric.origin {
-                    try writeCategory(metric, type, output, &timestamp, tick)
+                    try await writeCategory(metric, type, output, &timestamp, tick, deliver)
                 } else {
-                    report.keptInStoredUnit += try writeQuantity(metric, type, output, &timestamp, tick)
+                    report.keptInStoredUnit += try await writeQuantity(metric, type, output, &timestamp, tick, deliver)
                 }
             case .labResult(let codes):
-                let records = try store.clinicalRecords()
+                let records = try await store.clinicalRecords()
                 let results = records.compactMap { LabResult($0, codes: codes) }
                 guard !results.isEmpty else {
                     report.unavailable.append(
@@ -95,72 +99,84 @@ public struct CSVExporter: Sendable {
                 }
             }
             report.rows.append((metric.name, output.rows - before))
+            for chunk in output.takeChunks() { try await deliver(chunk) }
         }
         try output.flush()
+        for chunk in output.takeChunks() { try await deliver(chunk) }
         return report
     }
 
     /// Returns the number of rows kept in their stored unit.
     private func writeQuantity(
-        _ metric: ExportMetric, _ type: SampleType, _ output: CSVOutput, _ timestamp: inout CSVTimestamp, _ tick: () -> Void
-    ) throws -> Int {
+        _ metric: ExportMetric, _ type: SampleType, _ output: CSVOutput, _ timestamp: inout CSVTimestamp, _ tick: () -> Void,
+        _ deliver: ([UInt8]) async throws -> Void
+    ) async throws -> Int {
         let target = try metric.unit(options.units).map(HealthUnit.init(parsing:))
         let targetLabel = target.map { metric.label(for: $0.symbol) }
         let decimals = metric.decimals(for: target?.symbol)
         var units: [String: HealthUnit?] = [:]
         var kept = 0
-        try store.scanSamples(of: type, startingIn: options.interval) { row in
-            guard let number = row.value else { return }
-            var value = number
-            var label = targetLabel
-            if let target, let symbol = row.unit {
-                // A unit that does not parse is remembered as `nil` (`.some(nil)`: assigning a
-                // bare `nil` through the subscript would remove the key, not store it).
-                let unit: HealthUnit?
-                if let known = units[symbol] {
-                    unit = known
+        try await store.scanSamples(of: type, startingIn: options.interval) { rows in
+            for row in rows {
+                guard let number = row.value else { continue }
+                var value = number
+                var label = targetLabel
+                if let target, let symbol = row.unit {
+                    // A unit that does not parse is remembered as `nil` (`.some(nil)`: assigning a
+                    // bare `nil` through the subscript would remove the key, not store it).
+                    let unit: HealthUnit?
+                    if let known = units[symbol] {
+                        unit = known
+                    } else {
+                        unit = try? HealthUnit(parsing: symbol)
+                        units[symbol] = .some(unit)
+                    }
+                    if let unit, let converted = try? unit.convert(number, to: target) {
+                        value = converted * metric.scale
+                    } else {
+                        label = symbol
+                        kept += 1
+                    }
                 } else {
-                    unit = try? HealthUnit(parsing: symbol)
-                    units[symbol] = .some(unit)
+                    value = number * (target == nil ? 1 : metric.scale)
+                    label = row.unit ?? ""
                 }
-                if let unit, let converted = try? unit.convert(number, to: target) {
-                    value = converted * metric.scale
-                } else {
-                    label = symbol
-                    kept += 1
-                }
-            } else {
-                value = number * (target == nil ? 1 : metric.scale)
-                label = row.unit ?? ""
+                try writeRow(
+                    output, &timestamp, start: row.start, metric: metric.title, value: value,
+                    decimals: label == targetLabel ? decimals : metric.decimals, unit: label ?? "", source: row.sourceName)
+                tick()
             }
-            try writeRow(
-                output, &timestamp, start: row.start, metric: metric.title, value: value,
-                decimals: label == targetLabel ? decimals : metric.decimals, unit: label ?? "", source: row.sourceName)
-            tick()
+            for chunk in output.takeChunks() { try await deliver(chunk) }
         }
         return kept
     }
 
     /// One row per sample: `Title (Value)` and the duration in minutes.
     private func writeCategory(
-        _ metric: ExportMetric, _ type: SampleType, _ output: CSVOutput, _ timestamp: inout CSVTimestamp, _ tick: () -> Void
-    ) throws {
+        _ metric: ExportMetric, _ type: SampleType, _ output: CSVOutput, _ timestamp: inout CSVTimestamp, _ tick: () -> Void,
+        _ deliver: ([UInt8]) async throws -> Void
+    ) async throws {
         let typeName = type.identifier.replacingOccurrences(of: "HKCategoryTypeIdentifier", with: "")
         var titles: [String: String] = [:]
-        try store.scanSamples(of: type, startingIn: options.interval) { row in
-            let text = row.valueText ?? row.value.map { CSVNumber.text($0, decimals: nil) } ?? ""
-            let title =
-                titles[text]
-                ?? {
-                    var short = text.hasPrefix("HKCategoryValue") ? String(text.dropFirst("HKCategoryValue".count)) : text
-                    if short.hasPrefix(typeName), short.count > typeName.count { short = String(short.dropFirst(typeName.count)) }
-                    titles[text] = short.isEmpty ? metric.title : "\(metric.title) (\(short))"
-                    return titles[text]!
-                }()
-            try writeRow(
-                output, &timestamp, start: row.start, metric: title, value: (row.end - row.start) / 60, decimals: nil,
-                unit: "min", source: row.sourceName)
-            tick()
+        try await store.scanSamples(of: type, startingIn: options.interval) { rows in
+            for row in rows {
+                let text = row.valueText ?? row.value.map { CSVNumber.text($0, decimals: nil) } ?? ""
+                let title =
+                    titles[text]
+                    ?? {
+                        var short = text.hasPrefix("HKCategoryValue") ? String(text.dropFirst("HKCategoryValue".count)) : text
+                        if short.hasPrefix(typeName), short.count > typeName.count {
+                            short = String(short.dropFirst(typeName.count))
+                        }
+                        titles[text] = short.isEmpty ? metric.title : "\(metric.title) (\(short))"
+                        return titles[text]!
+                    }()
+                try writeRow(
+                    output, &timestamp, start: row.start, metric: title, value: (row.end - row.start) / 60, decimals: nil,
+                    unit: "min", source: row.sourceName)
+                tick()
+            }
+            for chunk in output.takeChunks() { try await deliver(chunk) }
         }
     }
 

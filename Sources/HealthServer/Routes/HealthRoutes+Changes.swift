@@ -28,7 +28,7 @@ extension HealthRoutes {
             // as a type the person has no data of (no suggestion or status tells them apart).
             type = try await SampleTypeNames.type(named: name) {
                 let scanning = try await repositories.readableStore(user.id).scanning
-                let stored = try await offload { try scanning.storedSampleTypes() }
+                let stored = try await scanning.storedSampleTypes()
                 return stored.filter { access.readable.contains(HealthDataCategory($0)) }
             }
         } catch let error as UnknownSampleTypeName {

@@ -60,9 +60,7 @@ extension HealthRoutes {
         default: throw Problem.badRequest("temperature_unit must be C or F")
         }
         let store = database.scanning
-        // Off the concurrency pool: PostgreSQL's scanner waits there for async work (two
-        // exports at once blocked both of a 2-core server's threads for good).
-        let stored = try await offload { try store.storedSampleTypes() }
+        let stored = try await store.storedSampleTypes()
         var metrics: [ExportMetric]
         let list = parameter("metrics") ?? "all"
         // Named metrics resolve (and unknown ones are answered with the closest names and
@@ -83,7 +81,14 @@ extension HealthRoutes {
         }
         let exporter = CSVExporter(store: store, options: options)
         let chosen = metrics
-        let body = CSVStream.body { output in _ = try exporter.export(chosen, to: output) }
+        // Written to the response a page of rows at a time: awaiting the client's reads slows
+        // the scan (memory stays a page and a few 64 KiB buffers), a client that goes away
+        // ends it, and no thread waits meanwhile.
+        let body = ResponseBody { writer in
+            let output = CSVOutput()
+            _ = try await exporter.export(chosen, to: output) { chunk in try await writer.write(ByteBuffer(bytes: chunk)) }
+            try await writer.finish(nil)
+        }
         return Response(
             status: .ok,
             headers: Self.withheldHeader(withheld) + [

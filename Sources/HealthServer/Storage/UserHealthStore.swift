@@ -130,7 +130,7 @@ extension HealthDatabase: UserHealthStore {
         }
     }
 
-    public func storedSpan() async throws -> DateInterval? { try store.storedSpan() }
+    public func storedSpan() async throws -> DateInterval? { try await store.storedSpan() }
 
     public func importExport(
         path: String, options: HealthImporter.Options, progress: @escaping @Sendable (ImportProgress) -> Void

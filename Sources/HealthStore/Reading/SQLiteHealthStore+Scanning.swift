@@ -2,14 +2,15 @@ import Foundation
 import GRDB
 import HealthCore
 
-/// Streaming reads from a cursor in one read transaction (a consistent snapshot even while
-/// an import writes). Each row is handed on and dropped: memory stays flat.
+/// Streaming reads for exports: pages of ``sampleScanPageSize`` rows, each read by keyset
+/// from the last along the `(type_id, start)` index (whose entries end in the anchor), in a
+/// read transaction of its own. Each page is handed on and dropped: memory stays flat.
 extension SQLiteHealthStore: SampleScanning {
-    /// The page cache of a scanning connection, in KiB.
+    /// The page cache of a connection while it reads a page of a scan, in KiB.
     static let scanCacheKiB = 4096
 
-    public func storedSampleTypes() throws -> [SampleType] {
-        try database.pool.read { db in
+    public func storedSampleTypes() async throws -> [SampleType] {
+        try await database.pool.read { db in
             try String.fetchAll(
                 db,
                 sql: """
@@ -21,44 +22,58 @@ extension SQLiteHealthStore: SampleScanning {
     }
 
     public func scanSamples(
-        of type: SampleType, startingIn interval: DateInterval?, _ body: (SampleRow) throws -> Void
-    ) throws {
-        try database.pool.read { db in
-            guard
-                let typeID = try Int64.fetchOne(
-                    db, sql: "SELECT id FROM sample_type WHERE identifier = ?", arguments: [type.identifier])
-            else { return }
-            var sql = """
-                SELECT s.start, s.end, s.value, s.value_text, s.unit, src.name, s.time_zone
-                FROM sample s JOIN source src ON src.id = s.source_id WHERE s.type_id = ?
-                """
-            var arguments: StatementArguments = [typeID]
-            if let interval {
-                sql += " AND s.start >= ? AND s.start < ?"
-                arguments += [interval.start.timeIntervalSince1970, interval.end.timeIntervalSince1970]
-            }
-            // A scan reads each page once: a small page cache keeps the memory flat (the
-            // connection's usual cache is restored afterwards).
-            let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-            try db.execute(sql: "PRAGMA cache_size = -\(Self.scanCacheKiB)")
-            defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-            let cursor = try Row.fetchCursor(db, sql: sql + " ORDER BY s.start, s.anchor", arguments: arguments)
-            while let row = try cursor.next() {
-                try body(
+        of type: SampleType, startingIn interval: DateInterval?, pages body: ([SampleRow]) async throws -> Void
+    ) async throws {
+        guard
+            let typeID = try await database.pool.read({ db in
+                try Int64.fetchOne(db, sql: "SELECT id FROM sample_type WHERE identifier = ?", arguments: [type.identifier])
+            })
+        else { return }
+        let lower = interval?.start.timeIntervalSince1970 ?? -Double.greatestFiniteMagnitude
+        let upper = interval?.end.timeIntervalSince1970 ?? Double.greatestFiniteMagnitude
+        var after: (start: Double, anchor: Int64)?
+        while true {
+            let cursor = after
+            let page = try await database.pool.read { db -> (rows: [SampleRow], last: (Double, Int64)?) in
+                // Past the last page's (start, anchor): later starts, or its start and later anchors.
+                var sql = """
+                    SELECT s.start, s.end, s.value, s.value_text, s.unit, src.name, s.time_zone, s.anchor
+                    FROM sample s JOIN source src ON src.id = s.source_id
+                    WHERE s.type_id = ? AND s.start >= ? AND s.start < ?
+                    """
+                var arguments: StatementArguments = [typeID, max(lower, cursor?.start ?? lower), upper]
+                if let cursor {
+                    sql += " AND (s.start > ? OR s.anchor > ?)"
+                    arguments += [cursor.start, cursor.anchor]
+                }
+                // A scan reads each page once: a small page cache keeps the memory flat (the
+                // connection's usual cache is restored afterwards).
+                let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+                try db.execute(sql: "PRAGMA cache_size = -\(Self.scanCacheKiB)")
+                defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+                let rows = try Row.fetchAll(
+                    db, sql: sql + " ORDER BY s.start, s.anchor LIMIT \(sampleScanPageSize)", arguments: arguments)
+                let page = rows.map { row in
                     SampleRow(
                         start: row[0], end: row[1], value: row[2], valueText: row[3], unit: row[4], sourceName: row[5],
-                        timeZoneIdentifier: row[6]))
+                        timeZoneIdentifier: row[6])
+                }
+                return (page, rows.last.map { ($0[0], $0[7]) })
             }
+            guard !page.rows.isEmpty else { return }
+            try await body(page.rows)
+            guard page.rows.count == sampleScanPageSize, let last = page.last else { return }
+            after = (last.0, last.1)
         }
     }
 
     /// The union of ``sampleSpans()``: index probes per type, never a scan of the table.
-    public func storedSpan() throws -> DateInterval? {
-        try database.pool.read { db in SampleTypeSpan.union(try Self.typeSpans(db)) }
+    public func storedSpan() async throws -> DateInterval? {
+        SampleTypeSpan.union(try await sampleSpans())
     }
 
-    public func clinicalRecords() throws -> [ClinicalRecord] {
-        try database.pool.read { db in
+    public func clinicalRecords() async throws -> [ClinicalRecord] {
+        try await database.pool.read { db in
             try Row.fetchAll(
                 db,
                 sql: """

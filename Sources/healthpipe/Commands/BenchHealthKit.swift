@@ -44,7 +44,7 @@
             let size = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: tz)!
-            guard let span = try HealthDatabase(path: path).store.storedSpan(),
+            guard let span = try await HealthDatabase(path: path).store.storedSpan(),
                 let year = lastWholeYear(in: span, calendar: calendar)
             else { throw ValidationError("\(path) holds no whole calendar year of samples") }
             print(

@@ -110,7 +110,7 @@ struct ExportCSV: AsyncParsableCommand {
         _ store: SQLiteHealthStore, _ output: CSVOutput, _ zone: TimeZone, _ dates: (LocalDate, LocalDate)?,
         _ data: DataZones
     ) async throws -> String {
-        let stored = try store.storedSampleTypes()
+        let stored = try await store.storedSampleTypes()
         let chosen: [ExportMetric]
         do {
             chosen = try MetricRegistry.metrics(named: allMetrics ? "all" : metrics!, storedTypes: stored)
@@ -132,7 +132,7 @@ struct ExportCSV: AsyncParsableCommand {
         }
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1)
         let start = Date()
-        let report = try CSVExporter(store: store, options: options).export(chosen, to: output) {
+        let report = try await CSVExporter(store: store, options: options).export(chosen, to: output) {
             progress.show(count: $0, of: "rows", since: start)
         }
         progress.clear()
@@ -163,7 +163,7 @@ struct ExportCSV: AsyncParsableCommand {
     /// A range with no data says where the data is.
     private func interval(zone: TimeZone, store: SQLiteHealthStore) async throws -> (LocalDate, LocalDate)? {
         if allDates {
-            guard let span = try store.storedSpan() else { return nil }
+            guard let span = try await store.storedSpan() else { return nil }
             return (LocalDate(span.start, in: zone), LocalDate(span.end, in: zone))
         }
         let anchor = try await DayRangeOptions.anchor(store: store, configuration: zones.configuration())

@@ -136,7 +136,7 @@ struct SyncRun: AsyncParsableCommand {
         if let homeTz { configuration.dayZone = TimeZone(identifier: homeTz)! }
         if let timeout { configuration.requestTimeout = timeout }
         if let batchSize { configuration.batchSize = batchSize }
-        let stored = try types.map { _ in try store.store.storedSampleTypes() } ?? []
+        let stored = types == nil ? [] : try await store.store.storedSampleTypes()
         let chosen = try types?.split(separator: ",").map {
             try TypeArgument.resolve(String($0).trimmingCharacters(in: .whitespaces), storedTypes: stored)
         }
