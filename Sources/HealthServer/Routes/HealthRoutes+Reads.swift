@@ -86,7 +86,8 @@ extension HealthRoutes {
         // ends it, and no thread waits meanwhile.
         let body = ResponseBody { writer in
             let output = CSVOutput()
-            _ = try await exporter.export(chosen, to: output) { chunk in try await writer.write(ByteBuffer(bytes: chunk)) }
+            _ = try await exporter.export(
+                chosen, to: output, deliver: { chunk in try await writer.write(ByteBuffer(bytes: chunk)) })
             try await writer.finish(nil)
         }
         return Response(
