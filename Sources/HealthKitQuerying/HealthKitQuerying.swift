@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthKitCompat
 
-/// ``HealthQuerying`` and ``SampleScanning`` written against HealthKit's API only, so that
+/// ``HealthQuerying`` written against HealthKit's API only, so that
 /// our daily metrics, sleep, snapshot, readiness, CSV export and sync client run on an
 /// iPhone's HealthKit. On Linux the same code runs on HealthKitCompat over our store (and
 /// is tested there: its answers equal the store's own, query by query).
@@ -17,9 +17,9 @@ import HealthKitCompat
 /// the writer's creation date and UTC offset, HRV beats, metadata order and repeated keys
 /// (metadata is a dictionary: entries come sorted by key). Quantities come in the unit of
 /// ``unit(for:)``. The caller must have requested read access for the types it asks about.
-public final class HealthKitQuerying: HealthQuerying, SampleScanning, @unchecked Sendable {
+public final class HealthKitQuerying: HealthQuerying, @unchecked Sendable {
     let healthStore: HKHealthStore
-    /// The types ``latestAnchor()`` and ``storedSampleTypes()`` look at (HealthKit cannot
+    /// The types ``latestAnchor()`` and ``sampleSpans()`` look at (HealthKit cannot
     /// list the types that have data).
     public let types: [SampleType]
 
@@ -145,16 +145,6 @@ public final class HealthKitQuerying: HealthQuerying, SampleScanning, @unchecked
 
     // MARK: SampleScanning
 
-    public func storedSampleTypes() async throws -> [SampleType] {
-        var stored: [SampleType] = []
-        for type in types {
-            guard let sampleType = Self.sampleType(type) else { continue }
-            let first = try await query(sampleType, predicate: nil, limit: 1, ascendingBy: HKSampleSortIdentifierStartDate)
-            if !first.isEmpty { stored.append(type) }
-        }
-        return stored.sorted()
-    }
-
     /// The samples of `type` starting in `interval`, read in one HealthKit query (it has no
     /// cursor), handed on in pages of ``sampleScanPageSize``.
     public func scanSamples(
@@ -166,12 +156,7 @@ public final class HealthKitQuerying: HealthQuerying, SampleScanning, @unchecked
         }
         let found = try await query(
             sampleType, predicate: predicate, limit: HKObjectQueryNoLimit, ascendingBy: HKSampleSortIdentifierStartDate)
-        let rows = found.compactMap { Self.sample($0) }.map { sample in
-            SampleRow(
-                start: sample.start.timeIntervalSince1970, end: sample.end.timeIntervalSince1970,
-                value: sample.value.number, valueText: sample.value.text, unit: sample.value.unit,
-                sourceName: sample.source.name, timeZoneIdentifier: sample.timeZoneIdentifier)
-        }
+        let rows = found.compactMap { Self.sample($0) }.map(SampleRow.init)
         for page in stride(from: 0, to: rows.count, by: sampleScanPageSize) {
             try await body(Array(rows[page..<min(page + sampleScanPageSize, rows.count)]))
         }
@@ -180,10 +165,6 @@ public final class HealthKitQuerying: HealthQuerying, SampleScanning, @unchecked
     /// Clinical records need HealthKit's clinical-records entitlement and types, which are
     /// not read here: none.
     public func clinicalRecords() async throws -> [ClinicalRecord] { [] }
-
-    public func storedSpan() async throws -> DateInterval? {
-        SampleTypeSpan.union(try await sampleSpans())
-    }
 
     // MARK: HealthKit calls
 

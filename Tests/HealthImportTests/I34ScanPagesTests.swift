@@ -22,7 +22,7 @@ import Testing
     }
 
     /// Every page of `store`'s scan of `interval`, as (start, value) pairs, and the page sizes.
-    static func scan(_ store: any SampleScanning, _ interval: DateInterval?) async throws -> ([Double], [Double], [Int]) {
+    static func scan(_ store: any HealthQuerying, _ interval: DateInterval?) async throws -> ([Double], [Double], [Int]) {
         var (starts, values, sizes) = ([Double](), [Double](), [Int]())
         try await store.scanSamples(of: .stepCount, startingIn: interval) { page in
             sizes.append(page.count)
@@ -32,7 +32,7 @@ import Testing
         return (starts, values, sizes)
     }
 
-    static func expectPages(_ store: any SampleScanning) async throws {
+    static func expectPages(_ store: any HealthQuerying) async throws {
         let all = Self.samples()
         let (starts, values, sizes) = try await Self.scan(store, nil)
         #expect(sizes == [5_000, 5_000, 2_345])
@@ -47,6 +47,10 @@ import Testing
         var other = 0
         try await store.scanSamples(of: .heartRate, startingIn: nil) { other += $0.count }
         #expect(other == 0)
+    }
+
+    @Test func i34_async_theInMemoryReferenceScansAsTheDatabases() async throws {
+        try await Self.expectPages(InMemoryHealthStore(samples: Self.samples()))
     }
 
     @Test func i34_async_sqliteScansInPagesByKeyset() async throws {
@@ -64,7 +68,7 @@ import Testing
         let test = try await PostgresTestDatabase.make("scanpages")
         let store = test.database.store(for: UUID().uuidString.lowercased())
         try await store.write { writer in try await writer.write(Self.samples().map(HealthRecord.sample)) }
-        try await Self.expectPages(store.scanner)
+        try await Self.expectPages(store)
         await test.close()
     }
 }

@@ -71,9 +71,37 @@ public protocol HealthQuerying: Sendable {
 
     /// The Activity summary of local day `date` (`YYYY-MM-DD`), if the store has one.
     func activitySummary(on date: String) async throws -> ActivitySummary?
+
+    /// Streaming reads for exports: calls `body` with each page of the samples of `type`
+    /// whose start lies in `interval` (every sample when `nil`), ordered by start, then by
+    /// storage order; pages are never empty. The databases read a page at a time by keyset
+    /// (start, anchor), each in a transaction of its own, and await `body`, so a slow reader
+    /// slows the scan and memory stays a page; a write that commits during a scan is in
+    /// the pages after it or not, never half in one. (The other questions return arrays,
+    /// which suits the pipelines' day-sized questions; an export of millions of rows needs
+    /// this.)
+    func scanSamples(
+        of type: SampleType, startingIn interval: DateInterval?, pages body: ([SampleRow]) async throws -> Void
+    ) async throws
+
+    /// The stored clinical records (FHIR resources), oldest received first; none from a
+    /// store that keeps none.
+    func clinicalRecords() async throws -> [ClinicalRecord]
 }
 
 extension HealthQuerying {
+    /// The sample types that have at least one stored sample, by identifier (those of
+    /// ``sampleSpans()``).
+    public func storedSampleTypes() async throws -> [SampleType] {
+        try await sampleSpans().map(\.type).sorted { $0.identifier < $1.identifier }
+    }
+
+    /// From the earliest start to the latest end of any stored sample (the union of
+    /// ``sampleSpans()``); `nil` when empty.
+    public func storedSpan() async throws -> DateInterval? {
+        SampleTypeSpan.union(try await sampleSpans())
+    }
+
     /// The sample of `type` with the latest end date (ties: the latest stored).
     public func latestSample(of type: SampleType) async throws -> Sample? {
         try await latestSample(of: type, endingBy: .distantFuture)

@@ -148,6 +148,30 @@ public actor InMemoryHealthStore: MutableHealthStore {
 
     /// None: this store keeps samples only, not Activity summaries.
     public func activitySummary(on date: String) -> ActivitySummary? { nil }
+
+    /// The samples of `type` starting in `interval`, by start then anchor, in pages of
+    /// ``sampleScanPageSize`` (a copy taken when the scan starts; `body` runs outside the
+    /// actor).
+    public nonisolated func scanSamples(
+        of type: SampleType, startingIn interval: DateInterval?, pages body: ([SampleRow]) async throws -> Void
+    ) async throws {
+        let rows = await rows(of: type, startingIn: interval)
+        for page in stride(from: 0, to: rows.count, by: sampleScanPageSize) {
+            try await body(Array(rows[page..<min(page + sampleScanPageSize, rows.count)]))
+        }
+    }
+
+    private func rows(of type: SampleType, startingIn interval: DateInterval?) -> [SampleRow] {
+        contents.stored.filter { stored in
+            stored.sample.type == type
+                && (interval.map { $0.start <= stored.sample.start && stored.sample.start < $0.end } ?? true)
+        }
+        .sorted { ($0.sample.start, $0.anchor) < ($1.sample.start, $1.anchor) }
+        .map { SampleRow($0.sample) }
+    }
+
+    /// None: this store keeps samples only.
+    public func clinicalRecords() -> [ClinicalRecord] { [] }
 }
 
 /// What an ``InMemoryHealthStore`` holds.

@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 
 /// Writes samples as CSV rows `Date,Metric,Value,Unit` (and `Source`, on request), metric
-/// after metric in the order asked, each in time order, streaming from a ``SampleScanning``
+/// after metric in the order asked, each in time order, streaming from a store (``HealthQuerying/scanSamples(of:startingIn:pages:)``)
 /// store through a ``CSVOutput``: a page of rows at a time, the output's full buffers handed
 /// to `deliver` between pages, so a slow reader (an HTTP client) slows the scan and no
 /// thread waits.
@@ -42,10 +42,10 @@ public struct CSVExporter: Sendable {
         public var totalRows: Int { rows.reduce(0) { $0 + $1.count } }
     }
 
-    let store: any SampleScanning
+    let store: any HealthQuerying
     let options: Options
 
-    public init(store: any SampleScanning, options: Options) {
+    public init(store: any HealthQuerying, options: Options) {
         self.store = store
         self.options = options
     }

@@ -27,8 +27,7 @@ extension HealthRoutes {
             // Among the stored types the token may read: a name of another kind is unknown to it,
             // as a type the person has no data of (no suggestion or status tells them apart).
             type = try await SampleTypeNames.type(named: name) {
-                let scanning = try await repositories.readableStore(user.id).scanning
-                let stored = try await scanning.storedSampleTypes()
+                let stored = try await repositories.readableStore(user.id).queries.storedSampleTypes()
                 return stored.filter { access.readable.contains(HealthDataCategory($0)) }
             }
         } catch let error as UnknownSampleTypeName {

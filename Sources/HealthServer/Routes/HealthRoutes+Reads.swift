@@ -59,7 +59,7 @@ extension HealthRoutes {
         case "F": options.units.temperature = .fahrenheit
         default: throw Problem.badRequest("temperature_unit must be C or F")
         }
-        let store = database.scanning
+        let store = database.queries
         let stored = try await store.storedSampleTypes()
         var metrics: [ExportMetric]
         let list = parameter("metrics") ?? "all"

@@ -13,8 +13,6 @@ public protocol UserHealthStore: DirtySpanTracking {
     var queries: any HealthQuerying { get }
     /// The app's own records: daily log, planned workouts, coach interactions.
     var appData: any AppDataRepository { get }
-    /// Streaming reads for CSV exports: synchronous, for a thread that may block.
-    var scanning: any SampleScanning { get }
     /// Applies `writes` in order in one transaction (all or nothing): records stored with
     /// the identity rules, deletions by UUID. A UUID named as another type throws
     /// ``SampleIdentityError``. Then `check` is given what was done, still in the
@@ -101,7 +99,6 @@ public struct SequenceRefused: Error {}
 extension HealthDatabase: UserHealthStore {
     public var queries: any HealthQuerying { store }
     public var appData: any AppDataRepository { SQLiteAppData(database: self) }
-    public var scanning: any SampleScanning { store }
 
     public func apply(
         _ writes: [HealthWrite], check: @escaping @Sendable (HealthWriteReport) throws -> Void
@@ -142,7 +139,6 @@ extension HealthDatabase: UserHealthStore {
 extension PostgresHealthStore: UserHealthStore {
     public var queries: any HealthQuerying { self }
     public var appData: any AppDataRepository { PostgresAppData(store: self) }
-    public var scanning: any SampleScanning { scanner }
 
     public func apply(
         _ writes: [HealthWrite], check: @escaping @Sendable (HealthWriteReport) throws -> Void

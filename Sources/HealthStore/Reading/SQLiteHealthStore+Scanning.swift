@@ -5,21 +5,9 @@ import HealthCore
 /// Streaming reads for exports: pages of ``sampleScanPageSize`` rows, each read by keyset
 /// from the last along the `(type_id, start)` index (whose entries end in the anchor), in a
 /// read transaction of its own. Each page is handed on and dropped: memory stays flat.
-extension SQLiteHealthStore: SampleScanning {
+extension SQLiteHealthStore {
     /// The page cache of a connection while it reads a page of a scan, in KiB.
     static let scanCacheKiB = 4096
-
-    public func storedSampleTypes() async throws -> [SampleType] {
-        try await database.pool.read { db in
-            try String.fetchAll(
-                db,
-                sql: """
-                    SELECT identifier FROM sample_type t
-                    WHERE EXISTS (SELECT 1 FROM sample WHERE type_id = t.id) ORDER BY identifier
-                    """
-            ).map(SampleType.init)
-        }
-    }
 
     public func scanSamples(
         of type: SampleType, startingIn interval: DateInterval?, pages body: ([SampleRow]) async throws -> Void
@@ -65,11 +53,6 @@ extension SQLiteHealthStore: SampleScanning {
             guard page.rows.count == sampleScanPageSize, let last = page.last else { return }
             after = (last.0, last.1)
         }
-    }
-
-    /// The union of ``sampleSpans()``: index probes per type, never a scan of the table.
-    public func storedSpan() async throws -> DateInterval? {
-        SampleTypeSpan.union(try await sampleSpans())
     }
 
     public func clinicalRecords() async throws -> [ClinicalRecord] {

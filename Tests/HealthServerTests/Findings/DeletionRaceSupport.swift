@@ -96,7 +96,6 @@ protocol ForwardingUserHealthStore: UserHealthStore {
 extension ForwardingUserHealthStore {
     var queries: any HealthQuerying { inner.queries }
     var appData: any AppDataRepository { inner.appData }
-    var scanning: any SampleScanning { inner.scanning }
 
     func apply(
         _ writes: [HealthWrite], check: @escaping @Sendable (HealthWriteReport) throws -> Void

@@ -2,31 +2,11 @@ import Foundation
 import HealthCore
 import PostgresNIO
 
-/// ``SampleScanning`` over one user's samples in PostgreSQL, for CSV exports: pages of
+/// Streaming reads over one user's samples in PostgreSQL, for CSV exports: pages of
 /// ``sampleScanPageSize`` rows in (start, anchor) order, each read by keyset from the last,
 /// so memory does not grow with the number of rows. Async throughout: nothing blocks a
 /// thread while PostgreSQL answers.
-public struct PostgresSampleScanner: SampleScanning {
-    let store: PostgresHealthStore
-
-    public init(store: PostgresHealthStore) { self.store = store }
-
-    private var database: PostgresHealthDatabase { store.database }
-
-    public func storedSampleTypes() async throws -> [SampleType] {
-        var types: [SampleType] = []
-        for try await identifier in try await database.client.query(
-            """
-            SELECT t.identifier FROM health_sample_type t
-            WHERE EXISTS (SELECT 1 FROM health_sample s WHERE s.user_id = \(store.userID) AND s.type_id = t.id)
-            ORDER BY t.identifier
-            """, logger: database.logger
-        ).decode(String.self) {
-            types.append(SampleType(identifier))
-        }
-        return types
-    }
-
+extension PostgresHealthStore {
     public func scanSamples(
         of type: SampleType, startingIn interval: DateInterval?, pages body: ([SampleRow]) async throws -> Void
     ) async throws {
@@ -42,7 +22,7 @@ public struct PostgresSampleScanner: SampleScanning {
         }
     }
 
-    private typealias Columns = (Double, Int64, Double, Double?, String?, String?, Int32, String?)
+    fileprivate typealias Columns = (Double, Int64, Double, Double?, String?, String?, Int32, String?)
 
     private func page(
         _ type: SampleType, from lower: Double, below upper: Double, after: (start: Double, anchor: Int64)
@@ -53,7 +33,7 @@ public struct PostgresSampleScanner: SampleScanning {
             """
             SELECT s.start, s.anchor, s."end", s.value, s.value_text, s.unit, s.source_id, s.time_zone
             FROM health_sample s
-            WHERE s.user_id = \(store.userID) AND s.type_id = (SELECT id FROM health_sample_type WHERE identifier = \(type.identifier))
+            WHERE s.user_id = \(userID) AND s.type_id = (SELECT id FROM health_sample_type WHERE identifier = \(type.identifier))
                 AND s.start >= \(lower) AND s.start < \(upper) AND (s.start, s.anchor) > (\(after.start), \(after.anchor))
             ORDER BY s.start, s.anchor LIMIT \(sampleScanPageSize)
             """, logger: database.logger
@@ -75,7 +55,7 @@ public struct PostgresSampleScanner: SampleScanning {
         var records: [ClinicalRecord] = []
         for try await json in try await database.client.query(
             """
-            SELECT body::text FROM health_record WHERE user_id = \(store.userID)
+            SELECT body::text FROM health_record WHERE user_id = \(userID)
                 AND family = \(HealthRecord.Family.clinicalRecord.rawValue)
             ORDER BY received NULLS FIRST, content_key
             """, logger: database.logger
@@ -85,16 +65,9 @@ public struct PostgresSampleScanner: SampleScanning {
         return records
     }
 
-    public func storedSpan() async throws -> DateInterval? { try await store.storedSpan() }
 }
 
 extension PostgresHealthStore {
-    /// From the earliest start to the latest end of the user's samples; `nil` when none:
-    /// the union of ``sampleSpans()``.
-    public func storedSpan() async throws -> DateInterval? {
-        SampleTypeSpan.union(try await sampleSpans())
-    }
-
     /// Index probes per type, as in SQLite: the latest end lies among the samples that start
     /// at most the type's longest duration before its latest start.
     public func sampleSpans() async throws -> [SampleTypeSpan] {
@@ -120,7 +93,4 @@ extension PostgresHealthStore {
         }
         return spans.sorted { $0.type < $1.type }
     }
-
-    /// Streaming reads for CSV exports (``PostgresSampleScanner``).
-    public var scanner: PostgresSampleScanner { PostgresSampleScanner(store: self) }
 }
