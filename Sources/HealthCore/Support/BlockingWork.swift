@@ -28,30 +28,4 @@ package enum BlockingWork {
             thread.start()
         }
     }
-
-    /// The reverse: waits on the calling thread for async `work`. Only for a thread that
-    /// may block — one of ``run(_:_:)``'s, a Dispatch or `NIOThreadPool` worker — never a
-    /// thread of the cooperative pool or an event loop (`work` may need them).
-    package static func wait<Value: Sendable>(for work: @escaping @Sendable () async throws -> Value) throws -> Value {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<Result<Value, any Error>?>(nil)
-        Task {
-            let result = await Result(catching: work)
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.withLock { $0! }.get()
-    }
-}
-
-extension Result where Failure == any Error {
-    /// The outcome of async `body`.
-    init(catching body: () async throws -> Success) async {
-        do {
-            self = .success(try await body())
-        } catch {
-            self = .failure(error)
-        }
-    }
 }

@@ -41,6 +41,39 @@ enum ImportPipeline {
 }
 
 extension ImportPipeline {
+    /// ``run(_:into:batchSize:written:)`` for an async writer: the export is read and each
+    /// batch `prepare`d on a thread of its own, and `write` awaits each batch on the caller's
+    /// task — no thread waits for the writer, and at most the channel's capacity of batches
+    /// is in flight.
+    static func run<Batch: Sendable>(
+        _ reader: AppleExportReader, batchSize: Int, prepare: @escaping ([HealthRecord]) -> Batch,
+        write: (Batch) async throws -> Void, written: (_ bytes: Int64, _ records: Int) -> Void = { _, _ in }
+    ) async throws -> ExportReading {
+        let job = ReadJob<Batch>(reader: reader, batchSize: batchSize, prepare: prepare)
+        let (ended, end) = AsyncStream<Void>.makeStream()
+        let thread = Thread {
+            job.run()
+            end.finish()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        do {
+            while let batch = try await job.channel.next() {
+                try await write(batch)
+                job.channel.giveBack(batch)
+                let (bytes, records) = job.channel.progress
+                written(bytes, records)
+            }
+        } catch {
+            job.channel.stop()
+            for await _ in ended {}
+            throw error
+        }
+        for await _ in ended {}
+        guard let reading = job.reading else { preconditionFailure("the channel closed without an error or a result") }
+        return reading
+    }
+
     /// A `written` callback for ``run(_:into:batchSize:written:)`` that calls `progress` at
     /// most every `interval` seconds.
     static func reporting(

@@ -4,8 +4,9 @@ import HealthImportReader
 import HealthPostgres
 
 /// Imports an Apple Health export into one user's samples in PostgreSQL, as
-/// ``HealthImporter`` does into SQLite: the same reader and pipeline (parsing on one
-/// thread, writing on another), one transaction, re-imports recognised by fingerprint.
+/// ``HealthImporter`` does into SQLite: the same reader and pipeline (parsing on a thread
+/// of its own, batches handed over through a bounded channel to the async writer, which
+/// no thread waits for), one transaction, re-imports recognised by fingerprint.
 ///
 /// ```swift
 /// let store = database.store(for: userID)
@@ -47,14 +48,12 @@ public struct PostgresImporter: Sendable {
         }
         // Tried once: the reader cannot be read again (a deadlock is a StoreBusyError).
         let written = try await store.write(attempts: 1) { writer in
-            let sink = PostgresImportSink(writer: writer)
-            let reading = try await BlockingWork.run("healthpipe-import") {
-                let reader = opened.value
-                return try ImportPipeline.run(
-                    reader, into: sink, batchSize: options.batchSize,
-                    written: ImportPipeline.reporting(
-                        progress, reader: reader, started: started, interval: options.progressInterval))
-            }
+            let reader = opened.value
+            let reading = try await ImportPipeline.run(
+                reader, batchSize: options.batchSize, prepare: PreparedBatch.init,
+                write: { batch in try await writer.write(batch.records, keys: batch.keys) },
+                written: ImportPipeline.reporting(
+                    progress, reader: reader, started: started, interval: options.progressInterval))
             var summary = summary
             summary.record(reading, started: started)
             try await writer.flush()
@@ -80,26 +79,14 @@ private struct Exclusive<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// The PostgreSQL writer as the pipeline's synchronous sink: each batch is written by the
-/// writer (async) while the pipeline's writing thread — a thread of its own, never one of
-/// the cooperative pool — waits for it. Content keys are computed on the parsing thread.
-private final class PostgresImportSink: HealthRecordSink, @unchecked Sendable {
-    struct PreparedBatch: Sendable {
-        let records: [HealthRecord]
-        let keys: [ContentKey]
-    }
+/// A batch as the writer takes it: its records and their content keys, computed on the
+/// parsing thread (the writer, the slower side, only writes).
+private struct PreparedBatch: Sendable {
+    let records: [HealthRecord]
+    let keys: [ContentKey]
 
-    /// Used by one thread at a time: the writing thread hands it to one task and waits.
-    let writer: PostgresRecordWriter
-
-    init(writer: PostgresRecordWriter) { self.writer = writer }
-
-    static func prepare(_ records: [HealthRecord]) -> PreparedBatch {
-        PreparedBatch(records: records, keys: records.map(\.contentKey))
-    }
-
-    func write(_ batch: PreparedBatch) throws {
-        let writer = Exclusive(writer)
-        try BlockingWork.wait { try await writer.value.write(batch.records, keys: batch.keys) }
+    init(_ records: [HealthRecord]) {
+        self.records = records
+        self.keys = records.map(\.contentKey)
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A bounded hand-over of record batches from the parser thread to the writer: memory
-/// stays at `capacity` batches however large the export.
+/// stays at `capacity` batches however large the export. The parser blocks its own thread
+/// while the queue is full; the writer takes batches on a thread that may block
+/// (``receive()``) or from async code (``next()``), which suspends and holds no thread.
 ///
 /// Written batches travel back (``giveBack(_:)``, ``takeBack()``) so that the parser, which
 /// has time to spare, frees the records: freeing 300,000 records a second is work the
@@ -16,6 +18,8 @@ final class RecordChannel<Batch: Sendable>: @unchecked Sendable {
     private var consumerStopped = false
     private var bytes: Int64 = 0
     private var records = 0
+    /// An async consumer suspended on an empty queue (``next()``).
+    private var waiting: CheckedContinuation<Batch?, any Error>?
 
     init(capacity: Int = 8) { self.capacity = capacity }
 
@@ -32,6 +36,10 @@ final class RecordChannel<Batch: Sendable>: @unchecked Sendable {
         bytes = bytesRead
         records += count
         condition.broadcast()
+        if let consumer = waiting {
+            waiting = nil
+            consumer.resume(returning: queue.removeFirst())
+        }
     }
 
     /// Producer: no more batches; `error` when parsing failed.
@@ -40,7 +48,10 @@ final class RecordChannel<Batch: Sendable>: @unchecked Sendable {
         closed = true
         producerError = error
         condition.broadcast()
+        let consumer = waiting
+        waiting = nil
         condition.unlock()
+        if let error { consumer?.resume(throwing: error) } else { consumer?.resume(returning: nil) }
     }
 
     /// Consumer: the next batch, `nil` at the end; rethrows the producer's error.
@@ -52,6 +63,25 @@ final class RecordChannel<Batch: Sendable>: @unchecked Sendable {
         if queue.isEmpty { return nil }
         condition.broadcast()
         return queue.removeFirst()
+    }
+
+    /// Consumer, from async code: the next batch, `nil` at the end; rethrows the producer's
+    /// error. Suspends while the queue is empty (the producer's next batch resumes it).
+    func next() async throws -> Batch? {
+        try await withCheckedThrowingContinuation { continuation in
+            condition.lock()
+            defer { condition.unlock() }
+            if let producerError {
+                continuation.resume(throwing: producerError)
+            } else if !queue.isEmpty {
+                continuation.resume(returning: queue.removeFirst())
+                condition.broadcast()
+            } else if closed {
+                continuation.resume(returning: nil)
+            } else {
+                waiting = continuation
+            }
+        }
     }
 
     /// Consumer: hands a written batch back to the producer.

@@ -16,7 +16,7 @@ struct BenchExport: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "Read every date and local time in this IANA zone: the exported local times (default: UTC).")
+    @Option(help: "Read every date and local time in this IANA zone: the exported local times.")
     var tz = "UTC"
 
     @Option(help: "Folder for the two CSV files.")

@@ -27,7 +27,7 @@
         @Option(help: "Timed queries.")
         var runs = 5
 
-        @Option(help: "Read every date and local time in this IANA zone: the days' boundaries (default: UTC).")
+        @Option(help: "Read every date and local time in this IANA zone: the days' boundaries.")
         var tz = "UTC"
 
         @Option(help: "Folder for the generated export and store.")
