@@ -41,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // NIOHTTPTypes: the HTTP parts Hummingbird's channel handlers see (MinimumBodyRate).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // The vocabulary every module shares, defined once: local dates, normalisation versions.
@@ -130,6 +132,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             // The OpenAPI document, compiled in (no bundle to ship beside the binary).
             resources: [.embedInCode("Resources/openapi.json")]

@@ -48,6 +48,13 @@ public struct ServerConfiguration: Sendable {
     /// descriptor or import slot for long), or between requests. Not while a response is
     /// written: a slow download is the client's to take.
     public var idleTimeout: TimeInterval = 30
+    /// The least a request body must average, in bytes a second, once ``idleTimeout`` has
+    /// passed since its request began (slower: 408, the connection closed).
+    public var minimumBodyRate: Double = 1024
+    /// Most connections open at once (`nil`: half the process's file descriptors, at most
+    /// 4,096); one more is closed as soon as it is accepted, so a flood of connections
+    /// never takes the descriptors the stores and uploads need.
+    public var maxConnections: Int?
     /// Largest sealed sync batch (`POST /v1/sync/batches`), in bytes (larger: 413).
     public var maxEnvelopeBytes = 16 << 20
     /// Largest sync batch once decrypted and inflated, in bytes (larger: 422): 16 MiB, some

@@ -124,7 +124,13 @@ public func buildApplication(
         .post { request, context in try await routes.postMCP(request, context) }
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe")
-    let http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))
+    let connections = ConnectionLimit(limit: configuration.maxConnections ?? ConnectionLimit.defaultLimit())
+    let http1 = HTTP1Channel.Configuration(
+        additionalChannelHandlers: [
+            connections.handler(),
+            MinimumBodyRate(grace: configuration.idleTimeout, bytesPerSecond: configuration.minimumBodyRate),
+        ],
+        idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))
     var server = HTTPServerBuilder.http1(configuration: http1)
     if let tls = configuration.tls {
         do {

@@ -103,30 +103,120 @@ import Testing
         defer { harness.cleanUp() }
         try await harness.app.test(.live) { client in
             let port = try #require(client.port)
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            #expect(socket >= 0)
+            let socket = try #require(Self.connect(port: port))
             defer { close(socket) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            #expect(connected == 0)
             // Half a request: the headers never end.
-            let partial = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-            _ = partial.withCString { send(socket, $0, strlen($0), 0) }
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            Self.send(socket, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             let started = Date()
-            var byte: UInt8 = 0
-            let read = recv(socket, &byte, 1, 0)
-            // Closed by the server (0: end of stream), well before the 10 s this test waits.
-            #expect(read == 0)
+            // Closed by the server (end of stream), well before the 10 s this test waits.
+            #expect(Self.readUntilClosed(socket) != nil)
             #expect(Date().timeIntervalSince(started) < 5)
+        }
+    }
+
+    /// M3, the rest (re-attack of 2026-11-26): a body trickled a few bytes at a time — which
+    /// the idle timeout does not catch — is cut once it falls behind 1 KiB/s after the
+    /// grace; without a token, on `/login`, whose handler leaves the body unread.
+    @Test func m3_aTrickledBodyIsCutOnceItFallsBehindTheMinimumRate() async throws {
+        let harness = try await ServerHarness(.sqlite) {
+            $0.port = 0
+            $0.idleTimeout = 1
+        }
+        defer { harness.cleanUp() }
+        try await harness.app.test(.live) { client in
+            let port = try #require(client.port)
+            for path in ["/login", "/v1/samples"] {
+                let socket = try #require(Self.connect(port: port))
+                defer { close(socket) }
+                Self.send(
+                    socket,
+                    "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        + "Authorization: Bearer \(harness.tokens["alice"] ?? "")\r\nContent-Length: 4294967296\r\n\r\n")
+                let started = Date()
+                // Ten bytes every 200 ms: far below 1 KiB/s, never idle for a second.
+                let trickle = Task {
+                    for _ in 0..<100 where !Task.isCancelled {
+                        Self.send(socket, "{\"aaaaaaa\"")
+                        try? await Task.sleep(for: .milliseconds(200))
+                    }
+                }
+                defer { trickle.cancel() }
+                #expect(Self.readUntilClosed(socket) != nil, "\(path)")
+                // Cut after the 1 s grace and a check or two, long before the 20 s the trickle lasts.
+                #expect(Date().timeIntervalSince(started) < 6, "\(path)")
+            }
+        }
+    }
+
+    /// High (re-attack of 2026-11-26): the server ran out of file descriptors under a flood
+    /// of connections and crashed. Connections past the limit are closed at once; those
+    /// within it, and new ones once others close, are served.
+    @Test func aConnectionPastTheLimitIsClosedAtOnce() async throws {
+        let harness = try await ServerHarness(.sqlite) {
+            $0.port = 0
+            $0.maxConnections = 4
+        }
+        defer { harness.cleanUp() }
+        try await harness.app.test(.live) { client in
+            let port = try #require(client.port)
+            var held: [Int32] = []
+            for _ in 0..<4 { held.append(try #require(Self.connect(port: port))) }
+            try await Task.sleep(for: .milliseconds(200))
+            // The fifth: closed without an answer.
+            let fifth = try #require(Self.connect(port: port))
+            Self.send(fifth, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(Self.readUntilClosed(fifth) == "")
+            close(fifth)
+            // One of the four answers; once two close, a new one is served.
+            Self.send(held[0], "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            #expect(Self.readUntilClosed(held[0])?.hasPrefix("HTTP/1.1 200") == true)
+            for socket in held { close(socket) }
+            try await Task.sleep(for: .milliseconds(300))
+            let later = try #require(Self.connect(port: port))
+            defer { close(later) }
+            Self.send(later, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            #expect(Self.readUntilClosed(later)?.hasPrefix("HTTP/1.1 200") == true)
+        }
+    }
+
+    // MARK: raw sockets
+
+    /// A TCP connection to 127.0.0.1:`port`, reads timing out after 10 s.
+    static func connect(port: Int) -> Int32? {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(socket)
+            return nil
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return socket
+    }
+
+    static func send(_ socket: Int32, _ text: String) {
+        _ = text.withCString { Glibc.send(socket, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// What the server sent until it closed the connection; `nil` when it was still open
+    /// after the 10 s read timeout.
+    static func readUntilClosed(_ socket: Int32) -> String? {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+            if count < 0 { return errno == ECONNRESET ? String(decoding: bytes, as: UTF8.self) : nil }
+            bytes += buffer[0..<count]
         }
     }
 }
