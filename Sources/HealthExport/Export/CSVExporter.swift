@@ -112,43 +112,52 @@ public struct CSVExporter: Sendable {
         _ deliver: ([UInt8]) async throws -> Void
     ) async throws -> Int {
         let target = try metric.unit(options.units).map(HealthUnit.init(parsing:))
-        let targetLabel = target.map { metric.label(for: $0.symbol) }
-        let decimals = metric.decimals(for: target?.symbol)
         var units: [String: HealthUnit?] = [:]
         var kept = 0
         try await store.scanSamples(of: type, startingIn: options.interval) { rows in
-            for row in rows {
-                guard let number = row.value else { continue }
-                var value = number
-                var label = targetLabel
-                if let target, let symbol = row.unit {
-                    // A unit that does not parse is remembered as `nil` (`.some(nil)`: assigning a
-                    // bare `nil` through the subscript would remove the key, not store it).
-                    let unit: HealthUnit?
-                    if let known = units[symbol] {
-                        unit = known
-                    } else {
-                        unit = try? HealthUnit(parsing: symbol)
-                        units[symbol] = .some(unit)
-                    }
-                    if let unit, let converted = try? unit.convert(number, to: target) {
-                        value = converted * metric.scale
-                    } else {
-                        label = symbol
-                        kept += 1
-                    }
-                } else {
-                    value = number * (target == nil ? 1 : metric.scale)
-                    label = row.unit ?? ""
-                }
-                try writeRow(
-                    output, &timestamp, start: row.start, metric: metric.title, value: value,
-                    decimals: label == targetLabel ? decimals : metric.decimals, unit: label ?? "", source: row.sourceName)
-                tick()
-            }
+            // A page at a time in synchronous code: the per-row work never runs in an async
+            // frame (whose captured variables are checked on every access).
+            try writeQuantityRows(rows, metric, target, output, &timestamp, &units, &kept, tick)
             for chunk in output.takeChunks() { try await deliver(chunk) }
         }
         return kept
+    }
+
+    private func writeQuantityRows(
+        _ rows: [SampleRow], _ metric: ExportMetric, _ target: HealthUnit?, _ output: CSVOutput,
+        _ timestamp: inout CSVTimestamp, _ units: inout [String: HealthUnit?], _ kept: inout Int, _ tick: () -> Void
+    ) throws {
+        let targetLabel = target.map { metric.label(for: $0.symbol) }
+        let decimals = metric.decimals(for: target?.symbol)
+        for row in rows {
+            guard let number = row.value else { continue }
+            var value = number
+            var label = targetLabel
+            if let target, let symbol = row.unit {
+                // A unit that does not parse is remembered as `nil` (`.some(nil)`: assigning a
+                // bare `nil` through the subscript would remove the key, not store it).
+                let unit: HealthUnit?
+                if let known = units[symbol] {
+                    unit = known
+                } else {
+                    unit = try? HealthUnit(parsing: symbol)
+                    units[symbol] = .some(unit)
+                }
+                if let unit, let converted = try? unit.convert(number, to: target) {
+                    value = converted * metric.scale
+                } else {
+                    label = symbol
+                    kept += 1
+                }
+            } else {
+                value = number * (target == nil ? 1 : metric.scale)
+                label = row.unit ?? ""
+            }
+            try writeRow(
+                output, &timestamp, start: row.start, metric: metric.title, value: value,
+                decimals: label == targetLabel ? decimals : metric.decimals, unit: label ?? "", source: row.sourceName)
+            tick()
+        }
     }
 
     /// One row per sample: `Title (Value)` and the duration in minutes.
@@ -156,27 +165,33 @@ public struct CSVExporter: Sendable {
         _ metric: ExportMetric, _ type: SampleType, _ output: CSVOutput, _ timestamp: inout CSVTimestamp, _ tick: () -> Void,
         _ deliver: ([UInt8]) async throws -> Void
     ) async throws {
-        let typeName = type.identifier.replacingOccurrences(of: "HKCategoryTypeIdentifier", with: "")
         var titles: [String: String] = [:]
         try await store.scanSamples(of: type, startingIn: options.interval) { rows in
-            for row in rows {
-                let text = row.valueText ?? row.value.map { CSVNumber.text($0, decimals: nil) } ?? ""
-                let title =
-                    titles[text]
-                    ?? {
-                        var short = text.hasPrefix("HKCategoryValue") ? String(text.dropFirst("HKCategoryValue".count)) : text
-                        if short.hasPrefix(typeName), short.count > typeName.count {
-                            short = String(short.dropFirst(typeName.count))
-                        }
-                        titles[text] = short.isEmpty ? metric.title : "\(metric.title) (\(short))"
-                        return titles[text]!
-                    }()
-                try writeRow(
-                    output, &timestamp, start: row.start, metric: title, value: (row.end - row.start) / 60, decimals: nil,
-                    unit: "min", source: row.sourceName)
-                tick()
-            }
+            try writeCategoryRows(rows, metric, type, output, &timestamp, &titles, tick)
             for chunk in output.takeChunks() { try await deliver(chunk) }
+        }
+    }
+
+    private func writeCategoryRows(
+        _ rows: [SampleRow], _ metric: ExportMetric, _ type: SampleType, _ output: CSVOutput,
+        _ timestamp: inout CSVTimestamp, _ titles: inout [String: String], _ tick: () -> Void
+    ) throws {
+        let typeName = type.identifier.replacingOccurrences(of: "HKCategoryTypeIdentifier", with: "")
+        for row in rows {
+            let text = row.valueText ?? row.value.map { CSVNumber.text($0, decimals: nil) } ?? ""
+            let title: String
+            if let known = titles[text] {
+                title = known
+            } else {
+                var short = text.hasPrefix("HKCategoryValue") ? String(text.dropFirst("HKCategoryValue".count)) : text
+                if short.hasPrefix(typeName), short.count > typeName.count { short = String(short.dropFirst(typeName.count)) }
+                title = short.isEmpty ? metric.title : "\(metric.title) (\(short))"
+                titles[text] = title
+            }
+            try writeRow(
+                output, &timestamp, start: row.start, metric: title, value: (row.end - row.start) / 60, decimals: nil,
+                unit: "min", source: row.sourceName)
+            tick()
         }
     }
 

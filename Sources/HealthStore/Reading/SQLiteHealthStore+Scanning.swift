@@ -39,14 +39,20 @@ extension SQLiteHealthStore {
                 let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.scanCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-                let rows = try Row.fetchAll(
+                // A cursor reuses one row: no row object per sample, only the lean SampleRows.
+                let cursor = try Row.fetchCursor(
                     db, sql: sql + " ORDER BY s.start, s.anchor LIMIT \(sampleScanPageSize)", arguments: arguments)
-                let page = rows.map { row in
-                    SampleRow(
-                        start: row[0], end: row[1], value: row[2], valueText: row[3], unit: row[4], sourceName: row[5],
-                        timeZoneIdentifier: row[6])
+                var page: [SampleRow] = []
+                page.reserveCapacity(sampleScanPageSize)
+                var last: (Double, Int64)?
+                while let row = try cursor.next() {
+                    page.append(
+                        SampleRow(
+                            start: row[0], end: row[1], value: row[2], valueText: row[3], unit: row[4], sourceName: row[5],
+                            timeZoneIdentifier: row[6]))
+                    last = (row[0], row[7])
                 }
-                return (page, rows.last.map { ($0[0], $0[7]) })
+                return (page, last)
             }
             guard !page.rows.isEmpty else { return }
             try await body(page.rows)
