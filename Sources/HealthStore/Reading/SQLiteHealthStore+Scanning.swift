@@ -19,45 +19,65 @@ extension SQLiteHealthStore {
         else { return }
         let lower = interval?.start.timeIntervalSince1970 ?? -Double.greatestFiniteMagnitude
         let upper = interval?.end.timeIntervalSince1970 ?? Double.greatestFiniteMagnitude
-        var after: (start: Double, anchor: Int64)?
-        while true {
-            let cursor = after
-            let page = try await database.pool.read { db -> (rows: [SampleRow], last: (Double, Int64)?) in
-                // Past the last page's (start, anchor): later starts, or its start and later anchors.
-                var sql = """
-                    SELECT s.start, s.end, s.value, s.value_text, s.unit, src.name, s.time_zone, s.anchor
-                    FROM sample s JOIN source src ON src.id = s.source_id
-                    WHERE s.type_id = ? AND s.start >= ? AND s.start < ?
-                    """
-                var arguments: StatementArguments = [typeID, max(lower, cursor?.start ?? lower), upper]
-                if let cursor {
-                    sql += " AND (s.start > ? OR s.anchor > ?)"
-                    arguments += [cursor.start, cursor.anchor]
-                }
-                // A scan reads each page once: a small page cache keeps the memory flat (the
-                // connection's usual cache is restored afterwards).
-                let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-                try db.execute(sql: "PRAGMA cache_size = -\(Self.scanCacheKiB)")
-                defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-                // A cursor reuses one row: no row object per sample, only the lean SampleRows.
-                let cursor = try Row.fetchCursor(
-                    db, sql: sql + " ORDER BY s.start, s.anchor LIMIT \(sampleScanPageSize)", arguments: arguments)
-                var page: [SampleRow] = []
-                page.reserveCapacity(sampleScanPageSize)
-                var last: (Double, Int64)?
-                while let row = try cursor.next() {
-                    page.append(
-                        SampleRow(
-                            start: row[0], end: row[1], value: row[2], valueText: row[3], unit: row[4], sourceName: row[5],
-                            timeZoneIdentifier: row[6]))
-                    last = (row[0], row[7])
-                }
-                return (page, last)
-            }
+        let pool = database.pool
+        // The next page is read while `body` takes this one: on two cores, SQLite's decoding
+        // and the caller's formatting run side by side. Two pages in memory at most.
+        var next: Task<ScanPage, any Error>? = Task {
+            try await Self.page(pool, typeID: typeID, from: lower, below: upper, after: nil)
+        }
+        defer { next?.cancel() }
+        while let reading = next {
+            let page = try await reading.value
             guard !page.rows.isEmpty else { return }
+            if page.rows.count == sampleScanPageSize, let last = page.last {
+                next = Task { try await Self.page(pool, typeID: typeID, from: lower, below: upper, after: last) }
+            } else {
+                next = nil
+            }
             try await body(page.rows)
-            guard page.rows.count == sampleScanPageSize, let last = page.last else { return }
-            after = (last.0, last.1)
+        }
+    }
+
+    /// One page of a scan and the (start, anchor) it ends at.
+    struct ScanPage: Sendable {
+        var rows: [SampleRow]
+        var last: (start: Double, anchor: Int64)?
+    }
+
+    /// Up to ``sampleScanPageSize`` samples of `typeID` starting in `lower..<upper`, past
+    /// `after`'s (start, anchor): later starts, or its start and later anchors.
+    static func page(
+        _ pool: DatabasePool, typeID: Int64, from lower: Double, below upper: Double, after: (start: Double, anchor: Int64)?
+    ) async throws -> ScanPage {
+        try await pool.read { db in
+            var sql = """
+                SELECT s.start, s.end, s.value, s.value_text, s.unit, src.name, s.time_zone, s.anchor
+                FROM sample s JOIN source src ON src.id = s.source_id
+                WHERE s.type_id = ? AND s.start >= ? AND s.start < ?
+                """
+            var arguments: StatementArguments = [typeID, max(lower, after?.start ?? lower), upper]
+            if let after {
+                sql += " AND (s.start > ? OR s.anchor > ?)"
+                arguments += [after.start, after.anchor]
+            }
+            // A scan reads each page once: a small page cache keeps the memory flat (the
+            // connection's usual cache is restored afterwards).
+            let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+            try db.execute(sql: "PRAGMA cache_size = -\(scanCacheKiB)")
+            defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+            // A cursor reuses one row: no row object per sample, only the lean SampleRows.
+            let cursor = try Row.fetchCursor(
+                db, sql: sql + " ORDER BY s.start, s.anchor LIMIT \(sampleScanPageSize)", arguments: arguments)
+            var page = ScanPage(rows: [], last: nil)
+            page.rows.reserveCapacity(sampleScanPageSize)
+            while let row = try cursor.next() {
+                page.rows.append(
+                    SampleRow(
+                        start: row[0], end: row[1], value: row[2], valueText: row[3], unit: row[4], sourceName: row[5],
+                        timeZoneIdentifier: row[6]))
+                page.last = (row[0], row[7])
+            }
+            return page
         }
     }
 
