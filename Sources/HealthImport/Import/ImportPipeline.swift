@@ -16,18 +16,11 @@ enum ImportPipeline {
     ) throws -> ExportReading {
         let job = ReadJob<Sink.PreparedBatch>(reader: reader, batchSize: batchSize, prepare: Sink.prepare)
         let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            job.run()
-            done.signal()
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
+        job.start { done.signal() }
         do {
             while let batch = try job.channel.receive() {
                 try sink.write(batch)
-                job.channel.giveBack(batch)
-                let (bytes, records) = job.channel.progress
-                written(bytes, records)
+                job.handOver(batch, written)
             }
         } catch {
             job.channel.stop()
@@ -35,8 +28,7 @@ enum ImportPipeline {
             throw error
         }
         done.wait()
-        guard let reading = job.reading else { preconditionFailure("the channel closed without an error or a result") }
-        return reading
+        return job.result
     }
 }
 
@@ -51,18 +43,11 @@ extension ImportPipeline {
     ) async throws -> ExportReading {
         let job = ReadJob<Batch>(reader: reader, batchSize: batchSize, prepare: prepare)
         let (ended, end) = AsyncStream<Void>.makeStream()
-        let thread = Thread {
-            job.run()
-            end.finish()
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
+        job.start { end.finish() }
         do {
             while let batch = try await job.channel.next() {
                 try await write(batch)
-                job.channel.giveBack(batch)
-                let (bytes, records) = job.channel.progress
-                written(bytes, records)
+                job.handOver(batch, written)
             }
         } catch {
             job.channel.stop()
@@ -70,8 +55,7 @@ extension ImportPipeline {
             throw error
         }
         for await _ in ended {}
-        guard let reading = job.reading else { preconditionFailure("the channel closed without an error or a result") }
-        return reading
+        return job.result
     }
 
     /// A `written` callback for ``run(_:into:batchSize:written:)`` that calls `progress` at
@@ -103,6 +87,31 @@ private final class ReadJob<Batch: Sendable>: @unchecked Sendable {
         self.reader = reader
         self.batchSize = batchSize
         self.prepare = prepare
+    }
+
+    /// Starts ``run()`` on a thread of its own (a roomy stack for the parser); `ended` is
+    /// called on it once reading has ended.
+    func start(ended: @escaping @Sendable () -> Void) {
+        let thread = Thread {
+            self.run()
+            ended()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// After the caller wrote `batch`: hands it back to be freed here, and tells `written`
+    /// how far reading has come.
+    func handOver(_ batch: consuming Batch, _ written: (_ bytes: Int64, _ records: Int) -> Void) {
+        channel.giveBack(batch)
+        let (bytes, records) = channel.progress
+        written(bytes, records)
+    }
+
+    /// What was read, once the channel has closed without an error.
+    var result: ExportReading {
+        guard let reading else { preconditionFailure("the channel closed without an error or a result") }
+        return reading
     }
 
     func run() {

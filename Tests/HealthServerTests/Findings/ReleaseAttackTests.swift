@@ -96,13 +96,7 @@ import Testing
     /// M3: a client that sends half a request and stalls is disconnected after the idle
     /// timeout (before: held open for good — 19,900 of them took every file descriptor).
     @Test func m3_aStalledRequestIsClosedAfterTheIdleTimeout() async throws {
-        let harness = try await ServerHarness(.sqlite) {
-            $0.port = 0
-            $0.idleTimeout = 1
-        }
-        defer { harness.cleanUp() }
-        try await harness.app.test(.live) { client in
-            let port = try #require(client.port)
+        try await Self.live({ $0.idleTimeout = 1 }) { harness, port in
             let socket = try #require(Self.connect(port: port))
             defer { close(socket) }
             // Half a request: the headers never end.
@@ -118,13 +112,7 @@ import Testing
     /// the idle timeout does not catch — is cut once it falls behind 1 KiB/s after the
     /// grace; without a token, on `/login`, whose handler leaves the body unread.
     @Test func m3_aTrickledBodyIsCutOnceItFallsBehindTheMinimumRate() async throws {
-        let harness = try await ServerHarness(.sqlite) {
-            $0.port = 0
-            $0.idleTimeout = 1
-        }
-        defer { harness.cleanUp() }
-        try await harness.app.test(.live) { client in
-            let port = try #require(client.port)
+        try await Self.live({ $0.idleTimeout = 1 }) { harness, port in
             for path in ["/login", "/v1/samples"] {
                 let socket = try #require(Self.connect(port: port))
                 defer { close(socket) }
@@ -152,13 +140,7 @@ import Testing
     /// of connections and crashed. Connections past the limit are closed at once; those
     /// within it, and new ones once others close, are served.
     @Test func aConnectionPastTheLimitIsClosedAtOnce() async throws {
-        let harness = try await ServerHarness(.sqlite) {
-            $0.port = 0
-            $0.maxConnections = 4
-        }
-        defer { harness.cleanUp() }
-        try await harness.app.test(.live) { client in
-            let port = try #require(client.port)
+        try await Self.live({ $0.maxConnections = 4 }) { harness, port in
             var held: [Int32] = []
             for _ in 0..<4 { held.append(try #require(Self.connect(port: port))) }
             try await Task.sleep(for: .milliseconds(200))
@@ -180,6 +162,18 @@ import Testing
     }
 
     // MARK: raw sockets
+
+    /// A live server on SQLite on a free port, configured by `configure`, for `body`.
+    static func live(
+        _ configure: (inout ServerConfiguration) -> Void, _ body: @escaping @Sendable (ServerHarness, Int) async throws -> Void
+    ) async throws {
+        let harness = try await ServerHarness(.sqlite) {
+            $0.port = 0
+            configure(&$0)
+        }
+        defer { harness.cleanUp() }
+        try await harness.app.test(.live) { client in try await body(harness, try #require(client.port)) }
+    }
 
     /// A TCP connection to 127.0.0.1:`port`, reads timing out after 10 s.
     static func connect(port: Int) -> Int32? {
