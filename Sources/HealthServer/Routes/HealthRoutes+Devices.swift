@@ -10,7 +10,7 @@ extension HealthRoutes {
     func postDevice(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
         let user = try context.requireOwner(.write, to: "enrol devices")
         let body = try JSONDecoder().decode(
-            DeviceEnrolment.self, from: try await collectJSON(request, limit: configuration.maxBodyBytes))
+            DeviceEnrolmentRequest.self, from: try await collectJSON(request, limit: configuration.maxBodyBytes))
         let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
         // Code points, as JSON Schema's maxLength counts them (not grapheme clusters).
         guard !name.isEmpty, body.name.unicodeScalars.count <= 100 else {
@@ -19,7 +19,7 @@ extension HealthRoutes {
         let device = SyncDevice(id: UUID().uuidString.lowercased(), userID: user.id, name: name, createdAt: configuration.clock())
         let key = SyncKey.generate()
         try await repositories.devices.addDevice(device, key: key)
-        return try json(DeviceKeyAnswer(device: device, key: KeyWire(key), previousKeyValidUntil: nil), status: .created)
+        return try json(DeviceKeyAnswer(device: device, key: DeviceKeyWire(key), previousKeyValidUntil: nil), status: .created)
     }
 
     /// `GET /v1/devices`: the caller's devices, revoked ones included.
@@ -53,41 +53,12 @@ extension HealthRoutes {
         try await repositories.devices.addKey(key, deviceID: id, at: now)
         return try json(
             DeviceKeyAnswer(
-                device: device, key: KeyWire(key), previousKeyValidUntil: now.addingTimeInterval(configuration.keyGracePeriod)),
+                device: device, key: DeviceKeyWire(key),
+                previousKeyValidUntil: now.addingTimeInterval(configuration.keyGracePeriod)),
             status: .created)
     }
 
     static func noSuchDevice(_ id: String) -> Problem {
         Problem(.notFound, "No such device", detail: "you have no device \(id.prefix(64)); GET /v1/devices lists yours")
-    }
-}
-
-/// The body of `POST /v1/devices`.
-struct DeviceEnrolment: Decodable {
-    var name: String
-}
-
-/// A key as enrolment and rotation answer it, the only time its secret travels.
-struct KeyWire: Encodable {
-    var id: String
-    /// The 32 bytes, base64.
-    var secret: Data
-    var algorithm = "AES-256-GCM"
-
-    init(_ key: SyncKey) {
-        id = key.id
-        secret = key.secret
-    }
-}
-
-/// The answer of `POST /v1/devices` and `POST /v1/devices/{id}/keys`.
-struct DeviceKeyAnswer: Encodable {
-    var device: SyncDevice
-    var key: KeyWire
-    var previousKeyValidUntil: Date?
-
-    enum CodingKeys: String, CodingKey {
-        case device, key
-        case previousKeyValidUntil = "previous_key_valid_until"
     }
 }

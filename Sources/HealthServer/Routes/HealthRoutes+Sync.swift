@@ -246,24 +246,3 @@ private enum SyncWrite: Sendable {
     /// The UUIDs and the type each item named.
     case delete([UUID], types: [UUID: SampleType])
 }
-
-/// The answer of `POST /v1/sync/batches`.
-struct SyncBatchAnswer: Codable, Sendable {
-    var batchID: UUID
-    var sequence: Int64
-    var added = 0
-    var duplicates = 0
-    var deleted = 0
-    /// Deletions of UUIDs the server does not hold (never sent, or deleted already).
-    var unknown = 0
-    var daysRecomputed = 0
-    /// `true` when the batch is stored but its days are still to compute (absent otherwise).
-    var daysPending: Bool?
-
-    enum CodingKeys: String, CodingKey {
-        case batchID = "batch_id"
-        case sequence, added, duplicates, deleted, unknown
-        case daysRecomputed = "days_recomputed"
-        case daysPending = "days_pending"
-    }
-}

@@ -57,46 +57,6 @@ public struct StoredDeviceSecret: Hashable, Sendable {
     }
 }
 
-/// A device enrolled for sync.
-public struct SyncDevice: Codable, Hashable, Sendable {
-    public var id: String
-    public var userID: String
-    public var name: String
-    public var createdAt: Date
-    /// When it was revoked: its batches are refused from then on.
-    public var revokedAt: Date?
-    /// The sequence number of the last batch accepted from it (0: none yet).
-    public var lastSequence: Int64
-    /// The id of that batch: the one batch that may come again with the same sequence
-    /// (a retry of a batch whose answer was lost).
-    public var lastBatchID: UUID?
-    public var lastBatchAt: Date?
-
-    public init(
-        id: String, userID: String, name: String, createdAt: Date, revokedAt: Date? = nil, lastSequence: Int64 = 0,
-        lastBatchID: UUID? = nil, lastBatchAt: Date? = nil
-    ) {
-        self.id = id
-        self.userID = userID
-        self.name = name
-        self.createdAt = createdAt
-        self.revokedAt = revokedAt
-        self.lastSequence = lastSequence
-        self.lastBatchID = lastBatchID
-        self.lastBatchAt = lastBatchAt
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, name
-        case userID = "user_id"
-        case createdAt = "created_at"
-        case revokedAt = "revoked_at"
-        case lastSequence = "last_sequence"
-        case lastBatchID = "last_batch_id"
-        case lastBatchAt = "last_batch_at"
-    }
-}
-
 /// One of a device's keys as the server keeps it.
 public struct DeviceKey: Sendable {
     public var id: String

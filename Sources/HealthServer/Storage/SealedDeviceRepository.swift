@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HealthWire
 import Hummingbird
 import Logging
 

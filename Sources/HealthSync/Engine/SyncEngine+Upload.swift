@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthWire
 
 extension SyncEngine {
     /// Sends the outbox, oldest batch first, one at a time, until it is empty. Each batch is
@@ -92,7 +93,7 @@ extension SyncEngine {
 
 /// What an answer means for the batch (docs/sync.md §Errors).
 enum UploadOutcome {
-    case acknowledged(SyncBatchAcknowledgement)
+    case acknowledged(SyncBatchAnswer)
     /// Network errors, timeouts, 408, 409 (the first attempt still running), 429, 5xx and
     /// answers that do not follow the protocol.
     case retry(reason: String, after: Double?)
@@ -105,7 +106,7 @@ enum UploadOutcome {
         let detail = response.problemDetail
         switch status {
         case 200..<300:
-            guard let answer = try? JSONDecoder().decode(SyncBatchAcknowledgement.self, from: response.body),
+            guard let answer = try? JSONDecoder().decode(SyncBatchAnswer.self, from: response.body),
                 answer.batchID == batch.batchID
             else {
                 self = .retry(reason: "HTTP \(status) without the batch's acknowledgement", after: nil)

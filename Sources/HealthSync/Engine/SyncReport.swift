@@ -44,16 +44,3 @@ public enum SyncEvent: Sendable {
     /// The server refused a batch for good: it is in the dead letters.
     case deadLettered(sequence: Int64, status: Int, reason: String)
 }
-
-/// The answer of `POST /v1/sync/batches`.
-struct SyncBatchAcknowledgement: Decodable {
-    var batchID: UUID
-    var added: Int
-    var duplicates: Int
-    var deleted: Int
-
-    enum CodingKeys: String, CodingKey {
-        case batchID = "batch_id"
-        case added, duplicates, deleted
-    }
-}

@@ -4,30 +4,6 @@ import HealthWire
 /// Enrolling this device with the server (`POST /v1/devices`) and rotating its key
 /// (`POST /v1/devices/{id}/keys`): the answers' keys go straight to the credentials file.
 public enum DeviceEnrolment {
-    /// The server's answer to both calls.
-    struct Answer: Decodable {
-        struct Device: Decodable {
-            var id: String
-            var userID: String
-            var name: String
-            var createdAt: Date
-
-            enum CodingKeys: String, CodingKey {
-                case id, name
-                case userID = "user_id"
-                case createdAt = "created_at"
-            }
-        }
-
-        struct Key: Decodable {
-            var id: String
-            var secret: Data
-        }
-
-        var device: Device
-        var key: Key
-    }
-
     /// Enrols a device named `name` for the token's user and records it, its key and the
     /// token in `state`. A plain `http://` server other than loopback is refused
     /// (``SyncServerURL``) before anything is sent.
@@ -37,7 +13,7 @@ public enum DeviceEnrolment {
         try SyncServerURL.validate(server.absoluteString)
         // Before asking the server, so that no device is enrolled for a folder that cannot keep it.
         try state.refuseIfEnrolled()
-        let body = try JSONSerialization.data(withJSONObject: ["name": name])
+        let body = try JSONEncoder().encode(DeviceEnrolmentRequest(name: name))
         let answer = try await call(
             transport, SyncRequest(method: "POST", path: "/v1/devices", headers: ["Content-Type": "application/json"], body: body)
         )
@@ -64,7 +40,7 @@ public enum DeviceEnrolment {
         return answer.key.id
     }
 
-    private static func call(_ transport: any SyncTransport, _ request: SyncRequest) async throws -> Answer {
+    private static func call(_ transport: any SyncTransport, _ request: SyncRequest) async throws -> DeviceKeyAnswer {
         let response = try await transport.send(request)
         guard response.status == 201 || response.status == 200 else {
             if response.status == 401 { throw SyncError(.reauthenticationRequired) }
@@ -72,7 +48,7 @@ public enum DeviceEnrolment {
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        guard let answer = try? decoder.decode(Answer.self, from: response.body) else {
+        guard let answer = try? decoder.decode(DeviceKeyAnswer.self, from: response.body) else {
             throw SyncError(.invalidResponse("the answer holds no device and key"))
         }
         return answer
