@@ -55,16 +55,17 @@ struct BenchLoad: AsyncParsableCommand {
     }
 
     /// Latencies and failures, per route and server.
-    final class Tally: @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var latencies: [String: [Double]] = [:]
-        private(set) var failures: [String: Int] = [:]
+    final class Tally: Sendable {
+        private let recorded = Locked((latencies: [String: [Double]](), failures: [String: Int]()))
+
+        var latencies: [String: [Double]] { recorded.withLock { $0.latencies } }
+        var failures: [String: Int] { recorded.withLock { $0.failures } }
 
         func record(_ route: String, _ seconds: Double) {
-            lock.withLock { latencies[route, default: []].append(seconds) }
+            recorded.withLock { $0.latencies[route, default: []].append(seconds) }
         }
 
-        func fail(_ what: String) { lock.withLock { failures[what, default: 0] += 1 } }
+        func fail(_ what: String) { recorded.withLock { $0.failures[what, default: 0] += 1 } }
     }
 
     func run() async throws {

@@ -58,10 +58,13 @@ struct Import: AsyncParsableCommand {
 }
 
 /// One line on standard error, redrawn in place (only on a terminal). Shared by the
-/// sync engine's events and the command, hence the lock.
-final class ProgressLine: @unchecked Sendable {
-    private let lock = NSLock()
+/// sync engine's events and the command: the time of the last redraw and every write are
+/// behind one lock, so two threads never interleave a line.
+final class ProgressLine: Sendable {
     private let enabled: Bool
+    /// Seconds since `started` at the last rate-limited redraw.
+    private let lastShown = Locked(-1.0)
+    private let started = Date()
 
     init(enabled: Bool) { self.enabled = enabled }
 
@@ -72,35 +75,39 @@ final class ProgressLine: @unchecked Sendable {
             ImportReport.count(progress.records), progress.megabytesPerSecond)
         if let fraction = progress.fraction { line += String(format: ", %.0f%%", fraction * 100) }
         if let remaining = progress.secondsRemaining { line += String(format: ", ETA %.0fs", remaining) }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        lastShown.withLock { _ in draw(line) }
     }
 
     /// A running count of `noun` with its rate, at most four redraws a second.
     func show(count: Int, of noun: String, since start: Date) {
         let elapsed = Date().timeIntervalSince(start)
-        guard enabled, elapsed - lastShown >= 0.25 else { return }
-        lastShown = elapsed
-        let line = String(format: "  %@ %@, %.0f/s", ImportReport.count(count), noun, Double(count) / max(elapsed, 1e-3))
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        show(due: Date().timeIntervalSince(started)) {
+            String(format: "  %@ %@, %.0f/s", ImportReport.count(count), noun, Double(count) / max(elapsed, 1e-3))
+        }
     }
-
-    private var lastShown = -1.0
-    private let started = Date()
 
     /// `line`, at most four redraws a second.
     func show(line: String) {
-        let elapsed = Date().timeIntervalSince(started)
-        let due = lock.withLock { () -> Bool in
-            guard enabled, elapsed - lastShown >= 0.25 else { return false }
-            lastShown = elapsed
-            return true
-        }
-        guard due else { return }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        show(due: Date().timeIntervalSince(started)) { line }
     }
 
     func clear() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        lastShown.withLock { _ in draw("") }
+    }
+
+    /// Draws `line()` when a quarter of a second has passed since the last such redraw.
+    private func show(due elapsed: TimeInterval, _ line: () -> String) {
+        guard enabled else { return }
+        lastShown.withLock { lastShown in
+            guard elapsed - lastShown >= 0.25 else { return }
+            lastShown = elapsed
+            draw(line())
+        }
+    }
+
+    /// Called under the lock.
+    private func draw(_ line: String) {
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
     }
 }

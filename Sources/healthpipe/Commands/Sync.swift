@@ -247,19 +247,19 @@ enum SyncOutput {
 
 /// SIGINT and SIGTERM: the first asks the sync to stop after the batch in flight; the
 /// second ends the process.
-final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var flag = false
-    private var sources: [DispatchSourceSignal] = []
+final class StopSignal: Sendable {
+    private let flag = Locked(false)
+    /// Kept for as long as the signal is: a source released stops delivering.
+    private let sources = Locked<[any DispatchSourceSignal]>([])
 
-    var requested: Bool { lock.withLock { flag } }
+    var requested: Bool { flag.withLock { $0 } }
 
     func install(_ onStop: @escaping @Sendable () -> Void) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                let again = lock.withLock { () -> Bool in
+            source.setEventHandler { [flag] in
+                let again = flag.withLock { flag in
                     defer { flag = true }
                     return flag
                 }
@@ -268,7 +268,7 @@ final class StopSignal: @unchecked Sendable {
                 onStop()
             }
             source.resume()
-            sources.append(source)
+            sources.withLock { $0.append(source) }
         }
     }
 }
