@@ -65,9 +65,11 @@ extension SQLiteHealthStore {
             let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
             try db.execute(sql: "PRAGMA cache_size = -\(scanCacheKiB)")
             defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-            // A cursor reuses one row: no row object per sample, only the lean SampleRows.
-            let cursor = try Row.fetchCursor(
-                db, sql: sql + " ORDER BY s.start, s.anchor LIMIT \(sampleScanPageSize)", arguments: arguments)
+            // The connection keeps the statement prepared for the next page (pages after the
+            // first share one SQL text); a cursor reuses one row: no row object per sample,
+            // only the lean SampleRows.
+            let statement = try db.cachedStatement(sql: sql + " ORDER BY s.start, s.anchor LIMIT \(sampleScanPageSize)")
+            let cursor = try Row.fetchCursor(statement, arguments: arguments)
             var page = ScanPage(rows: [], last: nil)
             page.rows.reserveCapacity(sampleScanPageSize)
             while let row = try cursor.next() {
