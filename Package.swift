@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // NIOHTTPTypes: the HTTP parts Hummingbird's channel handlers see (MinimumBodyRate).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // ServiceLifecycle: the server's imports run as a service of its service group.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The vocabulary every module shares, defined once: local dates, normalisation versions.
@@ -133,6 +135,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The OpenAPI document, compiled in (no bundle to ship beside the binary).
             resources: [.embedInCode("Resources/openapi.json")]

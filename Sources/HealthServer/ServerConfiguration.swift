@@ -28,6 +28,10 @@ public struct ServerConfiguration: Sendable {
     public var maxImportsInFlightPerUser = 2
     /// Imports running at once, each of another user (a user's own run one after another).
     public var importConcurrency = 2
+    /// At a graceful shutdown, how long the imports under way may take to end, in seconds;
+    /// past it they are left to the process's end (each is one transaction: the job is
+    /// failed at the next start, or, on PostgreSQL, claimed again by another server).
+    public var importShutdownGrace: TimeInterval = 30
     /// HTTPS when set (`--tls-cert`, `--tls-key`); plain HTTP otherwise.
     public var tls: TLSConfiguration?
     /// The origin browsers and clients reach the server at, when that is not this server's

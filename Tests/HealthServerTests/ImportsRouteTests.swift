@@ -200,21 +200,26 @@ struct SharedImportQueueTests {
         defer { first.cleanUp() }
         let alice = try #require(first.ids["alice"])
         let id = try await first.app.test(.router) { client in
-            try await client.execute(
+            let id = try await client.execute(
                 uri: "/v1/imports?tz=Europe/Paris", method: .post, headers: first.upload("alice"),
                 body: ByteBuffer(data: try Data(contentsOf: export))
             ) { ServerHarness.json($0.body)["id"] as? String ?? "" }
+            // Server 1 has claimed the job and is importing: it dies (its connections close,
+            // and with them its claim and its import's transaction) while it runs, before its
+            // import service would wait for the import at a graceful shutdown.
+            let running = try await Self.poll(first.store, id: id, user: alice) { $0.state == .running && $0.bytesRead > 0 }
+            #expect(running?.state == .running)
+            await first.samples?.close()
+            await first.store.close()
+            return id
         }
-        // Server 1 has claimed the job and is importing: it dies (its connections close, and
-        // with them its claim and its import's transaction).
-        let running = try await Self.poll(first.store, id: id, user: alice) { $0.state == .running && $0.bytesRead > 0 }
-        #expect(running?.state == .running)
-        await first.samples?.close()
-        await first.store.close()
 
         let second = try await first.anotherServer()
         defer { second.close() }
-        let done = try await Self.poll(second.store, id: id, user: alice) { $0.state == .succeeded || $0.state == .failed }
+        // The second server up (its import service claims the job) until the job has ended.
+        let done = try await second.app.test(.router) { _ in
+            try await Self.poll(second.store, id: id, user: alice) { $0.state == .succeeded || $0.state == .failed }
+        }
         #expect(done?.state == .succeeded && done?.error == nil)
         #expect(done?.added == expected.totalAdded && done?.alreadyImported == false)
         let samples = try await second.samples.store(for: alice).sampleInventory().map(\.count).reduce(0, +)

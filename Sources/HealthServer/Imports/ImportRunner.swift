@@ -15,6 +15,10 @@ import Logging
 /// store as it was; `failUnfinishedImports` marks such a job failed at the next start.
 /// An upload may inflate to ``Limits/inflationCap(uploadBytes:)`` at most: past it the job
 /// fails as a zip bomb.
+///
+/// The runner holds the work; ``ImportService``, a service of the server's service group,
+/// runs it: the imports handed over by uploads and, with several servers on one database,
+/// the jobs it claims from the shared queue.
 final class ImportRunner: Sendable {
     /// How many imports, and how large.
     struct Limits: Sendable {
@@ -57,7 +61,7 @@ final class ImportRunner: Sendable {
     /// Per user: uploads being received, not yet a recorded job.
     private let receiving = Locked<[String: Int]>([:])
     /// Per user: jobs this server has claimed from the shared queue and not finished.
-    private let claimedHere = Locked<[String: Int]>([:])
+    let claimedHere = Locked<[String: Int]>([:])
 
     init(
         repositories: ServerRepositories, limits: Limits = Limits(), progressInterval: TimeInterval = 0.5, logger: Logger
@@ -69,10 +73,42 @@ final class ImportRunner: Sendable {
         slots = ImportSlots(limits.concurrency)
     }
 
-    /// Starts importing `file` for `user`; returns at once.
+    /// Hands `file`'s import for `user` to the ``ImportService`` running this runner;
+    /// returns at once. A job handed over while no service runs waits for the next one; a
+    /// process that ends first leaves it queued, and the next start fails it
+    /// (``ServerStore/failUnfinishedImports()``).
     func start(_ job: ImportJob, file: String, user: User, zone: TimeZone, recompute: @escaping RecomputeDays) {
-        Task { await run(job, file: file, userID: user.id, zone: zone, recompute: recompute) }
+        let work = HandedOver(job: job, file: file, userID: user.id, zone: zone, recompute: recompute)
+        handedOver.withLock { $0.append(work) }
+        arrivals.ring()
     }
+
+    /// An upload's import, waiting for a service to run it.
+    struct HandedOver: Sendable {
+        let job: ImportJob
+        let file: String
+        let userID: String
+        let zone: TimeZone
+        let recompute: RecomputeDays
+    }
+
+    /// The imports handed over by ``start(_:file:user:zone:recompute:)`` and not yet taken.
+    private let handedOver = Locked<[HandedOver]>([])
+    /// Rung when an import is handed over.
+    let arrivals = Doorbell()
+    /// Rung when a job is queued in the shared queue (``ring()``).
+    let doorbell = Doorbell()
+
+    /// The imports handed over since the last call, in order; each is taken once.
+    func takeHandedOver() -> [HandedOver] {
+        handedOver.withLock { work in
+            defer { work = [] }
+            return work
+        }
+    }
+
+    /// Wakes the claim loops: a job was queued in the shared queue.
+    func ring() { doorbell.ring() }
 
     /// Whether `userID` may upload one more export: `false` when ``Limits/perUser`` of
     /// theirs are queued or running already (the store's jobs, on PostgreSQL every
@@ -102,64 +138,6 @@ final class ImportRunner: Sendable {
         }
     }
 
-    /// Set by ``ring()``: a job was queued here, no need to wait for the next poll.
-    private let bell = Locked(false)
-
-    /// With several servers on one database: claims queued jobs — this server's and
-    /// others', a dead server's too — ``Limits/concurrency`` at a time, for as long as the
-    /// process runs, polling every `poll` seconds and at once after ``ring()``. A user
-    /// whose job this server is importing is skipped: their next job waits for another
-    /// claim, not in one of this server's. `recompute` gives each job's recomputation of
-    /// days for its user and zone.
-    func startClaiming(
-        _ queue: any SharedImportQueue, poll: TimeInterval = 1,
-        recompute: @escaping @Sendable (_ userID: String, _ zone: TimeZone) -> RecomputeDays
-    ) {
-        for _ in 0..<limits.concurrency {
-            claimLoop(queue, poll: poll, recompute: recompute)
-        }
-    }
-
-    /// One claimer: a job at a time.
-    private func claimLoop(
-        _ queue: any SharedImportQueue, poll: TimeInterval,
-        recompute: @escaping @Sendable (_ userID: String, _ zone: TimeZone) -> RecomputeDays
-    ) {
-        let (bell, logger, folder, claimedHere) = (bell, logger, repositories.uploadFolder, claimedHere)
-        Task {
-            while !Task.isCancelled {
-                do {
-                    let busy = claimedHere.withLock { Set($0.keys) }
-                    let claimed = try await queue.claimNextImport(into: folder, skippingUsers: busy) { claimed in
-                        let userID = claimed.userID
-                        claimedHere.withLock { $0[userID, default: 0] += 1 }
-                        let zone = TimeZone(identifier: claimed.zone) ?? .gmt
-                        await self.run(
-                            claimed.job, file: claimed.file, userID: userID, zone: zone, recompute: recompute(userID, zone))
-                        claimedHere.withLock { counts in
-                            let left = counts[userID, default: 1] - 1
-                            counts[userID] = left > 0 ? left : nil
-                        }
-                    }
-                    if claimed { continue }
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.warning("import queue: \(type(of: error)); trying again")
-                }
-                // The next poll, or sooner when this server queues a job.
-                let deadline = Date().addingTimeInterval(poll)
-                while Date() < deadline, !bell.withLock({ $0 }), !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(20))
-                }
-                bell.withLock { $0 = false }
-            }
-        }
-    }
-
-    /// Wakes the claim loop.
-    func ring() { bell.withLock { $0 = true } }
-
     /// Computes and upserts the days of the store's dirty spans; answers how many days and
     /// what the upsert did.
     typealias RecomputeDays = @Sendable (any UserHealthStore) async throws -> (Int, UpsertCounts)
@@ -171,7 +149,7 @@ final class ImportRunner: Sendable {
 
     /// Runs the job once the user's previous import has ended and a slot is free; the job
     /// stays `queued` meanwhile.
-    private func run(
+    func run(
         _ job: ImportJob, file: String, userID: String, zone: TimeZone, recompute: @escaping RecomputeDays
     ) async {
         _ = try? await importing.withLock(userID) {

@@ -85,11 +85,14 @@ public func buildApplication(
     router.add(middleware: ProblemMiddleware())
     let imports = ImportRunner(repositories: repositories, limits: .init(configuration), logger: logger)
     let routes = HealthRoutes(configuration: configuration, repositories: repositories, imports: imports)
-    if let queue = repositories.importQueue {
-        imports.startClaiming(queue) { userID, zone in
-            { database in try await routes.computeDirtyDays(userID: userID, database: database, forImport: true) }
-        }
-    }
+    let importService = ImportService(
+        runner: imports,
+        claims: repositories.importQueue.map { queue in
+            ImportService.Claims(queue: queue) { userID, zone in
+                { database in try await routes.computeDirtyDays(userID: userID, database: database, forImport: true) }
+            }
+        },
+        shutdownGrace: .milliseconds(Int64(min(max(0, configuration.importShutdownGrace), 86_400) * 1000)))
     router.get("/healthz") { _, _ in try routes.json(["status": "ok"]) }
     router.get("/readyz") { _, _ in try await routes.ready() }
     router.get("/openapi.json") { _, _ in
@@ -142,7 +145,8 @@ public func buildApplication(
             throw ServerTLS.TLSSetupError(reason: "\(error)")
         }
     }
-    return Application(router: router, server: server, configuration: address, logger: logger)
+    return Application(
+        router: router, server: server, configuration: address, services: [importService], logger: logger)
 }
 
 /// Every route the server has, as `METHOD /path` (`{name}` for a path parameter): what

@@ -284,9 +284,11 @@ import Testing
         }
     }
 
-    /// A runner over the harness's stores, the users' stores counting and pausing imports.
+    /// A runner over the harness's stores, the users' stores counting and pausing imports,
+    /// and its service running until ``stop()``.
     struct Runner {
         let runner: ImportRunner
+        let service: Task<Void, any Error>
         let stores: ImportPausingStores
         let repositories: ServerRepositories
         let export: URL
@@ -307,7 +309,15 @@ import Testing
             self.stores = stores
             self.repositories = repositories
             self.export = export
-            runner = ImportRunner(repositories: repositories, limits: limits, logger: Logger(label: "l7"))
+            let runner = ImportRunner(repositories: repositories, limits: limits, logger: Logger(label: "l7"))
+            self.runner = runner
+            service = Task { try await ImportService(runner: runner, claims: nil).run() }
+        }
+
+        /// Stops the service by cancelling it (the tests call it once their jobs have ended).
+        func stop() async throws {
+            service.cancel()
+            try await service.value
         }
 
         /// Records a queued job of `user` for a copy of the export and starts it; its id.
@@ -360,6 +370,7 @@ import Testing
             #expect(job?.state == .succeeded, "\(job?.error ?? "")")
         }
         #expect(runner.stores.importsStarted(alice) == 2)
+        try await runner.stop()
     }
 
     /// At most `importConcurrency` imports run at once: with one, Bob's waits for Alice's.
@@ -380,5 +391,6 @@ import Testing
         await pause.release()
         #expect(try await runner.finished(first, of: "alice", harness)?.state == .succeeded)
         #expect(try await runner.finished(bobs, of: "bob", harness)?.state == .succeeded)
+        try await runner.stop()
     }
 }

@@ -44,28 +44,33 @@ struct P2KilledServerTests {
             })
         defer { first.cleanUp() }
         let alice = try #require(first.ids["alice"])
-        let id = try await first.app.test(.router) { client in
-            try await client.execute(
+        let (id, samples) = try await first.app.test(.router) { client in
+            let id = try await client.execute(
                 uri: "/v1/imports?tz=America/Los_Angeles", method: .post, headers: first.upload("alice"),
                 body: ByteBuffer(data: export.zip)
             ) { ServerHarness.json($0.body)["id"] as? String ?? "" }
+            // The import has committed its samples and is computing their days: the server dies
+            // (its connections close, with them its claim of the job and its locks) while it
+            // runs, before its import service would wait for the import at a graceful shutdown.
+            let deadline = Date().addingTimeInterval(120)
+            while !reached.withLock({ $0 }) && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(reached.withLock { $0 }, "the import never reached its days")
+            let samples = try await #require(first.samples).store(for: alice).sampleInventory().map(\.count).reduce(0, +)
+            #expect(samples > 8000)
+            await first.samples?.close()
+            await first.store.close()
+            killed.withLock { $0 = true }
+            return (id, samples)
         }
-        // The import has committed its samples and is computing their days: the server dies
-        // (its connections close, with them its claim of the job and its locks).
-        let deadline = Date().addingTimeInterval(120)
-        while !reached.withLock({ $0 }) && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(reached.withLock { $0 }, "the import never reached its days")
-        let samples = try await #require(first.samples).store(for: alice).sampleInventory().map(\.count).reduce(0, +)
-        #expect(samples > 8000)
-        await first.samples?.close()
-        await first.store.close()
-        killed.withLock { $0 = true }
 
         // Another server takes the job over: the export is stored already, its days are not.
         let second = try await first.anotherServer()
         defer { second.close() }
-        let done = try await SharedImportQueueTests.poll(second.store, id: id, user: alice) {
-            $0.state == .succeeded || $0.state == .failed
+        // The second server up (its import service claims the job) until the job has ended.
+        let done = try await second.app.test(.router) { _ in
+            try await SharedImportQueueTests.poll(second.store, id: id, user: alice) {
+                $0.state == .succeeded || $0.state == .failed
+            }
         }
         #expect(done?.state == .succeeded && done?.error == nil)
         #expect(done?.alreadyImported == true && done?.added == 0)
