@@ -38,26 +38,29 @@ public enum Deadline {
     }
 
     /// Resumes the continuation exactly once, whichever side gets there first.
-    private final class Gate<Value: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var continuation: CheckedContinuation<Value, any Error>?
-        private var pending: Result<Value, any Error>?
-        private var done = false
-        private var onFinish: (@Sendable () -> Void)?
+    private final class Gate<Value: Sendable>: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<Value, any Error>?
+            var pending: Result<Value, any Error>?
+            var done = false
+            var onFinish: (@Sendable () -> Void)?
+        }
+
+        private let state = Locked(State())
 
         /// Runs `cleanup` when the gate finishes, or now if it already has.
         func whenFinished(_ cleanup: @escaping @Sendable () -> Void) {
-            let finished = lock.withLock { () -> Bool in
-                onFinish = cleanup
-                return done
+            let finished = state.withLock { state in
+                state.onFinish = cleanup
+                return state.done
             }
             if finished { cleanup() }
         }
 
         func install(_ continuation: CheckedContinuation<Value, any Error>) {
-            let early = lock.withLock { () -> Result<Value, any Error>? in
-                self.continuation = continuation
-                return pending
+            let early = state.withLock { state in
+                state.continuation = continuation
+                return state.pending
             }
             if let early { continuation.resume(with: early) }
         }
@@ -65,14 +68,15 @@ public enum Deadline {
         /// `true` when this call was the one that finished.
         @discardableResult
         func finish(_ result: Result<Value, any Error>) -> Bool {
-            let (won, continuation, cleanup) = lock.withLock {
-                () -> (Bool, CheckedContinuation<Value, any Error>?, (@Sendable () -> Void)?) in
-                guard !done else { return (false, nil, nil) }
-                done = true
-                if self.continuation == nil { pending = result }
-                let taken = self.continuation
-                self.continuation = nil
-                return (true, taken, onFinish)
+            let (won, continuation, cleanup) = state.withLock { state in
+                guard !state.done else {
+                    return (false, CheckedContinuation<Value, any Error>?.none, (@Sendable () -> Void)?.none)
+                }
+                state.done = true
+                if state.continuation == nil { state.pending = result }
+                let taken = state.continuation
+                state.continuation = nil
+                return (true, taken, state.onFinish)
             }
             continuation?.resume(with: result)
             if won { cleanup?() }
