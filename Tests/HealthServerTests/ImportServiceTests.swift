@@ -123,4 +123,16 @@ struct ImportServiceTests {
         service.cancel()
         try await service.value
     }
+
+    /// `serve --import-shutdown-grace` takes 0 to 86,400 seconds and says so otherwise,
+    /// before anything is opened.
+    @Test func serveRefusesAShutdownGraceOutOfRange() throws {
+        for value in ["-1", "nan", "86401", "inf"] {
+            let run = try CommandLine33.run([
+                "serve", "--import-shutdown-grace=\(value)", "--server-db", "/nonexistent/server.sqlite",
+            ])
+            #expect(run.status != 0, "\(value)")
+            #expect(run.err.contains("--import-shutdown-grace must be 0 to 86400 seconds"), "\(value): \(run.err)")
+        }
+    }
 }

@@ -40,6 +40,14 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Imports run at once, each of another user (a user's own run one after another).")
     var importConcurrency = 2
 
+    @Option(
+        help: """
+            At SIGINT/SIGTERM, seconds the imports under way may take to end; an import still \
+            running then ends with the process, and its job is failed at the next start (or, \
+            with --postgres, claimed again by another server).
+            """)
+    var importShutdownGrace: Double = 30
+
     @Option(help: "Folder of each user's samples and of uploads (default: the folder of --server-db).")
     var dataDir: String?
 
@@ -71,6 +79,9 @@ struct Serve: AsyncParsableCommand {
         guard maxImportsPerUser > 0, importConcurrency > 0 else {
             throw ValidationError("--max-imports-per-user and --import-concurrency must be positive")
         }
+        guard importShutdownGrace.isFinite, (0...86_400).contains(importShutdownGrace) else {
+            throw ValidationError("--import-shutdown-grace must be 0 to 86400 seconds")
+        }
         guard URL(string: weatherURL)?.scheme != nil else { throw ValidationError("--weather-url must be an absolute URL") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("give --tls-cert and --tls-key together") }
         do {
@@ -94,6 +105,7 @@ struct Serve: AsyncParsableCommand {
         configuration.maxUploadBytes = Int64(maxUploadMib) << 20
         configuration.maxImportsInFlightPerUser = maxImportsPerUser
         configuration.importConcurrency = importConcurrency
+        configuration.importShutdownGrace = importShutdownGrace
         configuration.weather.baseURL = URL(string: weatherURL)!
         configuration.sessionLifetime = sessionHours * 3600
         configuration.consentRepromptInterval = repromptDays * 86400
