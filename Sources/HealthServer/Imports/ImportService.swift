@@ -35,13 +35,7 @@ struct ImportService: Service {
     func run() async throws {
         let (runner, claims) = (runner, claims)
         let stopped = Locked(false)
-        let (stopBell, ended) = (Doorbell(), Doorbell())
-        let stop: @Sendable () -> Void = {
-            stopped.withLock { $0 = true }
-            runner.arrivals.ring()
-            runner.doorbell.ring()
-            stopBell.ring()
-        }
+        let ended = Doorbell()
         // The work in a task of its own: at shutdown the service waits for the imports under
         // way for `shutdownGrace` at most (an import cannot be stopped halfway).
         let seenEnd = ended.rings
@@ -49,20 +43,11 @@ struct ImportService: Service {
             await runner.work(claims, until: stopped)
             ended.ring()
         }
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                while !Task.isCancelled {
-                    let seen = stopBell.rings
-                    if stopped.withLock({ $0 }) { break }
-                    await stopBell.wait(after: seen, atMost: .seconds(3600))
-                }
-            } onGracefulShutdown: {
-                stop()
-            }
-        } onCancel: {
-            stop()
-        }
-        stop()
+        // Until the service group shuts down gracefully, or the task is cancelled.
+        try? await gracefulShutdown()
+        stopped.withLock { $0 = true }
+        runner.arrivals.ring()
+        runner.doorbell.ring()
         await ended.wait(after: seenEnd, atMost: shutdownGrace)
         // Past the grace (or cancelled): the imports still under way end with the process.
         work.cancel()
