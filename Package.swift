@@ -8,7 +8,7 @@ let package = Package(
     products: [
         .library(name: "HealthBasics", targets: ["HealthBasics"]),
         .library(name: "HealthCore", targets: ["HealthCore"]),
-        .library(name: "HealthStore", targets: ["HealthStore"]),
+        .library(name: "HealthSQLite", targets: ["HealthSQLite"]),
         .library(name: "HealthImportReader", targets: ["HealthImportReader"]),
         .library(name: "HealthImport", targets: ["HealthImport"]),
         .library(name: "HealthMetrics", targets: ["HealthMetrics"]),
@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "HealthCore", dependencies: ["HealthBasics"]),
         // SQLite store on GRDB.
         .target(
-            name: "HealthStore",
+            name: "HealthSQLite",
             dependencies: [
                 "HealthCore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -69,7 +69,7 @@ let package = Package(
             ]
         ),
         // Apple Health export reader: streaming XML, zip entries, GPX, ECG CSV → HealthRecords.
-        // Knows nothing of storage: no GRDB, no HealthStore (scripts/check-boundaries).
+        // Knows nothing of storage: no GRDB, no HealthSQLite (scripts/check-boundaries).
         // ZIPFoundation only for its zlib module (CZlib): zips are read by our ZipArchive.
         .target(
             name: "HealthImportReader",
@@ -77,7 +77,7 @@ let package = Package(
         ),
         // The import: the reader feeding a store's writer (SQLite or PostgreSQL), one transaction,
         // two threads.
-        .target(name: "HealthImport", dependencies: ["HealthCore", "HealthImportReader", "HealthStore", "HealthPostgres"]),
+        .target(name: "HealthImport", dependencies: ["HealthCore", "HealthImportReader", "HealthSQLite", "HealthPostgres"]),
         // The per-day payload (`NormalizedDailyMetrics`): plain values, Foundation only.
         .target(name: "HealthMetrics", dependencies: ["HealthBasics"]),
         // Daily normalisation (norm_v1, norm_v2): pure rules over the query protocol.
@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "HealthServer",
             dependencies: [
-                "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthStore", "HealthImport",
+                "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthSQLite", "HealthImport",
                 "HealthImportReader", "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather", "HealthWire",
                 "HealthDashboard",
                 "HealthMCP", "HealthPostgres",
@@ -152,7 +152,7 @@ let package = Package(
         ),
         // HealthKit's API: HealthKit itself on Apple platforms; elsewhere the same API over our
         // store (docs/healthkit-compat.md).
-        .target(name: "HealthKitCompat", dependencies: ["HealthCore", "HealthStore"]),
+        .target(name: "HealthKitCompat", dependencies: ["HealthCore", "HealthSQLite"]),
         // Our query protocols written against HealthKit's API: the pipeline on real HealthKit.
         .target(name: "HealthKitQuerying", dependencies: ["HealthCore", "HealthKitCompat"]),
         // Deterministic synthetic export generator with ground truth.
@@ -165,7 +165,7 @@ let package = Package(
         .executableTarget(
             name: "healthpipe",
             dependencies: [
-                "HealthBasics", "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth",
+                "HealthBasics", "HealthCore", "HealthSQLite", "HealthImport", "HealthImportReader", "HealthSynth",
                 "HealthDaily", "HealthMetrics", "HealthReadiness",
                 "HealthExport", "HealthServer", "HealthContext", "HealthWeather", "HealthWire", "HealthSync",
                 "HealthKitCompat", "HealthDashboard", "HealthMCP", "HealthPostgres",
@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "HealthDailyTests",
             dependencies: [
-                "HealthCore", "HealthDaily", "HealthMetrics", "HealthStore", "HealthImport", "HealthSynth", "HealthAutoExport",
+                "HealthCore", "HealthDaily", "HealthMetrics", "HealthSQLite", "HealthImport", "HealthSynth", "HealthAutoExport",
                 "HealthTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -189,7 +189,7 @@ let package = Package(
             name: "HealthServerTests",
             dependencies: [
                 "HealthServer", "HealthMetrics", "HealthReadiness", "HealthAutoExport", "HealthCore", "HealthDaily",
-                "HealthImport", "HealthImportReader", "HealthStore", "HealthSynth", "HealthWire", "HealthSync",
+                "HealthImport", "HealthImportReader", "HealthSQLite", "HealthSynth", "HealthWire", "HealthSync",
                 "HealthPostgres", "HealthDashboard", "HealthTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -202,28 +202,28 @@ let package = Package(
         .testTarget(
             name: "HealthExportTests",
             dependencies: [
-                "HealthExport", "HealthMetrics", "HealthCore", "HealthDaily", "HealthStore", "HealthImport",
+                "HealthExport", "HealthMetrics", "HealthCore", "HealthDaily", "HealthSQLite", "HealthImport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
             name: "HealthReadinessTests",
             dependencies: [
-                "HealthReadiness", "HealthMetrics", "HealthCore", "HealthDaily", "HealthStore", "HealthImport", "HealthSynth",
+                "HealthReadiness", "HealthMetrics", "HealthCore", "HealthDaily", "HealthSQLite", "HealthImport", "HealthSynth",
                 "HealthTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "HealthContextTests",
             dependencies: [
-                "HealthCore", "HealthDaily", "HealthStore", "HealthContext", "HealthWeather", "HealthSynth",
+                "HealthCore", "HealthDaily", "HealthSQLite", "HealthContext", "HealthWeather", "HealthSynth",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
             name: "HealthSyncTests",
             dependencies: [
-                "HealthSync", "HealthWire", "HealthCore", "HealthStore", "HealthServer",
+                "HealthSync", "HealthWire", "HealthCore", "HealthSQLite", "HealthServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -231,33 +231,33 @@ let package = Package(
         // Stores the test targets share (generated exports, imported).
         .target(
             name: "HealthTestSupport",
-            dependencies: ["HealthCore", "HealthStore", "HealthImport", "HealthSynth", "HealthPostgres"],
+            dependencies: ["HealthCore", "HealthSQLite", "HealthImport", "HealthSynth", "HealthPostgres"],
             path: "Tests/HealthTestSupport"),
         .testTarget(
             name: "HealthMCPTests",
             dependencies: [
-                "HealthMCP", "HealthCore", "HealthDaily", "HealthMetrics", "HealthReadiness", "HealthStore", "HealthTestSupport",
+                "HealthMCP", "HealthCore", "HealthDaily", "HealthMetrics", "HealthReadiness", "HealthSQLite", "HealthTestSupport",
                 "HealthWeather", .product(name: "MCP", package: "swift-sdk"),
             ]
         ),
         .testTarget(
             name: "HealthDashboardTests",
             dependencies: [
-                "HealthDashboard", "HealthCore", "HealthDaily", "HealthMetrics", "HealthReadiness", "HealthStore",
+                "HealthDashboard", "HealthCore", "HealthDaily", "HealthMetrics", "HealthReadiness", "HealthSQLite",
                 "HealthImport", "HealthSynth", "HealthTestSupport",
             ]
         ),
         .testTarget(
             name: "HealthKitCompatTests",
             dependencies: [
-                "HealthKitCompat", "HealthKitQuerying", "HealthCore", "HealthStore", "HealthImport", "HealthSynth",
+                "HealthKitCompat", "HealthKitQuerying", "HealthCore", "HealthSQLite", "HealthImport", "HealthSynth",
                 "HealthDaily",
             ]
         ),
         .testTarget(
             name: "HealthImportTests",
             dependencies: [
-                "HealthBasics", "HealthCore", "HealthStore", "HealthImport", "HealthImportReader", "HealthSynth",
+                "HealthBasics", "HealthCore", "HealthSQLite", "HealthImport", "HealthImportReader", "HealthSynth",
                 "HealthPostgres", "HealthTestSupport", "HealthDaily", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

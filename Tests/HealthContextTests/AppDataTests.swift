@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import HealthContext
 import HealthCore
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// The daily log, planned workouts and coach interactions: the SQLite repository behaves

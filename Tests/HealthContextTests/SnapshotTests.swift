@@ -2,7 +2,7 @@ import Foundation
 import HealthContext
 import HealthCore
 import HealthDaily
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// A snapshot from the fixture store with every field pinned, on the SQLite store and on

@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthImport
-import HealthStore
+import HealthSQLite
 import HealthSynth
 import HealthTestSupport
 import Testing

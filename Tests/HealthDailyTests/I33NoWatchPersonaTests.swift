@@ -3,7 +3,7 @@ import HealthCore
 import HealthDaily
 import HealthImport
 import HealthMetrics
-import HealthStore
+import HealthSQLite
 import HealthSynth
 import HealthTestSupport
 import Testing

@@ -3,7 +3,7 @@ import HealthAutoExport
 import HealthCore
 import HealthImport
 import HealthMetrics
-import HealthStore
+import HealthSQLite
 import Testing
 
 @testable import HealthDaily

@@ -1,7 +1,7 @@
 import Foundation
 import HealthCore
 import HealthMetrics
-import HealthStore
+import HealthSQLite
 import PropertyBased
 import Testing
 

@@ -4,7 +4,7 @@ import HealthDaily
 import HealthImport
 import HealthMetrics
 import HealthReadiness
-import HealthStore
+import HealthSQLite
 import HealthSynth
 import HealthTestSupport
 import Testing

@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthExport
 import HealthImport
-import HealthStore
+import HealthSQLite
 
 /// Fixtures and a one-call export for the CSV tests.
 enum ExportFixtures {

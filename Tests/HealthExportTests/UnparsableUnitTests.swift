@@ -1,7 +1,7 @@
 import Foundation
 import HealthCore
 import HealthExport
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// Found by `scripts/fuzz` (FuzzJSONEndpoints, issue 32): `GET /v1/export.csv` trapped —

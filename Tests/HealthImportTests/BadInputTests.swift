@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthImport
 import HealthImportReader
-import HealthStore
+import HealthSQLite
 import Testing
 import ZIPFoundation
 

@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthImport
 import HealthImportReader
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// Finding C1 (issue 32): an export with `value="1e300"` reached the daily rules and trapped

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import HealthCore
-import HealthStore
+import HealthSQLite
 import PropertyBased
 import Testing
 

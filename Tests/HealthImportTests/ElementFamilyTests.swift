@@ -1,7 +1,7 @@
 import Foundation
 import HealthCore
 import HealthImport
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// Families the public fixtures lack: audiograms, food correlations, vision prescriptions

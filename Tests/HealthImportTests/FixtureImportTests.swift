@@ -1,7 +1,7 @@
 import Foundation
 import HealthCore
 import HealthImport
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// Every public fixture imports with exact counts per element family, each cross-checked

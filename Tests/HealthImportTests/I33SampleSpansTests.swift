@@ -1,7 +1,7 @@
 import Foundation
 import HealthCore
 import HealthPostgres
-import HealthStore
+import HealthSQLite
 import HealthTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// Issue 33 §6: a store that cannot be opened says its path and why, in words.

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import HealthCore
 import HealthImport
-import HealthStore
+import HealthSQLite
 import HealthSynth
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import HealthCore
 import HealthImport
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// Observers (`HKObserverQuery`'s analogue): one notice per committed write, in this process

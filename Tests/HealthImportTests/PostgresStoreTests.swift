@@ -3,7 +3,7 @@ import HealthBasics
 import HealthCore
 import HealthDaily
 import HealthImport
-import HealthStore
+import HealthSQLite
 import HealthTestSupport
 import PropertyBased
 import Testing

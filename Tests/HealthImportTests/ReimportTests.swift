@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import HealthCore
 import HealthImport
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// What a second import of related input must do (issue 14, defects 2 and 4): the newest

@@ -1,7 +1,7 @@
 import Foundation
 import HealthCore
 import HealthImport
-import HealthStore
+import HealthSQLite
 import HealthSynth
 import Testing
 

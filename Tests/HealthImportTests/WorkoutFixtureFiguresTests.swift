@@ -3,7 +3,7 @@ import HealthCore
 import HealthDaily
 import HealthImport
 import HealthPostgres
-import HealthStore
+import HealthSQLite
 import HealthTestSupport
 import Testing
 

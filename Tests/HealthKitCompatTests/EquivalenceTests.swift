@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthKitCompat
 import HealthKitQuerying
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// `HealthKitQuerying` over HealthKitCompat over a store answers exactly as the store does,

@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthKitCompat
 import HealthKitQuerying
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// Issue 33 §1: `HealthKitQuerying` answers where each type's data lies as the store does

@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthKitCompat
 import HealthKitQuerying
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// Issue 34 §1: the one read port. `HealthKitQuerying` answers its inventory and

@@ -1,7 +1,7 @@
 import Foundation
 import HealthCore
 import HealthKitCompat
-import HealthStore
+import HealthSQLite
 import Testing
 
 /// Observer and update handlers fired by writes, as an app sees them: one `HKHealthStore`

@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthImport
 import HealthKitCompat
-import HealthStore
+import HealthSQLite
 import HealthSynth
 
 /// A generated year imported into a store once per test process, with some deletions so

@@ -3,7 +3,7 @@ import HealthCore
 import HealthDaily
 import HealthMetrics
 import HealthReadiness
-import HealthStore
+import HealthSQLite
 import HealthTestSupport
 import HealthWeather
 import MCP

@@ -3,7 +3,7 @@ import HealthCore
 import HealthImport
 import HealthPostgres
 import HealthServer
-import HealthStore
+import HealthSQLite
 import HealthSynth
 import Hummingbird
 import HummingbirdTesting

@@ -4,7 +4,7 @@ import HealthDaily
 import HealthImport
 import HealthMetrics
 import HealthServer
-import HealthStore
+import HealthSQLite
 import HealthSynth
 import Hummingbird
 import HummingbirdTesting

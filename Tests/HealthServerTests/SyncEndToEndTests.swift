@@ -1,7 +1,7 @@
 import Foundation
 import HealthCore
 import HealthServer
-import HealthStore
+import HealthSQLite
 import HealthSync
 import HealthWire
 import Hummingbird

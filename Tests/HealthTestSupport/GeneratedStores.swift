@@ -1,6 +1,6 @@
 import Foundation
 import HealthImport
-import HealthStore
+import HealthSQLite
 import HealthSynth
 
 /// Stores the tests share: a synthetic export (Watch + iPhone, naps, a trip abroad,

@@ -1,6 +1,6 @@
 import Foundation
 import HealthCore
-import HealthStore
+import HealthSQLite
 
 /// A store whose data ends a year before "now" (issue 33): Apple Watch steps of 1 000,
 /// 1 100 and 1 200 at 12:00–12:10 UTC on 2024-12-28, 29 and 30; a night of core sleep from

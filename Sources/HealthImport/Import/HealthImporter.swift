@@ -1,7 +1,7 @@
 import Foundation
 import HealthCore
 import HealthImportReader
-import HealthStore
+import HealthSQLite
 
 /// Imports an Apple Health export — `export.zip`, `export.xml` or an unpacked folder —
 /// into a ``HealthDatabase``.

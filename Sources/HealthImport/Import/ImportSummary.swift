@@ -1,6 +1,6 @@
 import Foundation
 import HealthCore
-import HealthStore
+import HealthSQLite
 
 /// What an import did, for the summary line and for tests.
 public struct ImportSummary: Sendable {

@@ -1,7 +1,7 @@
 #if !canImport(HealthKit)
     import Foundation
     import HealthCore
-    import HealthStore
+    import HealthSQLite
 
     /// HealthKit's `HKHealthStore`, over a HealthPipeline store (an SQLite file imported from
     /// an Apple Health export, or any ``MutableHealthStore``).

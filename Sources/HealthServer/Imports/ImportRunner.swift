@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthImport
 import HealthImportReader
-import HealthStore
+import HealthSQLite
 import Logging
 
 /// Imports uploaded exports in the background: one at a time per user, and at most

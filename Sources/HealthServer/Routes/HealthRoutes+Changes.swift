@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import HealthCore
-import HealthStore
+import HealthSQLite
 import HealthWire
 import Hummingbird
 

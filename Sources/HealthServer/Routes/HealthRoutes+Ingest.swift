@@ -4,7 +4,7 @@ import HealthAutoExport
 import HealthCore
 import HealthDaily
 import HealthMetrics
-import HealthStore
+import HealthSQLite
 import HealthWire
 import Hummingbird
 import NIOPosix

@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthExport
-import HealthStore
+import HealthSQLite
 import Hummingbird
 
 /// Reads from the user's health store: sleep sessions and the CSV export.

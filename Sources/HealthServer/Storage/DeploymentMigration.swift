@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import HealthCore
 import HealthPostgres
-import HealthStore
+import HealthSQLite
 import PostgresNIO
 
 /// `healthpipe migrate`: a SQLite deployment — `server.sqlite` and `users/<id>.sqlite` —

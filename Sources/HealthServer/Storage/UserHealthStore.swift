@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthImport
 import HealthPostgres
-import HealthStore
+import HealthSQLite
 import PostgresNIO
 
 /// One user's samples as the routes use them: a SQLite file of their own

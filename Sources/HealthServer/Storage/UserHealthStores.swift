@@ -1,6 +1,6 @@
 import Foundation
 import HealthCore
-import HealthStore
+import HealthSQLite
 import NIOPosix
 
 /// Each user's samples: a SQLite file of their own (the same store the CLI imports into)

@@ -3,7 +3,7 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthMetrics
-import HealthStore
+import HealthSQLite
 import HealthSynth
 
 struct BenchAccuracy: AsyncParsableCommand {

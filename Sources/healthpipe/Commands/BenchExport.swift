@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HealthStore
+import HealthSQLite
 
 struct BenchExport: ParsableCommand {
     static let configuration = CommandConfiguration(

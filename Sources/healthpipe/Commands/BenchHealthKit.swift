@@ -2,7 +2,7 @@
     import ArgumentParser
     import Foundation
     import HealthKitCompat
-    import HealthStore
+    import HealthSQLite
     import HealthSynth
 
     struct BenchHealthKit: AsyncParsableCommand {

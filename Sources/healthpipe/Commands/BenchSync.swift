@@ -3,7 +3,7 @@ import Foundation
 import HealthCore
 import HealthImport
 import HealthServer
-import HealthStore
+import HealthSQLite
 import HealthSync
 import HealthSynth
 import HealthWire

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthCore
-import HealthStore
+import HealthSQLite
 
 struct Coach: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

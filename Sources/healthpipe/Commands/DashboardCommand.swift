@@ -4,7 +4,7 @@ import HealthBasics
 import HealthDaily
 import HealthDashboard
 import HealthServer
-import HealthStore
+import HealthSQLite
 import Hummingbird
 
 struct Dashboard: AsyncParsableCommand {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthCore
 import HealthDaily
-import HealthStore
+import HealthSQLite
 
 /// `--last N | --from --to`, `--today` and the zone options: the days a command reports on.
 struct DayRangeOptions: ParsableArguments {

@@ -3,7 +3,7 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthMetrics
-import HealthStore
+import HealthSQLite
 
 struct Days: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,7 +4,7 @@ import HealthCore
 import HealthDaily
 import HealthImport
 import HealthReadiness
-import HealthStore
+import HealthSQLite
 import HealthSynth
 
 struct Demo: AsyncParsableCommand {

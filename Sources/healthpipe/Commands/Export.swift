@@ -3,7 +3,7 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthExport
-import HealthStore
+import HealthSQLite
 
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

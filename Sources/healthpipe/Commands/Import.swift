@@ -3,7 +3,7 @@ import Foundation
 import HealthCore
 import HealthImport
 import HealthImportReader
-import HealthStore
+import HealthSQLite
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthCore
 import HealthDaily
-import HealthStore
+import HealthSQLite
 
 struct Log: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

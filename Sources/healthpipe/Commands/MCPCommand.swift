@@ -4,7 +4,7 @@ import HealthBasics
 import HealthDaily
 import HealthDashboard
 import HealthMCP
-import HealthStore
+import HealthSQLite
 import HealthWeather
 import Logging
 import MCP

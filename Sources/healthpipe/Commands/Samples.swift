@@ -3,7 +3,7 @@ import Foundation
 import HealthCore
 import HealthMetrics
 import HealthServer
-import HealthStore
+import HealthSQLite
 import HealthWire
 
 /// `--from`/`--to` as a local date (`YYYY-MM-DD`: the whole day, in the data's zone for

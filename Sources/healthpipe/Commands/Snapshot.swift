@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthContext
 import HealthCore
-import HealthStore
+import HealthSQLite
 import HealthWeather
 
 struct Snapshot: AsyncParsableCommand {

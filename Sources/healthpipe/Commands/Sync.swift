@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthCore
-import HealthStore
+import HealthSQLite
 import HealthSync
 
 /// `--state`, shared by the device and sync commands.

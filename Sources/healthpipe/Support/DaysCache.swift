@@ -1,7 +1,7 @@
 import Foundation
 import HealthDaily
 import HealthDashboard
-import HealthStore
+import HealthSQLite
 
 extension HealthDatabase {
     /// Runs `body` with a cache of this store's daily metrics under `settings`: each day is

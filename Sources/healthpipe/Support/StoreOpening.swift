@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HealthStore
+import HealthSQLite
 
 extension DatabaseOptions {
     /// Opens the store, or explains that there is none yet: a command that only reads never

@@ -1,7 +1,7 @@
 import Foundation
 import HealthContext
 import HealthCore
-import HealthStore
+import HealthSQLite
 
 /// A hand-built day in New York with every snapshot field known: the expected values are
 /// computed by hand in the comments, and decoys (later samples, duplicate sources, an

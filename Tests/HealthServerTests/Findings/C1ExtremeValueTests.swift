@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthMetrics
 import HealthServer
-import HealthStore
+import HealthSQLite
 import Hummingbird
 import HummingbirdTesting
 import Testing

@@ -3,7 +3,7 @@ import HealthCore
 import HealthMetrics
 import HealthPostgres
 import HealthServer
-import HealthStore
+import HealthSQLite
 import Hummingbird
 import HummingbirdTesting
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import HealthCore
-import HealthStore
+import HealthSQLite
 import Testing
 
 @testable import HealthServer
