@@ -2,8 +2,8 @@ import Foundation
 import HealthCore
 import HealthImport
 import HealthPostgres
-import HealthServer
 import HealthSQLite
+import HealthServer
 import HealthSynth
 import Hummingbird
 import HummingbirdTesting

@@ -3,8 +3,8 @@ import HealthCore
 import HealthDaily
 import HealthImport
 import HealthMetrics
-import HealthServer
 import HealthSQLite
+import HealthServer
 import HealthSynth
 import Hummingbird
 import HummingbirdTesting

@@ -1,7 +1,7 @@
 import Foundation
 import HealthCore
-import HealthServer
 import HealthSQLite
+import HealthServer
 import HealthSync
 import HealthWire
 import Hummingbird

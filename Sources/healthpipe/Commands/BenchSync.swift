@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import HealthCore
 import HealthImport
-import HealthServer
 import HealthSQLite
+import HealthServer
 import HealthSync
 import HealthSynth
 import HealthWire

@@ -3,8 +3,8 @@ import Foundation
 import HealthBasics
 import HealthDaily
 import HealthDashboard
-import HealthServer
 import HealthSQLite
+import HealthServer
 import Hummingbird
 
 struct Dashboard: AsyncParsableCommand {

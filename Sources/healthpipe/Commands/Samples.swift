@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import HealthCore
 import HealthMetrics
-import HealthServer
 import HealthSQLite
+import HealthServer
 import HealthWire
 
 /// `--from`/`--to` as a local date (`YYYY-MM-DD`: the whole day, in the data's zone for

@@ -1,8 +1,8 @@
 import Foundation
 import HealthCore
 import HealthMetrics
-import HealthServer
 import HealthSQLite
+import HealthServer
 import Hummingbird
 import HummingbirdTesting
 import Testing

@@ -2,8 +2,8 @@ import Foundation
 import HealthCore
 import HealthMetrics
 import HealthPostgres
-import HealthServer
 import HealthSQLite
+import HealthServer
 import Hummingbird
 import HummingbirdTesting
 import Testing
