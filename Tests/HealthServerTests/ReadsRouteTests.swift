@@ -50,6 +50,38 @@ import Testing
         }
     }
 
+    /// The export's query parameters are the request `healthpipe export csv` builds from its
+    /// flags (issue 34 §5, `CSVExportRequest`): they shape the rows, and a value outside its
+    /// set is a 400 that names the parameter and what it takes.
+    @Test(arguments: ServerBackend.enabled) func theExportsParametersShapeTheRows(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        try await harness.app.test(.router) { client in
+            try await harness.postSampleBatch(client)
+            try await client.execute(
+                uri: "/v1/export.csv?metrics=steps&from=2024-06-01&to=2024-06-01&tz=UTC&date_format=healthexporter&source=true",
+                method: .get, headers: harness.headers("alice")
+            ) { response in
+                #expect(response.status == .ok)
+                let lines = String(buffer: response.body).split(separator: "\n").map(String.init)
+                #expect(lines.first == "Date,Metric,Value,Unit,Source")
+                #expect(lines.count == 3)
+                #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("\"6/1/24, ") && $0.contains(",Steps,") })
+            }
+            for (query, detail) in [
+                ("weight_unit=stone", "weight_unit must be kg or lb"), ("temperature_unit=K", "temperature_unit must be C or F"),
+                ("source=yes", "source must be true or false"), ("date_format=rfc", "date_format must be iso or healthexporter"),
+            ] {
+                try await client.execute(
+                    uri: "/v1/export.csv?from=2024-06-01&to=2024-06-01&\(query)", method: .get, headers: harness.headers("alice")
+                ) { response in
+                    #expect(response.status == .badRequest)
+                    #expect(ServerHarness.json(response.body)["detail"] as? String == detail)
+                }
+            }
+        }
+    }
+
     /// A larger export streams through many chunks: 20,000 rows arrive complete and in order.
     @Test(arguments: ServerBackend.enabled) func aLargeExportStreamsComplete(_ backend: ServerBackend) async throws {
         let harness = try await ServerHarness(backend)

@@ -31,7 +31,12 @@ extension HealthRoutes {
         if access.readable.isEmpty { try access.require(Set(HealthDataCategory.allCases)) }
         let user = access.user
         let query = request.uri.queryParameters
-        func parameter(_ name: String) -> String? { query[Substring(name)].map(String.init) }
+        let asked: CSVExportRequest
+        do {
+            asked = try CSVExportRequest(query: { query[Substring($0)].map(String.init) })
+        } catch {
+            throw Problem.badRequest(error.description)
+        }
         let zone = try dayZone(request)
         let (first, last) = try range(request, maxDays: 36600)
         let database = try await repositories.readableStore(user.id)
@@ -40,40 +45,23 @@ extension HealthRoutes {
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = zone
         let days = DailyNormalizer(store: database.queries, configuration: settings, now: { Date() })
-        var options = CSVExporter.Options()
-        options.zone = zone
-        options.interval = try await days.span(from: first, through: last)
-        options.zoneChanges = try await days.zoneChanges(from: first, through: last)
-        switch parameter("source") ?? "false" {
-        case "true": options.includesSource = true
-        case "false": options.includesSource = false
-        default: throw Problem.badRequest("source must be true or false")
-        }
-        options.dateStyle = try choice(parameter("date_format"), default: .iso, "date_format", "iso or healthexporter")
-        options.units.weight = try choice(parameter("weight_unit"), default: .kg, "weight_unit", "kg or lb")
-        options.units.glucose = try choice(
-            parameter("glucose_unit"), default: .milligramsPerDeciliter, "glucose_unit", "mg/dL or mmol/L")
-        options.units.distance = try choice(parameter("distance_unit"), default: .km, "distance_unit", "km or mi")
-        switch parameter("temperature_unit") ?? "C" {
-        case "C": options.units.temperature = .celsius
-        case "F": options.units.temperature = .fahrenheit
-        default: throw Problem.badRequest("temperature_unit must be C or F")
-        }
+        let options = asked.options(
+            zone: zone, interval: try await days.span(from: first, through: last),
+            zoneChanges: try await days.zoneChanges(from: first, through: last))
         let store = database.queries
         let stored = try await store.storedSampleTypes()
         var metrics: [ExportMetric]
-        let list = parameter("metrics") ?? "all"
         // Named metrics resolve (and unknown ones are answered with the closest names and
         // "this store has …") among the types the token may read: a coach's typo never lists
         // the person's other kinds of data.
         let readable = stored.filter { access.readable.contains(HealthDataCategory($0)) }
         do {
-            metrics = try MetricRegistry.metrics(named: list, storedTypes: list == "all" ? stored : readable)
+            metrics = try asked.chosenMetrics(storedTypes: stored, namedAmong: readable)
         } catch let error as UnknownMetricError {
             throw Problem.unprocessableQuery(error.description)
         }
         var withheld = Set<HealthDataCategory>()
-        if list == "all" {
+        if asked.asksForAll {
             withheld = Set(metrics.map(\.category)).subtracting(access.readable)
             metrics.removeAll { withheld.contains($0.category) }
         } else {
@@ -96,12 +84,5 @@ extension HealthRoutes {
                 .contentType: "text/csv; charset=utf-8",
                 .contentDisposition: "attachment; filename=\"HealthPipeline_\(first)_\(last).csv\"",
             ], body: body)
-    }
-
-    private func choice<T: RawRepresentable>(_ value: String?, default fallback: T, _ name: String, _ allowed: String) throws -> T
-    where T.RawValue == String {
-        guard let value else { return fallback }
-        guard let parsed = T(rawValue: value) else { throw Problem.badRequest("\(name) must be \(allowed)") }
-        return parsed
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthExport
-import HealthSQLite
 
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,6 +20,8 @@ struct ExportCSV: AsyncParsableCommand {
             """)
 
     @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var postgres: PostgresStoreOptions
 
     @Option(help: "Comma-separated metric names (weight,steps,glucose,a1c,…).")
     var metrics: String?
@@ -67,6 +68,17 @@ struct ExportCSV: AsyncParsableCommand {
     @Option(help: "A file, a folder (the file is named HealthPipeline_YYYY-MM-DD_HHMMSS.csv), or - for standard output.")
     var out = "-"
 
+    /// The samples' export as the flags ask it (the same request `GET /v1/export.csv` decodes).
+    var request: CSVExportRequest {
+        var units = UnitPreferences()
+        units.weight = weightUnit
+        units.glucose = glucoseUnit
+        units.distance = distanceUnit
+        units.temperature = temperatureUnit.unit
+        return CSVExportRequest(
+            metrics: allMetrics ? "all" : metrics ?? "all", units: units, dateStyle: dateFormat, includesSource: source)
+    }
+
     func validate() throws {
         if sourceFilter { throw ValidationError("the Source column is --source-column (--source filters by a source)") }
         guard [metrics != nil, allMetrics, daily].filter({ $0 }).count == 1 else {
@@ -82,7 +94,11 @@ struct ExportCSV: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.open().store
+        try await postgres.withStore(orSQLite: database) { try await export(from: $0) }
+    }
+
+    /// The samples (or days) asked for, from a store of either kind, written whole or not at all.
+    private func export(from store: any HealthQuerying) async throws {
         let data = zones.data(store)
         let started = Date()
         // Today and the file's stamp are in the data's zone now, as in every command.
@@ -107,29 +123,23 @@ struct ExportCSV: AsyncParsableCommand {
     }
 
     private func exportSamples(
-        _ store: SQLiteHealthStore, _ output: CSVOutput, _ zone: TimeZone, _ dates: (LocalDate, LocalDate)?,
+        _ store: any HealthQuerying, _ output: CSVOutput, _ zone: TimeZone, _ dates: (LocalDate, LocalDate)?,
         _ data: DataZones
     ) async throws -> String {
-        let stored = try await store.storedSampleTypes()
         let chosen: [ExportMetric]
         do {
-            chosen = try MetricRegistry.metrics(named: allMetrics ? "all" : metrics!, storedTypes: stored)
+            chosen = try request.chosenMetrics(storedTypes: try await store.storedSampleTypes())
         } catch let error as UnknownMetricError {
             throw ValidationError(error.description)
         }
-        var options = CSVExporter.Options()
-        options.zone = zone
-        options.dateStyle = dateFormat
-        options.units.weight = weightUnit
-        options.units.glucose = glucoseUnit
-        options.units.distance = distanceUnit
-        options.units.temperature = temperatureUnit.unit
-        options.includesSource = source
         // Each day from its start to its end in its own zone; each row stamped in its day's zone.
+        var interval: DateInterval?
+        var zoneChanges: [(start: Date, zone: TimeZone)] = []
         if let (first, last) = dates {
-            if !allDates { options.interval = try await data.interval(from: first, through: last) }
-            options.zoneChanges = try await data.zoneChanges(from: first, through: last)
+            if !allDates { interval = try await data.interval(from: first, through: last) }
+            zoneChanges = try await data.zoneChanges(from: first, through: last)
         }
+        let options = request.options(zone: zone, interval: interval, zoneChanges: zoneChanges)
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1)
         let start = Date()
         let report = try await CSVExporter(store: store, options: options).export(chosen, to: output) {
@@ -145,7 +155,7 @@ struct ExportCSV: AsyncParsableCommand {
     }
 
     private func exportDaily(
-        _ store: SQLiteHealthStore, _ output: CSVOutput, _ dates: (LocalDate, LocalDate)?
+        _ store: any HealthQuerying, _ output: CSVOutput, _ dates: (LocalDate, LocalDate)?
     ) async throws -> String {
         guard let (first, last) = dates else {
             try DailyCSV.write([], to: output)
@@ -161,7 +171,7 @@ struct ExportCSV: AsyncParsableCommand {
     /// or to the last day with data when the store holds nothing newer, which standard error
     /// says; or (--all-dates) the days the store's samples span, `nil` for an empty store.
     /// A range with no data says where the data is.
-    private func interval(zone: TimeZone, store: SQLiteHealthStore) async throws -> (LocalDate, LocalDate)? {
+    private func interval(zone: TimeZone, store: any HealthQuerying) async throws -> (LocalDate, LocalDate)? {
         if allDates {
             guard let span = try await store.storedSpan() else { return nil }
             return (LocalDate(span.start, in: zone), LocalDate(span.end, in: zone))
