@@ -6,7 +6,7 @@ import Testing
 /// Exact CSV bytes for imported exports: two public fixtures and the hand-written one.
 @Suite struct FixtureCSVTests {
     @Test func alekSiWeightAndHeightInMoscowTime() async throws {
-        let (database, folder) = try ExportFixtures.store("apple-health/AlekSi-applehealth/testdata.xml")
+        let (database, folder) = try await ExportFixtures.store("apple-health/AlekSi-applehealth/testdata.xml")
         defer { try? FileManager.default.removeItem(at: folder) }
         let stored = try await database.store.storedSampleTypes()
         #expect(MetricRegistry.all(storedTypes: stored).map(\.name) == ["weight", "a1c", "height"])
@@ -29,7 +29,8 @@ import Testing
     }
 
     @Test func rinoshiyoEveryMetric() async throws {
-        let (database, folder) = try ExportFixtures.store("apple-health/rinoshiyo-apple-health-mcp-server/sample_export.xml")
+        let (database, folder) = try await ExportFixtures.store(
+            "apple-health/rinoshiyo-apple-health-mcp-server/sample_export.xml")
         defer { try? FileManager.default.removeItem(at: folder) }
         let metrics = MetricRegistry.all(storedTypes: try await database.store.storedSampleTypes()).map(\.name)
         let (text, report) = try await ExportFixtures.csv(database, metrics)
@@ -51,7 +52,7 @@ import Testing
     /// percentage, HbA1c from FHIR (one in IFCC mmol/mol), quoting of a source with a
     /// comma, quotes and an emoji, and local times either side of the DST change.
     @Test func theHandWrittenExportInLosAngeles() async throws {
-        let (database, folder) = try ExportFixtures.store(ExportFixtures.own)
+        let (database, folder) = try await ExportFixtures.store(ExportFixtures.own)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (text, report) = try await ExportFixtures.csv(database, ["weight", "steps", "glucose", "a1c", "body_fat"]) {
             $0.zone = ExportFixtures.losAngeles
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func healthExporterDatesAndDefaultUnits() async throws {
-        let (database, folder) = try ExportFixtures.store(ExportFixtures.own)
+        let (database, folder) = try await ExportFixtures.store(ExportFixtures.own)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (text, _) = try await ExportFixtures.csv(database, ["weight", "glucose"]) {
             $0.zone = ExportFixtures.losAngeles

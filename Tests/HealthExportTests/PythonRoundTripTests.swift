@@ -15,7 +15,7 @@ import Testing
         """
 
     @Test func pythonReadsEveryFieldAndValue() async throws {
-        let (database, folder) = try ExportFixtures.store(ExportFixtures.own)
+        let (database, folder) = try await ExportFixtures.store(ExportFixtures.own)
         defer { try? FileManager.default.removeItem(at: folder) }
         let names = ["weight", "steps", "glucose", "a1c", "body_fat"]
         let (text, _) = try await ExportFixtures.csv(database, names) {

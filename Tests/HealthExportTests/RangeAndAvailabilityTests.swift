@@ -10,7 +10,7 @@ import Testing
     /// 2024-03-09…2024-03-10 in Los Angeles: the weight of 23:30 on the 8th (already the 9th
     /// in UTC) is out, the 15 steps at 23:59 on the 10th (the 11th in UTC) are in.
     @Test func bothEndsOfTheRangeInTheUsersZone() async throws {
-        let (database, folder) = try ExportFixtures.store(ExportFixtures.own)
+        let (database, folder) = try await ExportFixtures.store(ExportFixtures.own)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (local, _) = try await ExportFixtures.csv(database, ["weight", "steps"]) {
             $0.zone = ExportFixtures.losAngeles
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func anEmptyRangeGivesTheHeaderOnly() async throws {
-        let (database, folder) = try ExportFixtures.store(ExportFixtures.own)
+        let (database, folder) = try await ExportFixtures.store(ExportFixtures.own)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (text, report) = try await ExportFixtures.csv(database, ["weight", "steps", "a1c"]) {
             $0.interval = ExportFixtures.days("2020-01-01", "2020-12-31", in: ExportFixtures.losAngeles)
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func aMetricWithoutDataIsReportedAndTheOthersGoOn() async throws {
-        let (database, folder) = try ExportFixtures.store("apple-health/AlekSi-applehealth/testdata.xml")
+        let (database, folder) = try await ExportFixtures.store("apple-health/AlekSi-applehealth/testdata.xml")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (text, report) = try await ExportFixtures.csv(database, ["a1c", "glucose", "weight"])
         #expect(text == "Date,Metric,Value,Unit\n2017-07-25T05:18:00+00:00,Weight,65.00,kg\n")

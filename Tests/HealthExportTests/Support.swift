@@ -10,11 +10,11 @@ enum ExportFixtures {
         .appendingPathComponent("Fixtures")
 
     /// Imports `relative` (under Tests/Fixtures) into a new store in a temporary folder.
-    static func store(_ relative: String) throws -> (HealthDatabase, URL) {
+    static func store(_ relative: String) async throws -> (HealthDatabase, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-csv-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let database = try HealthDatabase(path: folder.appendingPathComponent("health.sqlite").path)
-        _ = try HealthImporter(database: database).run(path: root.appendingPathComponent(relative).path)
+        _ = try await HealthImporter(database: database).run(path: root.appendingPathComponent(relative).path)
         return (database, folder)
     }
 

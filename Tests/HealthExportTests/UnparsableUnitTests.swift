@@ -11,7 +11,7 @@ import Testing
 /// Export payload or a client may send one we do not know), so the exporter must cope.
 @Suite struct UnparsableUnitTests {
     @Test func fuzz_aStoredUnitThatDoesNotParseIsKeptAsStoredNotATrap() async throws {
-        let (database, folder) = try ExportFixtures.store(ExportFixtures.own)
+        let (database, folder) = try await ExportFixtures.store(ExportFixtures.own)
         defer { try? FileManager.default.removeItem(at: folder) }
         let start = LocalDate("2024-03-10")!.instant(hour: 9, in: TimeZone(identifier: "UTC")!)
         for (offset, unit) in ["stone?!", "stone?!"].enumerated() {

@@ -303,7 +303,7 @@ struct PostgresImportTests {
         let expected = try await HealthImporter(database: sqlite).run(path: export.path)
         let test = try await PostgresTestDatabase.make("import")
         let store = test.database.store(for: "generated")
-        let summary = try await PostgresImporter(store: store).run(path: export.path)
+        let summary = try await HealthImporter(store: store).run(path: export.path)
         #expect(summary.added == expected.added && summary.duplicates == expected.duplicates)
         #expect(summary.addedByType == expected.addedByType)
         #expect(summary.recordsRead == expected.recordsRead && summary.totalAdded > 10_000)
@@ -335,7 +335,7 @@ struct PostgresImportTests {
             #expect(feed == (try await sqlite.store.changes(of: type, since: .initial, limit: 100_000).samples), "\(type)")
         }
 
-        let again = try await PostgresImporter(store: store).run(path: export.path)
+        let again = try await HealthImporter(store: store).run(path: export.path)
         #expect(again.alreadyImported?.recordsAdded == summary.totalAdded)
         await test.close()
     }

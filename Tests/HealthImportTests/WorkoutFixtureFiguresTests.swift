@@ -122,7 +122,7 @@ struct PostgresWorkoutFixtureFiguresTests {
         let test = try await PostgresTestDatabase.make("workouts")
         for (index, expected) in WorkoutFixtureFiguresTests.fixtures.enumerated() {
             let store = test.database.store(for: "fixture-\(index)")
-            _ = try await PostgresImporter(store: store).run(path: Fixtures.path(expected.path))
+            _ = try await HealthImporter(store: store).run(path: Fixtures.path(expected.path))
             let workouts = try await WorkoutSummarizer(store: store).workouts(
                 in: WorkoutFixtureFiguresTests.everything, limit: 10, routePoints: 0)
             WorkoutFixtureFiguresTests.check(workouts, expected)

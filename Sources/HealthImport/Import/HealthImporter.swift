@@ -1,22 +1,26 @@
 import Foundation
 import HealthCore
 import HealthImportReader
+import HealthPostgres
 import HealthSQLite
 
 /// Imports an Apple Health export — `export.zip`, `export.xml` or an unpacked folder —
-/// into a ``HealthDatabase``.
+/// into a store: the SQLite file (``init(database:options:)``) or one user's samples in
+/// PostgreSQL (``init(store:options:)``). One importer for both; only the transaction is the
+/// store's own (``ImportDestination``).
 ///
-/// An ``AppleExportReader`` feeds the database's ``RecordWriter`` (``ImportPipeline``):
-/// streaming with constant memory, the XML parsed on one thread while another writes, with
-/// at most a few thousand records in flight. The whole import is one transaction: it
-/// either completes or leaves the store exactly as it was. Re-importing is idempotent
-/// (content keys), and an input identical to one imported before is recognised by its
-/// fingerprint without being read (``SourceIdentity``; a file changed moments before its
-/// last import is hashed in full instead).
+/// The export is read on a thread of its own while the store writes (``ImportPipeline``):
+/// streaming with constant memory, at most a few thousand records in flight. The whole
+/// import is one transaction: it either completes or leaves the store exactly as it was.
+/// Re-importing is idempotent (content keys), and an input identical to one imported before
+/// is recognised by its fingerprint without being read (``SourceIdentity``; a file changed
+/// moments before its last import is hashed in full instead). No thread of the cooperative
+/// pool waits: the blocking parts (opening, hashing, SQLite's transaction) run on threads
+/// of their own.
 ///
 /// ```swift
 /// let database = try HealthDatabase(path: "health.sqlite")
-/// let summary = try HealthImporter(database: database).run(path: "export.zip")
+/// let summary = try await HealthImporter(database: database).run(path: "export.zip")
 /// print(summary.totalAdded, summary.totalDuplicates)
 /// ```
 public struct HealthImporter: Sendable {
@@ -40,53 +44,54 @@ public struct HealthImporter: Sendable {
         var reading: AppleExportReader.Options { AppleExportReader.Options(maxInflatedBytes: maxInflatedBytes) }
     }
 
-    public let database: HealthDatabase
+    let destination: any ImportDestination
     public var options: Options
 
+    /// An importer into the SQLite store `database`.
     public init(database: HealthDatabase, options: Options = Options()) {
-        self.database = database
+        self.destination = SQLiteImportDestination(database: database)
         self.options = options
     }
 
-    /// Runs the import on a thread of its own (``BlockingWork``), so that awaiting it holds
-    /// no thread of the cooperative pool; otherwise as the synchronous `run(path:progress:)`.
-    public func run(path: String, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws -> ImportSummary {
-        try await BlockingWork.run("healthpipe-import") { try self.run(path: path, progress: progress) }
+    /// An importer into one user's samples in PostgreSQL (`database.store(for: userID)`).
+    public init(store: PostgresHealthStore, options: Options = Options()) {
+        self.destination = PostgresImportDestination(store: store)
+        self.options = options
     }
 
-    /// Runs the import. `progress` is called from the writing thread every
+    /// Runs the import. `progress` is called from the writing side every
     /// `options.progressInterval` seconds; keep it short.
-    public func run(path: String, progress: ((ImportProgress) -> Void)? = nil) throws -> ImportSummary {
+    public func run(path: String, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws -> ImportSummary {
         let started = Date()
-        let reader = try AppleExportReader(path: path, options: self.options.reading)
-        let identity = try reader.identity()
-        let fingerprint = identity.quickKey
+        let options = self.options
+        let opened = try await BlockingWork.run("healthpipe-import-open") {
+            Exclusive(try AppleExportReader(path: path, options: options.reading))
+        }
+        let identity = try opened.value.identity()
         var summary = ImportSummary(
-            inputKind: reader.kind, path: path, databasePath: database.path, fingerprint: fingerprint)
-        summary.refusedEntries = reader.refusedEntries
-        let previous = try database.importRun(fingerprint: fingerprint)
-        if try Self.isImported(reader, identity: identity, previous: previous, options) {
+            inputKind: opened.value.kind, path: path, databasePath: destination.importLabel,
+            fingerprint: identity.quickKey)
+        summary.refusedEntries = opened.value.refusedEntries
+        let previous = try await destination.importRun(fingerprint: identity.quickKey)
+        let imported = try await BlockingWork.run("healthpipe-import-check") {
+            try Self.isImported(opened.value, identity: identity, previous: previous, options)
+        }
+        if imported {
             summary.alreadyImported = previous
             summary.elapsed = Date().timeIntervalSince(started)
             return summary
         }
-        let options = self.options
-        var commitStarted = Date()
-        try database.write { writer in
-            let reading = try ImportPipeline.run(
-                reader, into: writer, batchSize: options.batchSize,
-                written: ImportPipeline.reporting(progress, reader: reader, started: started, interval: options.progressInterval))
-            summary.record(reading, started: started)
-            try writer.writeCharacteristics(reading.info.characteristics, asOf: reading.info.exportDate)
-            summary.added = writer.added
-            summary.duplicates = writer.duplicates
-            summary.updated = writer.updated
-            summary.addedByType = writer.addedByType
-            summary.elapsed = Date().timeIntervalSince(started)
-            try writer.recordImport(summary.run(reading, started: started))
-            commitStarted = Date()
+        let job = ImportJob(
+            reader: opened, batchSize: options.batchSize, started: started, progressInterval: options.progressInterval,
+            progress: progress)
+        let unwritten = summary
+        let written = try await destination.write(job) { reading, counts in
+            var summary = unwritten
+            summary.record(reading, counts, started: started)
+            return summary.run(reading, started: started)
         }
-        summary.phases["commit"] = Date().timeIntervalSince(commitStarted)
+        summary.record(written.reading, written.counts, started: started)
+        summary.phases["commit"] = Date().timeIntervalSince(written.commitStarted)
         summary.elapsed = Date().timeIntervalSince(started)
         return summary
     }
@@ -106,8 +111,8 @@ extension HealthImporter {
 }
 
 extension ImportSummary {
-    /// Takes the figures of a finished read.
-    mutating func record(_ reading: ExportReading, started: Date) {
+    /// Takes the figures of a finished read and what the store's writer counted.
+    mutating func record(_ reading: ExportReading, _ counts: ImportCounts, started: Date) {
         phases["read"] = Date().timeIntervalSince(started)
         exportInfo = reading.info
         bytes = reading.bytesRead
@@ -117,6 +122,10 @@ extension ImportSummary {
         routePoints = reading.routePoints
         clinicalResourcesLoaded = reading.clinicalResourcesLoaded
         contentHash = reading.contentHash
+        added = counts.added
+        duplicates = counts.duplicates
+        updated = counts.updated
+        addedByType = counts.addedByType
     }
 
     /// The run a store records, from this summary's counts.

@@ -185,7 +185,7 @@ extension PostgresHealthStore: UserHealthStore {
     public func importExport(
         path: String, options: HealthImporter.Options, progress: @escaping @Sendable (ImportProgress) -> Void
     ) async throws -> ImportSummary {
-        try await PostgresImporter(store: self, options: options).run(path: path, progress: progress)
+        try await HealthImporter(store: self, options: options).run(path: path, progress: progress)
     }
 }
 

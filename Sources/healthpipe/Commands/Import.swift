@@ -33,7 +33,7 @@ struct Import: AsyncParsableCommand {
             if let imported = try await postgres.withStore(
                 reading: false,
                 { store in
-                    let result = try await PostgresImporter(store: store, options: options).run(path: path) {
+                    let result = try await HealthImporter(store: store, options: options).run(path: path) {
                         progress.show($0)
                     }
                     return (summary: result, spans: try await store.sampleSpans())
