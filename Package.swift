@@ -151,8 +151,15 @@ let package = Package(
             ]
         ),
         // HealthKit's API: HealthKit itself on Apple platforms; elsewhere the same API over our
-        // store (docs/healthkit-compat.md).
-        .target(name: "HealthKitCompat", dependencies: ["HealthCore", "HealthSQLite"]),
+        // store (docs/healthkit-compat.md). Only there does it need the SQLite store (the file
+        // `HKHealthStore()` opens): where HealthKit exists, it links the port alone, no GRDB.
+        .target(
+            name: "HealthKitCompat",
+            dependencies: [
+                "HealthCore",
+                .target(name: "HealthSQLite", condition: .when(platforms: [.linux, .windows, .android, .openbsd])),
+            ]
+        ),
         // Our query protocols written against HealthKit's API: the pipeline on real HealthKit.
         .target(name: "HealthKitQuerying", dependencies: ["HealthCore", "HealthKitCompat"]),
         // Deterministic synthetic export generator with ground truth.
