@@ -73,10 +73,7 @@ public struct HealthImporter: Sendable {
             fingerprint: identity.quickKey)
         summary.refusedEntries = opened.value.refusedEntries
         let previous = try await destination.importRun(fingerprint: identity.quickKey)
-        let imported = try await BlockingWork.run("healthpipe-import-check") {
-            try Self.isImported(opened.value, identity: identity, previous: previous, options)
-        }
-        if imported {
+        if try await Self.isImported(opened, identity: identity, previous: previous, options) {
             summary.alreadyImported = previous
             summary.elapsed = Date().timeIntervalSince(started)
             return summary
@@ -100,13 +97,15 @@ public struct HealthImporter: Sendable {
 extension HealthImporter {
     /// Whether an input was imported before and need not be read: `previous` is the last
     /// import of its quick identity, trusted when that import started well after the
-    /// input's files last changed, else only when the full content hash agrees.
+    /// input's files last changed, else only when the full content hash agrees (hashed on a
+    /// thread of its own: it reads the whole input).
     static func isImported(
-        _ reader: AppleExportReader, identity: SourceIdentity, previous: ImportRun?, _ options: Options
-    ) throws -> Bool {
+        _ reader: Exclusive<AppleExportReader>, identity: SourceIdentity, previous: ImportRun?, _ options: Options
+    ) async throws -> Bool {
         guard !options.force, let previous else { return false }
-        return try identity.isTrusted(importStartedAt: previous.startedAt)
-            || previous.contentHash.map({ try reader.contentHash() == $0 }) == true
+        if identity.isTrusted(importStartedAt: previous.startedAt) { return true }
+        guard let hash = previous.contentHash else { return false }
+        return try await BlockingWork.run("healthpipe-import-hash") { try reader.value.contentHash() == hash }
     }
 }
 

@@ -63,8 +63,9 @@ struct SQLiteImportDestination: ImportDestination {
 
     var importLabel: String { database.path }
 
+    /// One indexed row: read here, without a thread of its own.
     func importRun(fingerprint: String) async throws -> ImportRun? {
-        try await BlockingWork.run("healthpipe-import-check") { try database.importRun(fingerprint: fingerprint) }
+        try database.importRun(fingerprint: fingerprint)
     }
 
     func write(
