@@ -10,12 +10,14 @@ struct BenchAccuracy: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accuracy",
         abstract: "Compare `healthpipe days` with a synthetic export's ground truth.",
-        discussion: "Import the export first; the days of the truth file are normalised from --db and compared.")
+        discussion:
+            "Import the export first; the days of the truth file are normalised from the store (--db or --postgres) and compared."
+    )
 
     @Option(help: "The FILE.truth.json written beside a synthetic export.")
     var truth: String
 
-    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var storage: StoreOptions
 
     @OptionGroup var norm: NormOptions
 
@@ -35,16 +37,22 @@ struct BenchAccuracy: AsyncParsableCommand {
         var configuration = DailyNormalizer.Configuration()
         configuration.homeZone = TimeZone(identifier: homeTz ?? truth.homeZone) ?? .current
         configuration.version = norm.version
-        let store = try database.open()
+        try await storage.withQueries { store in try await report(store, configuration, truth, first, last) }
+    }
+
+    private func report(
+        _ store: any HealthQuerying, _ configuration: DailyNormalizer.Configuration, _ truth: GroundTruth,
+        _ first: LocalDate, _ last: LocalDate
+    ) async throws {
         let started = Date()
-        let metrics = try await DailyNormalizer(store: store.store, configuration: configuration, now: { Date() })
+        let metrics = try await DailyNormalizer(store: store, configuration: configuration, now: { Date() })
             .metrics(from: first, through: last)
         let report = AccuracyReport(truth: truth, metrics: metrics)
         print(
             "\(norm.version.rawValue), \(truth.persona ?? "watch") persona, normalised in "
                 + "\(String(format: "%.2f", Date().timeIntervalSince(started))) s")
         print(report.summary)
-        let nights = try await SleepAnalyzer(store: store.store, configuration: configuration).nights(from: first, through: last)
+        let nights = try await SleepAnalyzer(store: store, configuration: configuration).nights(from: first, through: last)
         print(SleepAccuracy(truth: truth, nights: nights).summary)
         if verbose {
             for day in report.days {

@@ -8,7 +8,7 @@ struct Coach: AsyncParsableCommand {
         abstract: "Record that the user talked with the coach (when and what kind, never what was said).",
         discussion: "The snapshot reports the minutes since the last interaction.")
 
-    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var storage: StoreOptions
     @OptionGroup var zones: ZoneOptions
 
     @Option(help: "When (default: now): ISO 8601 with an offset, or a local time YYYY-MM-DDTHH:MM.")
@@ -23,8 +23,11 @@ struct Coach: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try database.openOrCreate()
-        let data = zones.data(opened.store)
+        try await storage.withStore(creating: true) { try await record(in: $0) }
+    }
+
+    private func record(in opened: OpenedStore) async throws {
+        let data = zones.data(opened.queries)
         var instant = Date()
         if let at { instant = try await data.instant(at, option: "--at") }
         let stored = try await opened.appData.recordCoachInteraction(CoachInteraction(at: instant, kind: kind))

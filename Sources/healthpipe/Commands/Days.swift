@@ -15,9 +15,7 @@ struct Days: AsyncParsableCommand {
             iPhone's bedtime schedule) has no sleep hours but its hours in bed. See docs/daily-metrics.md.
             """)
 
-    @OptionGroup var database: DatabaseOptions
-
-    @OptionGroup var postgres: PostgresStoreOptions
+    @OptionGroup var storage: StoreOptions
 
     @OptionGroup var range: DayRangeOptions
 
@@ -32,7 +30,7 @@ struct Days: AsyncParsableCommand {
     var format = DaysFormat.table
 
     func run() async throws {
-        let days = try await postgres.withStore(orSQLite: database) { try await metrics(from: $0) }
+        let days = try await storage.withQueries { try await metrics(from: $0) }
         switch format {
         case .json:
             print(try PrettyJSON.text(days, encoder: NormalizedDailyMetrics.backendEncoder(pretty: true)))

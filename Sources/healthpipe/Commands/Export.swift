@@ -19,9 +19,7 @@ struct ExportCSV: AsyncParsableCommand {
             See docs/export.md.
             """)
 
-    @OptionGroup var database: DatabaseOptions
-
-    @OptionGroup var postgres: PostgresStoreOptions
+    @OptionGroup var storage: StoreOptions
 
     @Option(help: "Comma-separated metric names (weight,steps,glucose,a1c,…).")
     var metrics: String?
@@ -94,7 +92,7 @@ struct ExportCSV: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await postgres.withStore(orSQLite: database) { try await export(from: $0) }
+        try await storage.withQueries { try await export(from: $0) }
     }
 
     /// The samples (or days) asked for, from a store of either kind, written whole or not at all.

@@ -12,9 +12,7 @@ struct Import: AsyncParsableCommand {
     @Argument(help: "export.zip, export.xml, or an unpacked apple_health_export folder.")
     var path: String
 
-    @OptionGroup var database: DatabaseOptions
-
-    @OptionGroup var postgres: PostgresStoreOptions
+    @OptionGroup var storage: StoreOptions
 
     @Flag(help: "Import even if this identical file was imported before.")
     var force = false
@@ -30,21 +28,9 @@ struct Import: AsyncParsableCommand {
         // Where the store's data lies afterwards: each kind's first and last day.
         let spans: [SampleTypeSpan]
         do {
-            if let imported = try await postgres.withStore(
-                reading: false,
-                { store in
-                    let result = try await HealthImporter(store: store, options: options).run(path: path) {
-                        progress.show($0)
-                    }
-                    return (summary: result, spans: try await store.sampleSpans())
-                })
-            {
-                summary = imported.summary
-                spans = imported.spans
-            } else {
-                let store = try database.openOrCreate()
-                summary = try await HealthImporter(database: store, options: options).run(path: path) { progress.show($0) }
-                spans = try await store.store.sampleSpans()
+            (summary, spans) = try await storage.withStore(creating: true) { opened in
+                let summary = try await opened.importer(options).run(path: path) { progress.show($0) }
+                return (summary, try await opened.queries.sampleSpans())
             }
         } catch let error as ImportError {
             progress.clear()

@@ -12,7 +12,7 @@ struct Log: AsyncParsableCommand {
             (healthpipe snapshot).
             """)
 
-    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var storage: StoreOptions
     @OptionGroup var zones: ZoneOptions
 
     @Option(help: "The local day, YYYY-MM-DD (default: today).")
@@ -42,12 +42,15 @@ struct Log: AsyncParsableCommand {
     func run() async throws {
         // Showing a day's log only reads: no store is created for it.
         let writes = energy != nil || mood != nil || stress != nil || note != nil
-        let store = try writes ? database.openOrCreate() : database.open()
+        try await storage.withStore(creating: writes) { try await run(on: $0) }
+    }
+
+    private func run(on store: OpenedStore) async throws {
         let day: LocalDate
         if let date = date.flatMap(LocalDate.init) {
             day = date
         } else {
-            day = try await DailyNormalizer(store: store.store, configuration: zones.configuration(), now: { Date() }).today()
+            day = try await DailyNormalizer(store: store.queries, configuration: zones.configuration(), now: { Date() }).today()
         }
         let entry = try DailyLogEntry(date: day, energy: energy, mood: mood, stress: stress, note: note)
         let stored = entry.isEmpty ? try await store.appData.dailyLog(on: day) : try await store.appData.saveDailyLog(entry)

@@ -12,7 +12,7 @@ struct Plan: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Plan a workout.")
 
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var storage: StoreOptions
         @OptionGroup var zones: ZoneOptions
 
         @Argument(help: "What the workout is, e.g. \"Tempo run\".")
@@ -31,8 +31,11 @@ struct Plan: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let opened = try database.openOrCreate()
-            let data = zones.data(opened.store)
+            try await storage.withStore(creating: true) { try await add(to: $0) }
+        }
+
+        private func add(to opened: OpenedStore) async throws {
+            let data = zones.data(opened.queries)
             let scheduled = try await data.instant(at, option: "--at")
             let stored = try await opened.appData.addPlannedWorkout(
                 PlannedWorkout(name: name, scheduledAt: scheduled, durationMinutes: duration))
@@ -44,7 +47,7 @@ struct Plan: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List planned workouts from a day on.")
 
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var storage: StoreOptions
         @OptionGroup var zones: ZoneOptions
 
         @Option(help: "List from this instant (default: 7 days ago): ISO 8601 with an offset, or a local time YYYY-MM-DDTHH:MM.")
@@ -55,8 +58,11 @@ struct Plan: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let opened = try database.open()
-            let data = zones.data(opened.store)
+            try await storage.withStore { try await list(from: $0) }
+        }
+
+        private func list(from opened: OpenedStore) async throws {
+            let data = zones.data(opened.queries)
             var start = Date().addingTimeInterval(-7 * 86400)
             if let from { start = try await data.instant(from, option: "--from") }
             let workouts = try await opened.appData.plannedWorkouts(scheduledIn: DateInterval(start: start, end: .distantFuture))
@@ -90,7 +96,7 @@ struct Plan: AsyncParsableCommand {
 
 /// `ID [--at]`: a change of a planned workout's state.
 struct PlanTransition: ParsableArguments {
-    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var storage: StoreOptions
     @OptionGroup var zones: ZoneOptions
 
     @Argument(help: "The workout's id (healthpipe plan list).")
@@ -104,8 +110,11 @@ struct PlanTransition: ParsableArguments {
     }
 
     func apply(verb: String, _ change: (inout PlannedWorkout, Date) -> Void) async throws {
-        let opened = try database.open()
-        let data = zones.data(opened.store)
+        try await storage.withStore { try await apply(verb: verb, change, in: $0) }
+    }
+
+    private func apply(verb: String, _ change: (inout PlannedWorkout, Date) -> Void, in opened: OpenedStore) async throws {
+        let data = zones.data(opened.queries)
         var instant = Date()
         if let at { instant = try await data.instant(at, option: "--at") }
         let appData = opened.appData

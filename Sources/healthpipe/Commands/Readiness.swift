@@ -14,9 +14,7 @@ struct Readiness: AsyncParsableCommand {
             when the store holds nothing newer. See docs/readiness.md.
             """)
 
-    @OptionGroup var database: DatabaseOptions
-
-    @OptionGroup var postgres: PostgresStoreOptions
+    @OptionGroup var storage: StoreOptions
 
     @Option(help: "Score this local day, YYYY-MM-DD.")
     var date: String?
@@ -50,7 +48,7 @@ struct Readiness: AsyncParsableCommand {
         settings.sleepNeedHours = sleepNeed
         settings.activityMeasure = activity
         let engine = try ReadinessEngine(configuration: settings)
-        let scores = try await postgres.withStore(orSQLite: database) { store in
+        let scores = try await storage.withQueries { store in
             let (first, last) = try await scoredDays(store: store, configuration: normalization)
             let history = try await DailyNormalizer(store: store, configuration: normalization, now: { Date() })
                 .metrics(from: first.adding(days: -ReadinessEngine.historyDays), through: last)

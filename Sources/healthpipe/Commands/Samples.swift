@@ -61,9 +61,7 @@ struct Samples: AsyncParsableCommand {
             same UUID in every store (docs/store.md). Instants are printed in RFC 3339, UTC.
             """)
 
-    @OptionGroup var database: DatabaseOptions
-
-    @OptionGroup var postgres: PostgresStoreOptions
+    @OptionGroup var storage: StoreOptions
 
     @Option(help: ArgumentHelp(TypeArgument.help))
     var type: String
@@ -81,7 +79,7 @@ struct Samples: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var samples = try await postgres.withStore(orSQLite: database) { store in
+        var samples = try await storage.withQueries { store in
             try await store.samples(
                 of: try await TypeArgument.resolve(type, in: store), overlapping: try await range.interval(in: store))
         }
@@ -105,9 +103,7 @@ struct Changes: AsyncParsableCommand {
             "has_more"}. Pass next_anchor as --since to continue.
             """)
 
-    @OptionGroup var database: DatabaseOptions
-
-    @OptionGroup var postgres: PostgresStoreOptions
+    @OptionGroup var storage: StoreOptions
 
     @Option(help: ArgumentHelp(TypeArgument.help))
     var type: String
@@ -127,7 +123,7 @@ struct Changes: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let page = try await postgres.withStore(orSQLite: database) { store in
+        let page = try await storage.withQueries { store in
             try await store.changes(
                 of: try await TypeArgument.resolve(type, in: store), since: QueryAnchor(since), limit: limit)
         }
@@ -144,9 +140,7 @@ struct Delete: AsyncParsableCommand {
             terminal unless --yes.
             """)
 
-    @OptionGroup var database: DatabaseOptions
-
-    @OptionGroup var postgres: PostgresStoreOptions
+    @OptionGroup var storage: StoreOptions
 
     @Option(name: .customLong("uuid"), help: "A sample's UUID (repeatable).")
     var uuids: [String] = []
@@ -172,7 +166,7 @@ struct Delete: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await postgres.withStore(orSQLite: database) { store in try await delete(from: store) }
+        try await storage.withQueries { store in try await delete(from: store) }
     }
 
     private func delete(from store: any MutableHealthStore) async throws {

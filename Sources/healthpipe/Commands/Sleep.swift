@@ -15,9 +15,7 @@ struct Sleep: AsyncParsableCommand {
             (— in the table, null in JSON). See docs/sleep.md.
             """)
 
-    @OptionGroup var database: DatabaseOptions
-
-    @OptionGroup var postgres: PostgresStoreOptions
+    @OptionGroup var storage: StoreOptions
     @OptionGroup var range: DayRangeOptions
 
     @Option(help: "table or json.")
@@ -25,7 +23,7 @@ struct Sleep: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = range.configuration()
-        let nights = try await postgres.withStore(orSQLite: database) { store in
+        let nights = try await storage.withQueries { store in
             let (first, last) = try await range.dates(store: store, configuration: configuration)
             return try await SleepAnalyzer(store: store, configuration: configuration).nights(from: first, through: last)
         }

@@ -13,7 +13,7 @@ struct Snapshot: AsyncParsableCommand {
             fields empty with the reason under "missing" and never fails the snapshot. See docs/context.md.
             """)
 
-    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var storage: StoreOptions
     @OptionGroup var zones: ZoneOptions
 
     @Option(
@@ -62,13 +62,16 @@ struct Snapshot: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.open()
+        try await storage.withStore { try await run(on: $0) }
+    }
+
+    private func run(on store: OpenedStore) async throws {
         var instant = Date()
         if let at {
-            instant = try await zones.data(store.store).instant(at, option: "--at")
+            instant = try await zones.data(store.queries).instant(at, option: "--at")
         } else {
             // As of the newest sample when the store holds nothing newer than an earlier day.
-            let anchor = try await DayRangeOptions.anchor(store: store.store, configuration: zones.configuration())
+            let anchor = try await DayRangeOptions.anchor(store: store.queries, configuration: zones.configuration())
             instant = anchor.instant(now: instant)
             if let note = anchor.snapshotNote { printError(note) }
         }
@@ -81,7 +84,7 @@ struct Snapshot: AsyncParsableCommand {
         configuration.timeouts["weather"] = weatherTimeout
         let location = lat.flatMap { lat in lon.flatMap { GeoLocation(latitude: lat, longitude: $0) } }
         let assembler = ContextAssembler.standard(
-            store: store.store, appData: store.appData, weather: OpenMeteoClient(configuration: weather), location: location,
+            store: store.queries, appData: store.appData, weather: OpenMeteoClient(configuration: weather), location: location,
             configuration: configuration)
         let snapshot = await assembler.assemble(at: instant)
         if format == .json {

@@ -1,11 +1,18 @@
 import ArgumentParser
 import Foundation
 import HealthCore
+import HealthImport
 import HealthPostgres
+import HealthSQLite
 
-/// `--postgres URL --user ID`: one user's samples in a PostgreSQL database (the store
-/// `healthpipe serve --postgres` keeps) instead of the SQLite file.
-struct PostgresStoreOptions: ParsableArguments {
+/// The health store a command works on, chosen once for every command that can use either:
+/// the SQLite file (`--db`, the default) or one user's samples in a PostgreSQL database
+/// (`--postgres URL --user ID`, the store `healthpipe serve --postgres` keeps). The commands
+/// that need the file itself (`stats`, `sync`, `mcp`, `dashboard`: its change watcher and
+/// table counts) take ``DatabaseOptions`` alone.
+struct StoreOptions: ParsableArguments {
+    @OptionGroup var file: DatabaseOptions
+
     @Option(
         name: .customLong("postgres"),
         help: "Use the samples in this PostgreSQL database (postgres://user[:password]@host[:port]/database) instead of --db.")
@@ -19,23 +26,17 @@ struct PostgresStoreOptions: ParsableArguments {
             throw ValidationError("--postgres needs --user, the user id whose samples to use")
         }
         if url == nil, user != nil { throw ValidationError("--user goes with --postgres") }
+        if url != nil, file.db != nil { throw ValidationError("give --db or --postgres, not both") }
     }
 
-    /// Runs `body` with the user's PostgreSQL store with `--postgres`, else with the SQLite
-    /// store of `--db` (which must exist). Both list their types (type names a store holds
-    /// beyond the table of names, ``TypeArgument``).
-    func withStore<T>(
-        orSQLite database: DatabaseOptions, _ body: (any MutableHealthStore) async throws -> T
-    ) async throws -> T {
-        if let result = try await withStore({ try await body($0) }) { return result }
-        return try await body(database.open().store)
-    }
-
-    /// Runs `body` with the user's store, the pool closed afterwards; `nil` without `--postgres`.
-    /// `reading`: a user with no samples is an error that says so (a mistyped id would
-    /// otherwise read as a user without data).
-    func withStore<T>(reading: Bool = true, _ body: (PostgresHealthStore) async throws -> T) async throws -> T? {
-        guard let url, let user else { return nil }
+    /// Runs `body` with the store, closed afterwards. `creating`: a command that writes
+    /// (`import`, `log` with values, `plan add`, `coach`) creates a missing SQLite file and
+    /// may start a PostgreSQL user with no samples; otherwise a missing file, or a user with
+    /// no samples, is an error that says so (a mistyped path or id is never an empty store).
+    func withStore<T>(creating: Bool = false, _ body: (OpenedStore) async throws -> T) async throws -> T {
+        guard let url, let user else {
+            return try await body(.sqlite(creating ? file.openOrCreate() : file.open()))
+        }
         let pool = try await PostgresPool(url: url)
         var opened: PostgresHealthDatabase?
         do {
@@ -45,13 +46,13 @@ struct PostgresStoreOptions: ParsableArguments {
             // (or no longer) one of them.
             try await database.requireOwnersIfPresent(in: "users")
             let store = database.store(for: user)
-            if reading, try await store.latestAnchor() == .initial {
+            if !creating, try await store.latestAnchor() == .initial {
                 printError(
                     "error: no samples stored for user '\(user)' in \(pool.url.server); `healthpipe users list --postgres` shows the ids"
                 )
                 throw ExitCode(2)
             }
-            let result = try await body(store)
+            let result = try await body(.postgres(store))
             await database.close()
             await pool.close()
             return result
@@ -59,6 +60,44 @@ struct PostgresStoreOptions: ParsableArguments {
             await opened?.close()
             await pool.close()
             throw error
+        }
+    }
+}
+
+extension StoreOptions {
+    /// Runs `body` with the store's samples (``withStore(creating:_:)``).
+    func withQueries<T>(_ body: (any MutableHealthStore) async throws -> T) async throws -> T {
+        try await withStore { try await body($0.queries) }
+    }
+}
+
+/// An opened health store of either kind. Commands use what it answers, never which kind it
+/// is: the choice is made here once.
+enum OpenedStore {
+    case sqlite(HealthDatabase)
+    case postgres(PostgresHealthStore)
+
+    /// The samples: the read port and its writes.
+    var queries: any MutableHealthStore {
+        switch self {
+        case .sqlite(let database): database.store
+        case .postgres(let store): store
+        }
+    }
+
+    /// The person's own entries: daily logs, planned workouts, coach interactions.
+    var appData: any AppDataRepository {
+        switch self {
+        case .sqlite(let database): database.appData
+        case .postgres(let store): PostgresAppData(store: store)
+        }
+    }
+
+    /// An importer into this store.
+    func importer(_ options: HealthImporter.Options) -> HealthImporter {
+        switch self {
+        case .sqlite(let database): HealthImporter(database: database, options: options)
+        case .postgres(let store): HealthImporter(store: store, options: options)
         }
     }
 }
