@@ -1,9 +1,10 @@
 import Hummingbird
 
 /// The request context of every route: the authenticated user, once the bearer middleware
-/// has found one.
+/// has found one. The `/v1` and `/mcp` handlers see an ``AuthenticatedContext`` instead.
 public struct HealthRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// Set by the bearer middleware; read by the rate limit and by ``AuthenticatedContext``.
     public var user: User?
     /// The peer's IP address, for limits on failed sign-ins (`nil` in router tests).
     public let remoteAddress: String?
@@ -12,12 +13,24 @@ public struct HealthRequestContext: RequestContext {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress
     }
+}
 
-    /// The user, or a 401 (the middleware guarantees one on `/v1`).
-    func requireUser(_ scope: Scope) throws -> User {
-        guard let user else {
-            throw Problem.unauthorized("send Authorization: Bearer <token>")
-        }
+/// The context of a request whose bearer token has been checked (`/v1`, `/mcp`): its user
+/// is known, so no handler holds an optional or checks for one. Made from the parent context
+/// by the router group; without a user (a route mounted without the bearer middleware) the
+/// request is a 401.
+public struct AuthenticatedContext: ChildRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let user: User
+
+    public init(context: HealthRequestContext) throws {
+        guard let user = context.user else { throw Problem.unauthorized("send Authorization: Bearer <token>") }
+        self.coreContext = context.coreContext
+        self.user = user
+    }
+
+    /// The user, when the token has `scope`; else a 403 that names the scope.
+    func require(_ scope: Scope) throws -> User {
         guard user.scopes.contains(scope) else {
             throw Problem(
                 .forbidden, "Forbidden", detail: "this token lacks the '\(scope.rawValue)' scope; ask for a token with it")
@@ -28,11 +41,11 @@ public struct HealthRequestContext: RequestContext {
     /// The user with `scope`, when the owner's own token authenticated: what only the person
     /// does (deleting the account, enrolling devices) is a 403 for a scoped token, saying so.
     func requireOwner(_ scope: Scope, to action: String) throws -> User {
-        if let user, !user.isOwner {
+        guard user.isOwner else {
             throw Problem(
                 .forbidden, "Forbidden",
                 detail: "only \(user.name)'s own token may \(action); this is the scoped token '\(user.token.name)'")
         }
-        return try requireUser(scope)
+        return try require(scope)
     }
 }

@@ -108,11 +108,14 @@ public func buildApplication(
     ).register(on: router)
     // One budget per token across /v1 and /mcp.
     let limiter = RateLimiter(limit: configuration.requestsPerMinute)
+    // The handlers see the user the bearer middleware found (``AuthenticatedContext``).
     let v1 = router.group("v1")
         .add(middleware: BearerAuthMiddleware(users: repositories.users, failures: failures, clock: configuration.clock))
         .add(
             middleware: RateLimitMiddleware(
-                limiter: limiter, clock: configuration.clock))
+                limiter: limiter, clock: configuration.clock)
+        )
+        .group(context: AuthenticatedContext.self)
     for route in HealthRoutes.table {
         let handler = route.handler(routes)
         v1.on(RouterPath(route.path), method: route.method) { request, context in try await handler(request, context) }
@@ -124,6 +127,7 @@ public func buildApplication(
             middleware: RateLimitMiddleware(
                 limiter: limiter, clock: configuration.clock)
         )
+        .group(context: AuthenticatedContext.self)
         .post { request, context in try await routes.postMCP(request, context) }
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe")
@@ -157,7 +161,7 @@ public let serverRoutes: [String] =
 
 /// The handlers, over the repositories.
 struct HealthRoutes: Sendable {
-    typealias Handler = @Sendable (Request, HealthRequestContext) async throws -> Response
+    typealias Handler = @Sendable (Request, AuthenticatedContext) async throws -> Response
 
     /// The `/v1` routes: the router registers exactly these.
     static let table: [(method: HTTPRequest.Method, path: String, handler: @Sendable (HealthRoutes) -> Handler)] = [
@@ -197,8 +201,8 @@ struct HealthRoutes: Sendable {
     /// `POST /v1/daily-metrics`: an array of payloads in the backend schema, upserted per
     /// (user, local_date, normalization_version) in one transaction. A day replaces the stored
     /// one whole, so the token needs write for every kind a day holds (steps, energy, sleep, heart).
-    func postDailyMetrics(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.write)
+    func postDailyMetrics(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let user = try context.require(.write)
         try Self.requireWrite(NormalizedDailyMetrics.categories, user: user)
         let days = try await decodeJSON([NormalizedDailyMetrics].self, request, decoder: NormalizedDailyMetrics.backendDecoder())
         guard days.count <= configuration.maxDaysPerRequest else {
@@ -218,7 +222,7 @@ struct HealthRoutes: Sendable {
 
     /// `GET /v1/daily-metrics?from=&to=[&version=&types=]`: fields of kinds the token may not
     /// read (or did not ask for) are `null`; `HealthPipe-Withheld` names them.
-    func getDailyMetrics(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+    func getDailyMetrics(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let access = try await readAccess(context)
         let shown = try access.requested(request, offered: NormalizedDailyMetrics.categories)
         let (first, last) = try range(request, maxDays: 3660)
@@ -235,7 +239,7 @@ struct HealthRoutes: Sendable {
     }
 
     /// `GET /v1/readiness?date=` (one score) or `?from=&to=` (an array), from the stored days.
-    func getReadiness(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+    func getReadiness(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let access = try await readAccess(context)
         try access.require(NormalizedDailyMetrics.categories)
         let user = access.user

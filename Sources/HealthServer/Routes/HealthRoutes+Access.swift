@@ -47,8 +47,8 @@ extension HealthRoutes {
     }
 
     /// The user (with the `read` scope) and what they may read.
-    func readAccess(_ context: HealthRequestContext) async throws -> ReadAccess {
-        let user = try context.requireUser(.read)
+    func readAccess(_ context: AuthenticatedContext) async throws -> ReadAccess {
+        let user = try context.require(.read)
         let consent = try await repositories.web.consent(userID: user.id)
         return ReadAccess(user: user, consent: consent, readable: user.readableCategories(consent: consent))
     }

@@ -9,7 +9,7 @@ import Hummingbird
 extension HealthRoutes {
     /// `GET /v1/changes?type=T&since=A&limit=N`: the user's additions and deletions of `T`
     /// after anchor `A` (default 0), at most `N` (default 1,000, at most 10,000), in anchor order.
-    func getChanges(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+    func getChanges(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let access = try await readAccess(context)
         let user = access.user
         let query = request.uri.queryParameters
@@ -46,8 +46,8 @@ extension HealthRoutes {
     /// `DELETE /v1/samples` with an `Idempotency-Key` and `{"uuids": [...]}` (at most 10,000):
     /// deletes them, recomputes the days they were on, answers `{"deleted", "unknown", …}`.
     /// A token that may not write the kind of a sample found is a 403 that deletes nothing.
-    func deleteSamples(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.write)
+    func deleteSamples(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let user = try context.require(.write)
         let zone = try dayZone(request)
         return try await idempotent(request, user: user) { body in
             let uuids = try await offload {
@@ -80,7 +80,7 @@ extension HealthRoutes {
     /// `DELETE /v1/me` with `Confirm-Delete: all-my-data`: deletes every row, file, upload
     /// and token of the caller, and answers with what was removed. Only the owner's token
     /// may: a scoped token gets a 403.
-    func deleteMe(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+    func deleteMe(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.requireOwner(.write, to: "delete the account")
         guard request.headers[.init("Confirm-Delete")!] == "all-my-data" else {
             throw Problem(

@@ -7,7 +7,7 @@ extension HealthRoutes {
     /// `POST /v1/devices` `{"name": "…"}`: enrols a device for the caller and answers its id
     /// and its first key — the only time the key's secret is shown. Devices are the owner's
     /// to manage: a scoped token gets a 403 on every device route.
-    func postDevice(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+    func postDevice(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.requireOwner(.write, to: "enrol devices")
         let body = try JSONDecoder().decode(
             DeviceEnrolmentRequest.self, from: try await collectJSON(request, limit: configuration.maxBodyBytes))
@@ -23,13 +23,13 @@ extension HealthRoutes {
     }
 
     /// `GET /v1/devices`: the caller's devices, revoked ones included.
-    func getDevices(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+    func getDevices(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.requireOwner(.read, to: "list devices")
         return try json(["devices": try await repositories.devices.devices(userID: user.id)])
     }
 
     /// `DELETE /v1/devices/{id}`: revokes the caller's device; its later batches get 403.
-    func deleteDevice(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+    func deleteDevice(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.requireOwner(.write, to: "revoke devices")
         let id = try context.parameters.require("id")
         guard let device = try await repositories.devices.revokeDevice(id: id, userID: user.id, at: configuration.clock())
@@ -39,7 +39,7 @@ extension HealthRoutes {
 
     /// `POST /v1/devices/{id}/keys`: a new key for the caller's device; the previous one is
     /// accepted for ``ServerConfiguration/keyGracePeriod`` more.
-    func postDeviceKey(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+    func postDeviceKey(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.requireOwner(.write, to: "replace device keys")
         let id = try context.parameters.require("id")
         guard let device = try await repositories.devices.device(id: id), device.userID == user.id else {

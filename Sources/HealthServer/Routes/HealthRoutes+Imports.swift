@@ -12,8 +12,8 @@ extension HealthRoutes {
     /// the token needs write for every kind (a scoped token with fewer gets a 403). A user
     /// with `maxImportsInFlightPerUser` imports queued, running or being uploaded gets a 429
     /// before a byte is stored.
-    func postImport(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.write)
+    func postImport(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let user = try context.require(.write)
         try Self.requireWrite(Set(HealthDataCategory.allCases), user: user)
         let type = request.headers[.contentType]?.lowercased() ?? ""
         guard type.hasPrefix("application/zip") || type.hasPrefix("application/octet-stream") else {
@@ -46,7 +46,7 @@ extension HealthRoutes {
 
     /// Stores the upload and records its job (queued here, or in the shared queue).
     private func receive(
-        _ request: Request, _ context: HealthRequestContext, user: User, zone: TimeZone
+        _ request: Request, _ context: AuthenticatedContext, user: User, zone: TimeZone
     ) async throws -> ImportJob {
         let limit = configuration.maxUploadBytes
         let id = UUID().uuidString.lowercased()
@@ -112,8 +112,8 @@ extension HealthRoutes {
     }
 
     /// `GET /v1/imports/{id}`: the job, its progress and, once finished, its result.
-    func getImport(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.read)
+    func getImport(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let user = try context.require(.read)
         let id = context.parameters.get("id") ?? ""
         guard let job = try await repositories.imports.importJob(id: id, userID: user.id) else {
             throw Problem(.notFound, "Not found", detail: "no import '\(id)' of yours; POST /v1/imports answers with its id")

@@ -37,8 +37,8 @@ extension HealthRoutes {
     }
 
     /// `POST /v1/health-auto-export[?tz=]`: the body the Health Auto Export app sends.
-    func postHealthAutoExport(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.write)
+    func postHealthAutoExport(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let user = try context.require(.write)
         let zone = try dayZone(request)
         let body = try await collectJSON(request, limit: configuration.maxIngestBytes)
         let batch = try await offload {
@@ -61,8 +61,8 @@ extension HealthRoutes {
     /// same key with the same body replays the first answer (`Idempotent-Replayed: true`);
     /// with another body it is a 422; while the first is still running, another is a 409
     /// (``idempotent(_:user:limit:_:)``).
-    func postSamples(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.write)
+    func postSamples(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let user = try context.require(.write)
         let zone = try dayZone(request)
         return try await idempotent(request, user: user) { body in
             let samples = try await offload {

@@ -12,7 +12,7 @@ import NIOCore
 /// token may read. A tool call or resource that needs a kind of data the token may not read
 /// is a 403 (as on `/v1`), before the MCP server sees it.
 extension HealthRoutes {
-    func postMCP(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+    func postMCP(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let access = try await readAccess(context)
         if access.readable.isEmpty { try access.require(Set(HealthDataCategory.allCases)) }
         let body: Data

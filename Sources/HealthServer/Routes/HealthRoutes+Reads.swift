@@ -8,7 +8,7 @@ import Hummingbird
 /// Reads from the user's health store: sleep sessions and the CSV export.
 extension HealthRoutes {
     /// `GET /v1/sleep?from=&to=[&tz=]`: the sleep of each night, as `healthpipe sleep --format json`.
-    func getSleep(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+    func getSleep(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let access = try await readAccess(context)
         try access.require([.sleep])
         let user = access.user
@@ -25,7 +25,7 @@ extension HealthRoutes {
     ///
     /// A metric the token may not read is a 403 when named; `all` means every metric it may
     /// read (`HealthPipe-Withheld` names the kinds left out).
-    func getExportCSV(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+    func getExportCSV(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let access = try await readAccess(context)
         // A token that may read nothing gets a 403 naming why, as on every other read.
         if access.readable.isEmpty { try access.require(Set(HealthDataCategory.allCases)) }

@@ -15,7 +15,7 @@ extension HealthRoutes {
     ///
     /// `?types=` narrows the kinds of data used (each must be readable, or 403); without it,
     /// the parts from kinds the token may not read are empty, "not permitted" their reason.
-    func getSnapshot(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
+    func getSnapshot(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let access = try await readAccess(context)
         let shown = try access.requested(request, offered: Set(HealthDataCategory.allCases))
         let user = access.user

@@ -11,8 +11,8 @@ extension HealthRoutes {
     /// the caller's and not revoked, the key, the sequence; opens the envelope; applies its
     /// additions and deletions, in order, in one transaction; recomputes the days touched.
     /// Every refusal is a 4xx that leaves the store unchanged and names no health value.
-    func postSyncBatch(_ request: Request, _ context: HealthRequestContext) async throws -> Response {
-        let user = try context.requireUser(.write)
+    func postSyncBatch(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let user = try context.require(.write)
         let zone = try dayZone(request)
         let key = request.headers[.init("Idempotency-Key")!]
         return try await idempotent(request, user: user, limit: configuration.maxEnvelopeBytes) { body in
