@@ -1,0 +1,184 @@
+import ArgumentParser
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthExport
+
+struct ExportCSV: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "csv",
+        abstract: "Samples as CSV rows Date,Metric,Value,Unit in your units, or the daily metrics (--daily).",
+        discussion: """
+            Metrics: \(MetricRegistry.known.map(\.name).joined(separator: ", ")), and any other stored \
+            type by its name (mindful_session). Rows stream from the store: memory stays flat. \
+            See docs/export.md.
+            """)
+
+    @OptionGroup var storage: StoreOptions
+
+    @Option(help: "Comma-separated metric names (weight,steps,glucose,a1c,…).")
+    var metrics: String?
+
+    @Flag(help: "Every metric the store holds.")
+    var allMetrics = false
+
+    @Flag(help: "The normalised daily metrics, one row per local day (as `healthpipe days`).")
+    var daily = false
+
+    @Option(help: "First local day, YYYY-MM-DD (default: 29 days before --to).")
+    var from: String?
+
+    @Option(help: "Last local day, inclusive, YYYY-MM-DD (default: today, or the last day with data if none is newer).")
+    var to: String?
+
+    @Flag(help: "Every date (instead of the last 30 days).")
+    var allDates = false
+
+    @OptionGroup var zones: ZoneOptions
+
+    @Option(help: "kg or lb.")
+    var weightUnit = UnitPreferences.Weight.kg
+
+    @Option(help: "mg/dL or mmol/L.")
+    var glucoseUnit = UnitPreferences.Glucose.milligramsPerDeciliter
+
+    @Option(help: "km or mi.")
+    var distanceUnit = UnitPreferences.Distance.km
+
+    @Option(help: "C or F.")
+    var temperatureUnit = TemperatureChoice.C
+
+    @Option(help: "iso (2026-01-09T10:30:00-08:00) or healthexporter (1/9/26, 10:30 AM); each row in its day's zone.")
+    var dateFormat = CSVDateStyle.iso
+
+    @Flag(name: .customLong("source-column"), help: "Add a Source column.")
+    var source = false
+
+    /// `--source` names a source to filter by elsewhere (`delete --source S`): refused here.
+    @Flag(name: .customLong("source"), help: .hidden)
+    var sourceFilter = false
+
+    @Option(help: "A file, a folder (the file is named HealthPipeline_YYYY-MM-DD_HHMMSS.csv), or - for standard output.")
+    var out = "-"
+
+    /// The samples' export as the flags ask it (the same request `GET /v1/export.csv` decodes).
+    var request: CSVExportRequest {
+        var units = UnitPreferences()
+        units.weight = weightUnit
+        units.glucose = glucoseUnit
+        units.distance = distanceUnit
+        units.temperature = temperatureUnit.unit
+        return CSVExportRequest(
+            metrics: allMetrics ? "all" : metrics ?? "all", units: units, dateStyle: dateFormat, includesSource: source)
+    }
+
+    func validate() throws {
+        if sourceFilter { throw ValidationError("the Source column is --source-column (--source filters by a source)") }
+        guard [metrics != nil, allMetrics, daily].filter({ $0 }).count == 1 else {
+            throw ValidationError("give one of --metrics, --all-metrics or --daily")
+        }
+        if allDates, from != nil || to != nil { throw ValidationError("use either --all-dates or --from/--to") }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, LocalDate(value) == nil { throw ValidationError("\(name) must be a date YYYY-MM-DD, not '\(value)'") }
+        }
+        if let from = from.flatMap(LocalDate.init), let to = to.flatMap(LocalDate.init), from > to {
+            throw ValidationError("--from must not be after --to")
+        }
+    }
+
+    func run() async throws {
+        try await storage.withQueries { try await export(from: $0) }
+    }
+
+    /// The samples (or days) asked for, from a store of either kind, written whole or not at all.
+    private func export(from store: any HealthQuerying) async throws {
+        let data = zones.data(store)
+        let started = Date()
+        // Today and the file's stamp are in the data's zone now, as in every command.
+        let zone = try await data.zone(at: started)
+        let dates = try await interval(zone: zone, store: store)
+        let destination = try CSVDestination(out, now: started, zone: zone)
+        do {
+            let output = CSVOutput { try destination.write($0) }
+            let summary =
+                daily
+                ? try await exportDaily(store, output, dates) : try await exportSamples(store, output, zone, dates, data)
+            try destination.commit()
+            let elapsed = Date().timeIntervalSince(started)
+            printError(
+                String(
+                    format: "%@ in %.2f s (%.1f MB)%@", summary, elapsed, Double(output.bytesWritten) / 1e6,
+                    destination.path.map { " → \($0)" } ?? ""))
+        } catch {
+            destination.discard()
+            throw error
+        }
+    }
+
+    private func exportSamples(
+        _ store: any HealthQuerying, _ output: CSVOutput, _ zone: TimeZone, _ dates: (LocalDate, LocalDate)?,
+        _ data: DataZones
+    ) async throws -> String {
+        let chosen: [ExportMetric]
+        do {
+            chosen = try request.chosenMetrics(storedTypes: try await store.storedSampleTypes())
+        } catch let error as UnknownMetricError {
+            throw ValidationError(error.description)
+        }
+        // Each day from its start to its end in its own zone; each row stamped in its day's zone.
+        var interval: DateInterval?
+        var zoneChanges: [(start: Date, zone: TimeZone)] = []
+        if let (first, last) = dates {
+            if !allDates { interval = try await data.interval(from: first, through: last) }
+            zoneChanges = try await data.zoneChanges(from: first, through: last)
+        }
+        let options = request.options(zone: zone, interval: interval, zoneChanges: zoneChanges)
+        let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1)
+        let start = Date()
+        let report = try await CSVExporter(store: store, options: options).export(chosen, to: output) {
+            progress.show(count: $0, of: "rows", since: start)
+        }
+        progress.clear()
+        for (metric, reason) in report.unavailable { printError("\(metric): unavailable, \(reason)") }
+        if report.keptInStoredUnit > 0 {
+            printError("\(report.keptInStoredUnit) rows had a unit that does not convert and keep their stored unit")
+        }
+        let counts = report.rows.filter { $0.count > 0 }.map { "\($0.metric) \($0.count)" }.joined(separator: ", ")
+        return "Wrote \(report.totalRows) rows" + (counts.isEmpty ? "" : " (\(counts))")
+    }
+
+    private func exportDaily(
+        _ store: any HealthQuerying, _ output: CSVOutput, _ dates: (LocalDate, LocalDate)?
+    ) async throws -> String {
+        guard let (first, last) = dates else {
+            try DailyCSV.write([], to: output)
+            return "Wrote 0 days (the store is empty)"
+        }
+        let days = try await DailyNormalizer(store: store, configuration: zones.configuration(), now: { Date() })
+            .metrics(from: first, through: last)
+        try DailyCSV.write(days, to: output)
+        return "Wrote \(days.count) days"
+    }
+
+    /// The inclusive local dates asked for: --from/--to; the 30 days to --to, or to today —
+    /// or to the last day with data when the store holds nothing newer, which standard error
+    /// says; or (--all-dates) the days the store's samples span, `nil` for an empty store.
+    /// A range with no data says where the data is.
+    private func interval(zone: TimeZone, store: any HealthQuerying) async throws -> (LocalDate, LocalDate)? {
+        if allDates {
+            guard let span = try await store.storedSpan() else { return nil }
+            return (LocalDate(span.start, in: zone), LocalDate(span.end, in: zone))
+        }
+        let anchor = try await DayRangeOptions.anchor(store: store, configuration: zones.configuration())
+        let first = from.flatMap(LocalDate.init)
+        var last = to.flatMap(LocalDate.init) ?? anchor.day
+        // --from after the data's last day, without --to: to today (or --from), as asked.
+        if to == nil, let first, first > last { last = max(first, anchor.today) }
+        let start = first ?? last.adding(days: -29)
+        if to == nil, last == anchor.day, let note = anchor.movedNote(days: last.dayNumber - start.dayNumber + 1) {
+            printError(note)
+        }
+        DayRangeOptions.sayWhereTheDataIs(anchor, from: start, through: last)
+        return (start, last)
+    }
+}
