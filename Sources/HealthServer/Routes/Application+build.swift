@@ -89,7 +89,7 @@ public func buildApplication(
         runner: imports,
         claims: repositories.importQueue.map { queue in
             ImportService.Claims(queue: queue) { userID, zone in
-                { database in try await routes.computeDirtyDays(userID: userID, database: database, forImport: true) }
+                { database in try await routes.recomputer.computeDirtyDays(userID: userID, database: database, forImport: true) }
             }
         },
         shutdownGrace: .milliseconds(Int64(min(max(0, configuration.importShutdownGrace), 86_400) * 1000)))
@@ -104,7 +104,7 @@ public func buildApplication(
     let failures = RateLimiter(limit: configuration.failedSignInsPerMinute)
     WebRoutes(
         configuration: configuration, repositories: repositories, failures: failures,
-        beforeReadingDays: { try await routes.computeDirtyDaysBeforeReading(userID: $0) }
+        beforeReadingDays: { try await routes.recomputer.computeDirtyDaysBeforeReading(userID: $0) }
     ).register(on: router)
     // One budget per token across /v1 and /mcp.
     let limiter = RateLimiter(limit: configuration.requestsPerMinute)
@@ -189,6 +189,9 @@ struct HealthRoutes: Sendable {
     let repositories: ServerRepositories
     let imports: ImportRunner
 
+    /// The days of the person's samples, computed after a write and before a read.
+    var recomputer: DayRecomputer { DayRecomputer(repositories: repositories, logger: imports.logger) }
+
     func ready() async throws -> Response {
         do {
             try await repositories.dailyMetrics.ping()
@@ -227,7 +230,7 @@ struct HealthRoutes: Sendable {
         let shown = try access.requested(request, offered: NormalizedDailyMetrics.categories)
         let (first, last) = try range(request, maxDays: 3660)
         let version = try self.version(request)
-        try await computeDirtyDaysBeforeReading(userID: access.user.id)
+        try await recomputer.computeDirtyDaysBeforeReading(userID: access.user.id)
         let withheld = NormalizedDailyMetrics.categories.subtracting(shown)
         let days = try await repositories.dailyMetrics.dailyMetrics(
             userID: access.user.id, from: first.description, through: last.description, version: version
@@ -263,7 +266,7 @@ struct HealthRoutes: Sendable {
             }
             settings.sleepNeedHours = hours
         }
-        try await computeDirtyDaysBeforeReading(userID: user.id)
+        try await recomputer.computeDirtyDaysBeforeReading(userID: user.id)
         let history = try await repositories.dailyMetrics.dailyMetrics(
             userID: user.id, from: first.adding(days: -ReadinessEngine.historyDays).description, through: last.description,
             version: try version(request))

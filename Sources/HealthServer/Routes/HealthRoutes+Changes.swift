@@ -67,8 +67,8 @@ extension HealthRoutes {
                 let report = try await database.apply(
                     [.delete(uuids), .markDirty(zone: zone.identifier)], check: Self.deletionCheck(user)
                 ).deletions[0]
-                let computed = await computeDirtyDaysAfterCommit(
-                    userID: user.id, database: database, logger: imports.logger)
+                let computed = await recomputer.computeDirtyDaysAfterCommit(
+                    userID: user.id, database: database)
                 return DeletionAnswer(
                     deleted: report.deleted, unknown: report.unknown, deletedByType: report.deletedByType,
                     daysRecomputed: computed?.0 ?? 0, daily: computed?.1 ?? UpsertCounts(),

@@ -105,7 +105,7 @@ extension HealthRoutes {
                 throw explained
             }
             imports.start(job, file: path, user: user, zone: zone) { database in
-                try await self.computeDirtyDays(userID: user.id, database: database, forImport: true)
+                try await recomputer.computeDirtyDays(userID: user.id, database: database, forImport: true)
             }
         }
         return job

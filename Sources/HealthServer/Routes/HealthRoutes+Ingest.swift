@@ -86,60 +86,12 @@ extension HealthRoutes {
             } catch let error as SampleIdentityError {
                 throw Problem.unprocessable(error.description, pointer: "/samples")
             }
-            let computed = await computeDirtyDaysAfterCommit(userID: user.id, database: database, logger: imports.logger)
+            let computed = await recomputer.computeDirtyDaysAfterCommit(userID: user.id, database: database)
             return IngestReport(
                 records: records.count, added: written.added, duplicates: written.duplicates, ignoredKeys: [],
                 unknownMetrics: [], daysRecomputed: computed?.0 ?? 0, daily: computed?.1 ?? UpsertCounts(),
                 daysPending: computed == nil ? true : nil)
         }
-    }
-
-    /// ``recompute(touching:userID:zone:database:)`` of one interval.
-    func recompute(
-        _ span: DateInterval, userID: String, zone: TimeZone, database: any UserHealthStore
-    ) async throws -> (Int, UpsertCounts) {
-        try await recompute(touching: [span], userID: userID, zone: zone, database: database)
-    }
-
-    /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) of each interval,
-    /// from its start's through the day after its end's, and the days between two of them
-    /// when they are at most 30 days apart — samples two months apart recompute the days
-    /// around each, not the months between — at most 3660 days, the latest ones, and
-    /// upserts them as `norm_v1`.
-    func recompute(
-        touching intervals: [DateInterval], userID: String, zone: TimeZone, database: any UserHealthStore
-    ) async throws -> (Int, UpsertCounts) {
-        let limit = 3660
-        var touched = Set<LocalDate>()
-        for interval in intervals {
-            let last = LocalDate(interval.end, in: zone).adding(days: 1)
-            var day = max(LocalDate(interval.start, in: zone), last.adding(days: 1 - limit))
-            while day <= last {
-                touched.insert(day)
-                day = day.adding(days: 1)
-            }
-        }
-        // Runs of days, each normalised at once. A run first reads the 30 days before it
-        // (the suspicious-day rule's history), so days up to 30 apart share a run: the
-        // days between cost no more than a second run's history would.
-        var runs: [ClosedRange<LocalDate>] = []
-        for day in touched.sorted().suffix(limit) {
-            if let run = runs.last, run.upperBound.adding(days: 31) >= day {
-                runs[runs.count - 1] = run.lowerBound...day
-            } else {
-                runs.append(day...day)
-            }
-        }
-        var settings = DailyNormalizer.Configuration()
-        settings.homeZone = zone
-        settings.userID = userID
-        let normalizer = DailyNormalizer(store: database.queries, configuration: settings, now: { Date() })
-        var days: [NormalizedDailyMetrics] = []
-        for run in runs { days += try await normalizer.metrics(from: run.lowerBound, through: run.upperBound) }
-        // The ranges a posted day must keep hold for computed days too: a figure outside
-        // them (a sum of many absurd samples stored before the plausible ranges) is left out.
-        let plausible = days.map(DailyMetricsValidation.withoutImplausibleFigures)
-        return (days.count, try await repositories.dailyMetrics.upsert(plausible, userID: userID))
     }
 
     /// Runs CPU-heavy request work (decoding a body of up to 100,000 samples takes about a

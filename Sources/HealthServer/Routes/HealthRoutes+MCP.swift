@@ -31,7 +31,7 @@ extension HealthRoutes {
         return try await repositories.writing(user.id) { database in
             // Days left dirty by a failure after a commit are computed before any is read.
             do {
-                _ = try await computeDirtyDays(userID: user.id, database: database)
+                _ = try await recomputer.computeDirtyDays(userID: user.id, database: database)
             } catch {
                 imports.logger.error(
                     "dirty days not computed before an MCP read; the stored days are served",

@@ -147,7 +147,7 @@ extension HealthRoutes {
                 throw Self.sequenceReplayed(envelope, after: device.lastSequence)
             }
             if !touched.isEmpty {
-                let computed = await computeDirtyDaysAfterCommit(userID: user.id, database: database, logger: logger)
+                let computed = await recomputer.computeDirtyDaysAfterCommit(userID: user.id, database: database)
                 answer.daysRecomputed = computed?.0 ?? 0
                 answer.daysPending = computed == nil ? true : nil
             }

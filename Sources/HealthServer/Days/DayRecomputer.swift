@@ -1,7 +1,14 @@
 import Foundation
 import HealthCore
+import HealthDaily
+import HealthMetrics
 import Logging
 
+/// Computes and stores a person's days from their samples: the one place that does, for
+/// every write (ingest, sync, deletion, import), every read of stored days (the API, the
+/// dashboard, MCP) and the import queue. Transport-free: it knows repositories and stores,
+/// not requests (issue 34 §3/§4).
+///
 /// Days derived from samples are never left behind their samples (issue 32, H3/P2/P3).
 ///
 /// Every write of samples marks its spans dirty in the transaction that commits them
@@ -12,7 +19,15 @@ import Logging
 /// days run one at a time across every server (``DirtySpanTracking/withDaysLock(_:)``), each
 /// reading the store after the previous one stored its days, so the last days stored
 /// always include every commit before them.
-extension HealthRoutes {
+public struct DayRecomputer: Sendable {
+    let repositories: ServerRepositories
+    let logger: Logger
+
+    public init(repositories: ServerRepositories, logger: Logger) {
+        self.repositories = repositories
+        self.logger = logger
+    }
+
     /// Computes and stores the days of every dirty span of the user, then clears those
     /// spans; answers how many days and what the upsert did.
     ///
@@ -69,9 +84,7 @@ extension HealthRoutes {
     /// ``computeDirtyDays(userID:database:)`` after a commit: a failure is logged and
     /// answered as days still to compute (`nil`), never as "nothing changed" — the samples
     /// are stored, and their days are computed by the next write or read.
-    func computeDirtyDaysAfterCommit(
-        userID: String, database: any UserHealthStore, logger: Logger
-    ) async -> (Int, UpsertCounts)? {
+    func computeDirtyDaysAfterCommit(userID: String, database: any UserHealthStore) async -> (Int, UpsertCounts)? {
         do {
             return try await computeDirtyDays(userID: userID, database: database)
         } catch {
@@ -94,9 +107,50 @@ extension HealthRoutes {
                 try await computeDirtyDays(userID: userID, database: database)
             }
         } catch {
-            imports.logger.error(
+            logger.error(
                 "dirty days not computed before a read; the stored days are served",
                 metadata: ["user": "\(userID)", "error.type": "\(type(of: error))"])
         }
+    }
+
+    /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) of each interval,
+    /// from its start's through the day after its end's, and the days between two of them
+    /// when they are at most 30 days apart — samples two months apart recompute the days
+    /// around each, not the months between — at most 3660 days, the latest ones, and
+    /// upserts them as `norm_v1`.
+    func recompute(
+        touching intervals: [DateInterval], userID: String, zone: TimeZone, database: any UserHealthStore
+    ) async throws -> (Int, UpsertCounts) {
+        let limit = 3660
+        var touched = Set<LocalDate>()
+        for interval in intervals {
+            let last = LocalDate(interval.end, in: zone).adding(days: 1)
+            var day = max(LocalDate(interval.start, in: zone), last.adding(days: 1 - limit))
+            while day <= last {
+                touched.insert(day)
+                day = day.adding(days: 1)
+            }
+        }
+        // Runs of days, each normalised at once. A run first reads the 30 days before it
+        // (the suspicious-day rule's history), so days up to 30 apart share a run: the
+        // days between cost no more than a second run's history would.
+        var runs: [ClosedRange<LocalDate>] = []
+        for day in touched.sorted().suffix(limit) {
+            if let run = runs.last, run.upperBound.adding(days: 31) >= day {
+                runs[runs.count - 1] = run.lowerBound...day
+            } else {
+                runs.append(day...day)
+            }
+        }
+        var settings = DailyNormalizer.Configuration()
+        settings.homeZone = zone
+        settings.userID = userID
+        let normalizer = DailyNormalizer(store: database.queries, configuration: settings, now: { Date() })
+        var days: [NormalizedDailyMetrics] = []
+        for run in runs { days += try await normalizer.metrics(from: run.lowerBound, through: run.upperBound) }
+        // The ranges a posted day must keep hold for computed days too: a figure outside
+        // them (a sum of many absurd samples stored before the plausible ranges) is left out.
+        let plausible = days.map(DailyMetricsValidation.withoutImplausibleFigures)
+        return (days.count, try await repositories.dailyMetrics.upsert(plausible, userID: userID))
     }
 }
