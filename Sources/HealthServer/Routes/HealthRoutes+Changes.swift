@@ -96,7 +96,7 @@ extension HealthRoutes {
     /// running, another is a 409 (retry later: it will be replayed).
     ///
     /// A key belongs to its method and route (`POST /v1/samples` and `DELETE /v1/samples`
-    /// never share one) and is remembered for ``idempotencyKeyLifetime`` (24 h); after that
+    /// never share one) and is remembered for ``RequestOnce/lifetime`` (24 h); after that
     /// the same key is a new request. The answer is looked up again once the key's slot is
     /// taken, so two requests racing with one key run it once (finding L1 of issue 32).
     func idempotent(
@@ -110,54 +110,47 @@ extension HealthRoutes {
         let holder = user.token.role == .owner ? "" : "token \(user.token.id) "
         let key = "\(request.method.rawValue) \(request.uri.path) \(holder)\(given)"
         let data = try await collectJSON(request, limit: limit ?? configuration.maxIngestBytes)
-        let hash = Data(SHA256.hash(data: data))
-        let since = configuration.clock().addingTimeInterval(-Self.idempotencyKeyLifetime)
-        if let remembered = try await repositories.idempotency.remembered(userID: user.id, key: key, since: since) {
-            return try Self.replay(remembered, hash: hash)
-        }
-        let slot = user.id + "\u{0}" + key
-        guard try await repositories.inFlight.begin(slot) else {
-            throw Problem(
-                .conflict, "Request in progress",
-                detail: "a request with this Idempotency-Key is still being processed; retry it when that one has finished")
-        }
-        let answer: Data
+        let answer: RequestOnce.Answer
         do {
-            // Another request with the key may have finished between the look-up and the slot.
-            if let remembered = try await repositories.idempotency.remembered(userID: user.id, key: key, since: since) {
-                await repositories.inFlight.end(slot)
-                return try Self.replay(remembered, hash: hash)
+            answer = try await once.run(userID: user.id, key: key, requestHash: Data(SHA256.hash(data: data))) {
+                try encoded(try await body(data))
             }
-            answer = try encoded(try await body(data))
-            try await repositories.idempotency.remember(
-                userID: user.id, key: key, response: RememberedResponse(requestHash: hash, status: 200, body: answer),
-                at: configuration.clock())
+        } catch let refusal as RequestOnce.Refusal {
+            throw Self.problem(refusal)
         } catch {
-            await repositories.inFlight.end(slot)
             // The user deleted meanwhile (the answer's row names them): a 401, not a 500.
-            let explained = await repositories.explaining(error, userID: user.id)
-            throw explained
+            throw await repositories.explaining(error, userID: user.id)
         }
-        await repositories.inFlight.end(slot)
-        return Response(
-            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
+        switch answer {
+        case .ran(let body):
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        case .replayed(let remembered):
+            return Response(
+                status: HTTPResponse.Status(code: remembered.status),
+                headers: [.contentType: "application/json", .init("Idempotent-Replayed")!: "true"],
+                body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
+        }
     }
 
-    /// How long an Idempotency-Key's answer is replayed (docs/api.md).
-    static let idempotencyKeyLifetime: TimeInterval = 24 * 3600
+    /// The policy of requests that run once (``RequestOnce``), over this server's stores.
+    var once: RequestOnce {
+        RequestOnce(remembered: repositories.idempotency, slots: repositories.inFlight, clock: configuration.clock)
+    }
 
-    /// The remembered answer, or the 422 of a key reused with another body.
-    private static func replay(_ remembered: RememberedResponse, hash: Data) throws -> Response {
-        guard remembered.requestHash == hash else {
-            throw Problem(
+    /// What a refusal of ``RequestOnce`` is over HTTP.
+    static func problem(_ refusal: RequestOnce.Refusal) -> Problem {
+        switch refusal {
+        case .inProgress:
+            Problem(
+                .conflict, "Request in progress",
+                detail: "a request with this Idempotency-Key is still being processed; retry it when that one has finished")
+        case .reusedWithAnotherBody:
+            Problem(
                 .unprocessableContent, "Idempotency-Key reused",
                 detail: "this Idempotency-Key was used with a different body; use a new key for a new batch",
                 pointer: "header/Idempotency-Key")
         }
-        return Response(
-            status: HTTPResponse.Status(code: remembered.status),
-            headers: [.contentType: "application/json", .init("Idempotent-Replayed")!: "true"],
-            body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
     }
 
     /// `HK…` identifiers and Health Auto Export's `HAE:<name>`: printable, at most 200 characters.
@@ -228,24 +221,4 @@ public struct UserDeletionReport: Codable, Sendable {
 /// A user with an import queued or running cannot be deleted until it ends.
 public struct ImportInProgressError: Error, CustomStringConvertible {
     public var description: String { "an import of this user's data is queued or running; delete again when it has ended" }
-}
-
-/// Requests that must not run twice at once — the first request of an (user,
-/// Idempotency-Key), one sync batch per device — hold a slot while they run.
-public protocol InFlightSlots: Sendable {
-    /// Takes `slot`; `false` when another request holds it.
-    func begin(_ slot: String) async throws -> Bool
-    /// Gives `slot` back.
-    func end(_ slot: String) async
-}
-
-/// Slots held in this process: enough for one server on its database.
-public final class LocalInFlightSlots: InFlightSlots {
-    private let keys = Locked<Set<String>>([])
-
-    public init() {}
-
-    public func begin(_ slot: String) -> Bool { keys.withLock { $0.insert(slot).inserted } }
-
-    public func end(_ slot: String) { _ = keys.withLock { $0.remove(slot) } }
 }

@@ -23,20 +23,15 @@ extension HealthRoutes {
             }
             // One batch of a device at a time: the device (its last sequence) is read, checked
             // and advanced under the slot.
-            let slot = "device\u{0}" + user.id + "\u{0}" + envelope.deviceID
-            guard try await repositories.inFlight.begin(slot) else {
+            do {
+                return try await once.exclusively("device\u{0}" + user.id + "\u{0}" + envelope.deviceID) {
+                    let device = try await syncDevice(envelope, user: user)
+                    return try await apply(envelope, from: device, user: user, zone: zone, logger: context.logger)
+                }
+            } catch RequestOnce.Refusal.inProgress {
                 throw Problem(
                     .conflict, "Batch in progress",
                     detail: "another batch of this device is being processed; send this one when it has been answered")
-            }
-            do {
-                let device = try await syncDevice(envelope, user: user)
-                let answer = try await apply(envelope, from: device, user: user, zone: zone, logger: context.logger)
-                await repositories.inFlight.end(slot)
-                return answer
-            } catch {
-                await repositories.inFlight.end(slot)
-                throw error
             }
         }
     }
