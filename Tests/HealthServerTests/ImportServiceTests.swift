@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthWire
 import Hummingbird
 import HummingbirdTesting
 import Testing

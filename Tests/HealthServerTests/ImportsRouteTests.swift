@@ -6,6 +6,7 @@ import HealthMetrics
 import HealthSQLite
 import HealthServer
 import HealthSynth
+import HealthWire
 import Hummingbird
 import HummingbirdTesting
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import HealthMetrics
 import HealthServer
+import HealthWire
 import Hummingbird
 import HummingbirdTesting
 import Testing

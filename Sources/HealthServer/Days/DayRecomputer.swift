@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthMetrics
+import HealthWire
 import Logging
 
 /// Computes and stores a person's days from their samples: the one place that does, for

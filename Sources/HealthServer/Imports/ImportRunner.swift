@@ -3,6 +3,7 @@ import HealthCore
 import HealthImport
 import HealthImportReader
 import HealthSQLite
+import HealthWire
 import Logging
 
 /// Imports uploaded exports in the background: one at a time per user, and at most

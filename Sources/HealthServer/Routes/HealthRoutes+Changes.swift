@@ -178,46 +178,6 @@ extension HealthRoutes {
     }
 }
 
-/// The body of `DELETE /v1/samples`.
-struct DeletionRequest: Decodable {
-    var uuids: [String]
-}
-
-/// The answer of `DELETE /v1/samples`.
-struct DeletionAnswer: Encodable {
-    var deleted: [UUID]
-    var unknown: [UUID]
-    var deletedByType: [String: Int]
-    var daysRecomputed: Int
-    var daily: UpsertCounts
-    /// `true` when the days of the deleted samples are still to compute (absent otherwise).
-    var daysPending: Bool?
-
-    enum CodingKeys: String, CodingKey {
-        case deleted, unknown
-        case deletedByType = "deleted_by_type"
-        case daysRecomputed = "days_recomputed"
-        case daily
-        case daysPending = "days_pending"
-    }
-}
-
-/// What `DELETE /v1/me` and `healthpipe users delete` removed.
-public struct UserDeletionReport: Codable, Sendable {
-    public var user: String
-    public var id: String
-    /// Rows deleted per server table (`user` holds the token).
-    public var rows: [String: Int]
-    /// Samples in the user's health store, and the bytes of its files, now gone.
-    public var samples: Int
-    public var healthStoreBytes: Int64
-
-    enum CodingKeys: String, CodingKey {
-        case user, id, rows, samples
-        case healthStoreBytes = "health_store_bytes"
-    }
-}
-
 /// A user with an import queued or running cannot be deleted until it ends.
 public struct ImportInProgressError: Error, CustomStringConvertible {
     public var description: String { "an import of this user's data is queued or running; delete again when it has ended" }

@@ -13,29 +13,6 @@ import NIOPosix
 /// keys make a re-sent batch change nothing), then the daily metrics of every local day
 /// they touched are recomputed and upserted.
 extension HealthRoutes {
-    /// What an ingest did, as answered.
-    struct IngestReport: Encodable {
-        var records: Int
-        var added: Int
-        var duplicates: Int
-        var ignoredKeys: [String]
-        var unknownMetrics: [String]
-        var daysRecomputed: Int
-        var daily: UpsertCounts
-        /// `true` when the samples are stored but their days could not be computed after
-        /// the commit: they will be by the next write or read (absent otherwise).
-        var daysPending: Bool?
-
-        enum CodingKeys: String, CodingKey {
-            case records, added, duplicates
-            case ignoredKeys = "ignored_keys"
-            case unknownMetrics = "unknown_metrics"
-            case daysRecomputed = "days_recomputed"
-            case daily
-            case daysPending = "days_pending"
-        }
-    }
-
     /// `POST /v1/health-auto-export[?tz=]`: the body the Health Auto Export app sends.
     func postHealthAutoExport(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.require(.write)

@@ -1,5 +1,6 @@
 import Foundation
 import HealthMetrics
+import HealthWire
 import PostgresNIO
 
 /// Daily metrics in PostgreSQL: one multi-row upsert per batch, reads collected then decoded.

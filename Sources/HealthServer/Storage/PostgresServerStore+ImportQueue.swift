@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HealthCore
+import HealthWire
 import PostgresNIO
 
 extension PostgresServerStore: SharedImportQueue {

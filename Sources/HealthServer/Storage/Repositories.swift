@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthMetrics
+import HealthWire
 
 /// Users and their tokens. Implementations store only token hashes.
 ///
@@ -144,19 +145,6 @@ public protocol ServerStore: UserRepository, DailyMetricsRepository, Idempotency
     var sharedInFlightSlots: (any InFlightSlots)? { get }
 }
 
-/// What an upsert did.
-public struct UpsertCounts: Hashable, Sendable, Codable {
-    public var inserted = 0
-    public var updated = 0
-    public var unchanged = 0
-
-    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0) {
-        self.inserted = inserted
-        self.updated = updated
-        self.unchanged = unchanged
-    }
-}
-
 /// A name that is already taken.
 public struct UserExistsError: Error, CustomStringConvertible {
     public let name: String
@@ -247,67 +235,7 @@ public struct ClaimedImport: Sendable {
     public var file: String
 }
 
-/// An uploaded export and what importing it did.
-public struct ImportJob: Codable, Hashable, Sendable {
-    public enum State: String, Codable, Sendable {
-        case queued, running, succeeded, failed
-    }
-
-    public var id: String
-    public var state: State
-    /// Size of the uploaded file.
-    public var uploadBytes: Int64
-    /// Bytes of the export read so far (of `totalBytes`, once known).
-    public var bytesRead: Int64 = 0
-    public var totalBytes: Int64 = 0
-    /// Records parsed so far.
-    public var records = 0
-    public var added: Int?
-    public var duplicates: Int?
-    /// `true` when this exact export had been imported before (nothing was re-parsed).
-    public var alreadyImported: Bool?
-    public var daysRecomputed: Int?
-    public var daily: UpsertCounts?
-    /// `true` when the samples are stored but their days could not be computed after the
-    /// commit: they will be by the next write or read of the person's days.
-    public var daysPending: Bool?
-    /// Why the import failed: what was wrong and where, never a health value.
-    public var error: String?
-    public var createdAt: Date
-    public var updatedAt: Date
-    public var finishedAt: Date?
-
-    public init(id: String, state: State, uploadBytes: Int64, createdAt: Date) {
-        self.id = id
-        self.state = state
-        self.uploadBytes = uploadBytes
-        self.createdAt = createdAt
-        self.updatedAt = createdAt
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, state, records, added, duplicates, daily, error
-        case uploadBytes = "upload_bytes"
-        case bytesRead = "bytes_read"
-        case totalBytes = "total_bytes"
-        case alreadyImported = "already_imported"
-        case daysRecomputed = "days_recomputed"
-        case daysPending = "days_pending"
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
-        case finishedAt = "finished_at"
-    }
-
-    /// This job, failed with `reason` now.
-    public func failed(_ reason: String, at now: Date = Date()) -> ImportJob {
-        var job = self
-        job.state = .failed
-        job.error = reason
-        job.updatedAt = now
-        job.finishedAt = now
-        return job
-    }
-
+extension ImportJob {
     /// The JSON both stores keep (ISO 8601 instants, sorted keys).
     func storedJSON() throws -> String {
         let encoder = JSONEncoder()

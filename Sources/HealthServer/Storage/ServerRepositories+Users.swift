@@ -1,5 +1,6 @@
 import Foundation
 import HealthPostgres
+import HealthWire
 
 /// Deleting a user against everything that writes their data (issue 32, H1 and H2): every
 /// write of a user's data runs under the user's shared lock (``UserLocks``) after seeing

@@ -1,5 +1,6 @@
 import Foundation
 import HealthServer
+import HealthWire
 import Hummingbird
 import HummingbirdTesting
 import Testing

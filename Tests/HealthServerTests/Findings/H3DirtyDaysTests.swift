@@ -4,6 +4,7 @@ import HealthMetrics
 import HealthPostgres
 import HealthSQLite
 import HealthServer
+import HealthWire
 import Hummingbird
 import HummingbirdTesting
 import Testing

@@ -3,6 +3,7 @@ import HealthCore
 import HealthImport
 import HealthPostgres
 import HealthSynth
+import HealthWire
 import Hummingbird
 import HummingbirdTesting
 import Logging

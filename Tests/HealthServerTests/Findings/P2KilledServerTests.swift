@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthMetrics
 import HealthServer
+import HealthWire
 import Hummingbird
 import HummingbirdTesting
 import Testing

@@ -1,0 +1,117 @@
+import Foundation
+
+// The bodies the server takes and answers (besides the sync's, in Sync/, and the
+// samples', in Samples/): one definition for the server that writes them and any client
+// that reads them (issue 34 §3).
+
+/// What an ingest did, as answered (`POST /v1/samples`, `POST /v1/health-auto-export`).
+public struct IngestReport: Codable, Sendable {
+    public var records: Int
+    public var added: Int
+    public var duplicates: Int
+    public var ignoredKeys: [String]
+    public var unknownMetrics: [String]
+    public var daysRecomputed: Int
+    public var daily: UpsertCounts
+    /// `true` when the samples are stored but their days could not be computed after
+    /// the commit: they will be by the next write or read (absent otherwise).
+    public var daysPending: Bool?
+
+    public init(
+        records: Int, added: Int, duplicates: Int, ignoredKeys: [String], unknownMetrics: [String], daysRecomputed: Int,
+        daily: UpsertCounts, daysPending: Bool? = nil
+    ) {
+        self.records = records
+        self.added = added
+        self.duplicates = duplicates
+        self.ignoredKeys = ignoredKeys
+        self.unknownMetrics = unknownMetrics
+        self.daysRecomputed = daysRecomputed
+        self.daily = daily
+        self.daysPending = daysPending
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case records, added, duplicates
+        case ignoredKeys = "ignored_keys"
+        case unknownMetrics = "unknown_metrics"
+        case daysRecomputed = "days_recomputed"
+        case daily
+        case daysPending = "days_pending"
+    }
+}
+
+/// The body of `DELETE /v1/samples`.
+public struct DeletionRequest: Codable, Sendable {
+    public var uuids: [String]
+
+    public init(uuids: [String]) { self.uuids = uuids }
+}
+
+/// The answer of `DELETE /v1/samples`.
+public struct DeletionAnswer: Codable, Sendable {
+    public var deleted: [UUID]
+    public var unknown: [UUID]
+    public var deletedByType: [String: Int]
+    public var daysRecomputed: Int
+    public var daily: UpsertCounts
+    /// `true` when the days of the deleted samples are still to compute (absent otherwise).
+    public var daysPending: Bool?
+
+    public init(
+        deleted: [UUID], unknown: [UUID], deletedByType: [String: Int], daysRecomputed: Int, daily: UpsertCounts,
+        daysPending: Bool? = nil
+    ) {
+        self.deleted = deleted
+        self.unknown = unknown
+        self.deletedByType = deletedByType
+        self.daysRecomputed = daysRecomputed
+        self.daily = daily
+        self.daysPending = daysPending
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case deleted, unknown
+        case deletedByType = "deleted_by_type"
+        case daysRecomputed = "days_recomputed"
+        case daily
+        case daysPending = "days_pending"
+    }
+}
+
+/// What `DELETE /v1/me` and `healthpipe users delete` removed.
+public struct UserDeletionReport: Codable, Sendable {
+    public var user: String
+    public var id: String
+    /// Rows deleted per server table (`user` holds the token).
+    public var rows: [String: Int]
+    /// Samples in the user's health store, and the bytes of its files, now gone.
+    public var samples: Int
+    public var healthStoreBytes: Int64
+
+    public init(user: String, id: String, rows: [String: Int], samples: Int, healthStoreBytes: Int64) {
+        self.user = user
+        self.id = id
+        self.rows = rows
+        self.samples = samples
+        self.healthStoreBytes = healthStoreBytes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case user, id, rows, samples
+        case healthStoreBytes = "health_store_bytes"
+    }
+}
+
+/// What an upsert did.
+public struct UpsertCounts: Hashable, Sendable, Codable {
+    public var inserted = 0
+    public var updated = 0
+    public var unchanged = 0
+
+    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+    }
+}
