@@ -53,7 +53,7 @@ import Testing
             }
         }
         let stored = try await harness.store.dailyMetrics(
-            userID: harness.ids["alice"]!, from: date, through: date, version: "norm_v1")
+            userID: harness.ids["alice"]!, from: LocalDate(date)!, through: LocalDate(date)!, version: .v1)
         #expect(stored.map(\.sleepSource) == [SleepSourceMetadata(basis: .inBedOnly, inBedHours: 7.5)])
     }
 }

@@ -31,7 +31,7 @@ import Testing
             #expect(again.0 == 0)
         }
         let stored = try await repositories.dailyMetrics.dailyMetrics(
-            userID: alice, from: "2024-06-01", through: "2024-06-01", version: "norm_v1")
+            userID: alice, from: LocalDate("2024-06-01")!, through: LocalDate("2024-06-01")!, version: .v1)
         #expect(stored.map(\.stepsNormalized) == [2_190])
         #expect(stored.map(\.timezoneIdentifier) == ["Europe/Paris"])
     }
@@ -48,7 +48,7 @@ import Testing
         let recomputer = DayRecomputer(repositories: repositories, logger: Logger(label: "i34-days"))
         try await recomputer.computeDirtyDaysBeforeReading(userID: bob)
         let stored = try await repositories.dailyMetrics.dailyMetrics(
-            userID: bob, from: "2024-06-01", through: "2024-06-01", version: "norm_v1")
+            userID: bob, from: LocalDate("2024-06-01")!, through: LocalDate("2024-06-01")!, version: .v1)
         #expect(stored.map(\.stepsNormalized) == [303])
         #expect(try await repositories.readableStore(bob).dirtySpans().isEmpty)
     }

@@ -192,7 +192,7 @@ import Testing
             try await harness.store.upsert([days[7], changed, days[8]], userID: alice)
                 == UpsertCounts(updated: 1, unchanged: 2))
         let stored = try await harness.store.dailyMetrics(
-            userID: alice, from: days[7].localDate, through: days[7].localDate, version: "norm_v1")
+            userID: alice, from: LocalDate(days[7].localDate)!, through: LocalDate(days[7].localDate)!, version: .v1)
         #expect(stored.map(\.stepsNormalized) == [1234])
         #expect(try await harness.store.dailyRowCounts() == [alice: 2500])
     }

@@ -233,7 +233,7 @@ struct HealthRoutes: Sendable {
         try await recomputer.computeDirtyDaysBeforeReading(userID: access.user.id)
         let withheld = NormalizedDailyMetrics.categories.subtracting(shown)
         let days = try await repositories.dailyMetrics.dailyMetrics(
-            userID: access.user.id, from: first.description, through: last.description, version: version
+            userID: access.user.id, from: first, through: last, version: version
         ).map { $0.withholding(withheld) }
         let data = try NormalizedDailyMetrics.backendEncoder().encode(days)
         var headers = Self.withheldHeader(withheld)
@@ -268,7 +268,7 @@ struct HealthRoutes: Sendable {
         }
         try await recomputer.computeDirtyDaysBeforeReading(userID: user.id)
         let history = try await repositories.dailyMetrics.dailyMetrics(
-            userID: user.id, from: first.adding(days: -ReadinessEngine.historyDays).description, through: last.description,
+            userID: user.id, from: first.adding(days: -ReadinessEngine.historyDays), through: last,
             version: try version(request))
         let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
         let scores = try ReadinessEngine(configuration: settings).scores(on: dates, history: history)
@@ -305,12 +305,12 @@ struct HealthRoutes: Sendable {
     }
 
     /// The `version` query parameter, `norm_v1` when absent, as the stored column's text.
-    private func version(_ request: Request) throws -> String {
-        guard let text = request.uri.queryParameters["version"] else { return NormalizationVersion.v1.rawValue }
+    private func version(_ request: Request) throws -> NormalizationVersion {
+        guard let text = request.uri.queryParameters["version"] else { return .v1 }
         guard let version = NormalizationVersion(rawValue: String(text)) else {
             throw Problem.badRequest("version must be \(NormalizationVersion.names)")
         }
-        return version.rawValue
+        return version
     }
 
     private func decodeJSON<T: Decodable>(_ type: T.Type, _ request: Request, decoder: JSONDecoder) async throws -> T {

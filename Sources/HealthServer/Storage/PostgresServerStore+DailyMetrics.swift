@@ -100,7 +100,7 @@ extension PostgresServerStore {
     }
 
     public func dailyMetrics(
-        userID: String, from first: String, through last: String, version: String
+        userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
     ) async throws
         -> [NormalizedDailyMetrics]
     {
@@ -111,7 +111,8 @@ extension PostgresServerStore {
             SELECT local_date, timezone, utc_day_start, utc_day_end, steps_normalized, steps_raw_sum, steps_sources_json,
                 active_energy_kcal, sleep_hours, sleep_source_json, resting_hr_bpm, hrv_ms, created_at
             FROM daily_metrics
-            WHERE user_id = \(userID) AND normalization_version = \(version) AND local_date BETWEEN \(first) AND \(last)
+            WHERE user_id = \(userID) AND normalization_version = \(version.rawValue)
+                AND local_date BETWEEN \(first.description) AND \(last.description)
             ORDER BY local_date
             """, logger: logger
         ).collect()
@@ -119,7 +120,7 @@ extension PostgresServerStore {
             let c = try row.decode(
                 (String, String, Double, Double, Int?, Int?, String?, Double?, Double?, String?, Double?, Double?, Double).self)
             return try DailyMetricsColumns(
-                localDate: c.0, normalizationVersion: version, timezone: c.1, utcDayStart: c.2, utcDayEnd: c.3,
+                localDate: c.0, normalizationVersion: version.rawValue, timezone: c.1, utcDayStart: c.2, utcDayEnd: c.3,
                 stepsNormalized: c.4, stepsRawSum: c.5, stepsSourcesJSON: c.6, activeEnergyKcal: c.7, sleepHours: c.8,
                 sleepSourceJSON: c.9, restingHRBpm: c.10, hrvMs: c.11, createdAt: c.12
             ).metrics(userID: userID, decoder: decoder)

@@ -117,9 +117,9 @@ public protocol DailyMetricsRepository: Sendable {
     /// Inserts new days, replaces changed ones and leaves identical ones alone (equal in
     /// every field but `created_at`), in one transaction. A retried request changes nothing.
     func upsert(_ days: [NormalizedDailyMetrics], userID: String) async throws -> UpsertCounts
-    /// The user's days from `first` through `last` (`YYYY-MM-DD`), oldest first.
+    /// The user's days of rules `version` from `first` through `last`, oldest first.
     func dailyMetrics(
-        userID: String, from first: String, through last: String, version: String
+        userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
     ) async throws
         -> [NormalizedDailyMetrics]
     /// Rows of daily metrics per user id (for `users list` and the load check).

@@ -231,7 +231,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
     }
 
     public func dailyMetrics(
-        userID: String, from first: String, through last: String, version: String
+        userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
     ) async throws
         -> [NormalizedDailyMetrics]
     {
@@ -242,7 +242,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
                 sql: """
                     SELECT local_date, normalization_version, \(Self.valueColumns) FROM daily_metrics
                     WHERE user_id = ? AND normalization_version = ? AND local_date BETWEEN ? AND ? ORDER BY local_date
-                    """, arguments: [userID, version, first, last]
+                    """, arguments: [userID, version.rawValue, first.description, last.description]
             ).map { try Self.columns($0).metrics(userID: userID, decoder: decoder) }
         }
     }

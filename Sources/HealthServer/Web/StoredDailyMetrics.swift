@@ -15,7 +15,7 @@ struct StoredDailyMetrics: DailyMetricsSource {
     func metrics(from first: LocalDate, through last: LocalDate) async throws -> [NormalizedDailyMetrics] {
         guard first <= last else { return [] }
         let stored = try await repository.dailyMetrics(
-            userID: userID, from: first.description, through: last.description, version: version.rawValue)
+            userID: userID, from: first, through: last, version: version)
         let byDate = Dictionary(stored.map { ($0.localDate, $0) }, uniquingKeysWith: { _, later in later })
         return (first.dayNumber...last.dayNumber).map { number in
             let date = LocalDate(dayNumber: number)
@@ -34,7 +34,7 @@ struct StoredDailyMetrics: DailyMetricsSource {
     ) async throws -> LocalDate? {
         guard day < last else { return nil }
         let stored = try await repository.dailyMetrics(
-            userID: userID, from: day.adding(days: 1).description, through: last.description, version: version.rawValue)
+            userID: userID, from: day.adding(days: 1), through: last, version: version)
         var latest: LocalDate?
         for day in stored {
             let shown = day.withholding(withheld)

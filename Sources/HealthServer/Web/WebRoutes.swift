@@ -276,8 +276,8 @@ struct WebRoutes: Sendable {
     /// The zone of the user's latest stored day in the two weeks up to `date`; UTC without one.
     private func userZone(_ userID: String, around date: LocalDate) async throws -> TimeZone {
         let recent = try await repositories.dailyMetrics.dailyMetrics(
-            userID: userID, from: date.adding(days: -14).description, through: date.adding(days: 1).description,
-            version: NormalizationVersion.v1.rawValue)
+            userID: userID, from: date.adding(days: -14), through: date.adding(days: 1),
+            version: .v1)
         return recent.last.flatMap { TimeZone(identifier: $0.timezoneIdentifier) } ?? TimeZone(identifier: "UTC")!
     }
 

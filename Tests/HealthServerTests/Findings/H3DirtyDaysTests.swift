@@ -26,7 +26,7 @@ import Testing
             return try await inner.upsert(days, userID: userID)
         }
         func dailyMetrics(
-            userID: String, from first: String, through last: String, version: String
+            userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
         ) async throws
             -> [NormalizedDailyMetrics]
         {
@@ -174,7 +174,7 @@ import Testing
             }
             let total = expected
             let stored = try await harness.store.dailyMetrics(
-                userID: harness.ids["alice"]!, from: "2024-06-01", through: "2024-06-01", version: "norm_v1")
+                userID: harness.ids["alice"]!, from: LocalDate("2024-06-01")!, through: LocalDate("2024-06-01")!, version: .v1)
             #expect(stored.map(\.stepsNormalized) == [total], "round \(round)")
         }
     }

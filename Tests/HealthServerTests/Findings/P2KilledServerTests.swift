@@ -27,7 +27,7 @@ struct P2KilledServerTests {
             throw Killed()
         }
         func dailyMetrics(
-            userID: String, from first: String, through last: String, version: String
+            userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
         ) async throws -> [NormalizedDailyMetrics] {
             try await inner.dailyMetrics(userID: userID, from: first, through: last, version: version)
         }
@@ -79,7 +79,7 @@ struct P2KilledServerTests {
         #expect(try await second.samples.store(for: alice).sampleInventory().map(\.count).reduce(0, +) == samples)
         #expect((done?.daysRecomputed ?? 0) >= export.days.count)
         let days = try await second.store.dailyMetrics(
-            userID: alice, from: export.first, through: export.last, version: "norm_v1")
+            userID: alice, from: LocalDate(export.first)!, through: LocalDate(export.last)!, version: .v1)
         #expect(days.count == export.days.count)
         #expect(days.map(\.stepsNormalized) == export.days.map(\.stepsNormalized))
         #expect(days.map(\.sleepHours) == export.days.map(\.sleepHours))
