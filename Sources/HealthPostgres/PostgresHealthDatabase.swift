@@ -81,6 +81,14 @@ public final class PostgresHealthDatabase: Sendable {
         }
     }
 
+    /// Whether `userID` is one of the owners when owners are required
+    /// (``requireOwners(in:)``); `nil` when they are not (no server's users beside the samples).
+    public func isOwner(_ userID: String) async throws -> Bool? {
+        guard let table = ownerTable.withLock({ $0 }) else { return nil }
+        let rows = try await client.query("SELECT 1 FROM \(unescaped: table) WHERE id = \(userID)", logger: logger).collect()
+        return !rows.isEmpty
+    }
+
     private static func isPlainName(_ name: String) -> Bool {
         !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }

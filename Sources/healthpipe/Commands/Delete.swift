@@ -40,26 +40,33 @@ struct Delete: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await storage.withQueries { store in try await delete(from: store) }
+        try await storage.withStore { opened in
+            guard let report = try await delete(from: opened.queries), !report.intervals.isEmpty else { return }
+            // A server serving this store computes the deleted samples' days again before it
+            // answers them.
+            try await opened.dirtySpans.markDirty(report.intervals, zone: nil)
+        }
     }
 
-    private func delete(from store: any MutableHealthStore) async throws {
+    /// The deletion asked for, said on standard output; `nil` when the person said no.
+    private func delete(from store: any MutableHealthStore) async throws -> DeletionReport? {
         let report: DeletionReport
         if let name = type {
             let type = try await TypeArgument.resolve(name, in: store)
             let interval = try await range.interval(in: store)
             let matching = try await store.samples(of: type, overlapping: interval)
                 .filter { source == nil || $0.source.name == source }
-            guard try confirm("Delete \(matching.count) \(type) samples\(source.map { " of \($0)" } ?? "")?") else { return }
+            guard try confirm("Delete \(matching.count) \(type) samples\(source.map { " of \($0)" } ?? "")?") else { return nil }
             report = try await store.delete(type, overlapping: interval, source: source)
         } else {
-            guard try confirm("Delete \(uuids.count) sample\(uuids.count == 1 ? "" : "s") by UUID?") else { return }
+            guard try confirm("Delete \(uuids.count) sample\(uuids.count == 1 ? "" : "s") by UUID?") else { return nil }
             report = try await store.delete(uuids: uuids.compactMap(UUID.init(uuidString:)))
         }
         print("Deleted \(report.deleted.count) sample\(report.deleted.count == 1 ? "" : "s").")
         for (type, count) in report.deletedByType.sorted(by: { $0.key < $1.key }) { print("  \(type): \(count)") }
         for uuid in report.deleted { print("  deleted \(uuid.uuidString)") }
         for uuid in report.unknown { print("  unknown \(uuid.uuidString) (not stored, or deleted already)") }
+        return report
     }
 
     private func confirm(_ question: String) throws -> Bool {

@@ -30,6 +30,10 @@ struct Import: AsyncParsableCommand {
         do {
             (summary, spans) = try await storage.withStore(creating: true) { opened in
                 let summary = try await opened.importer(options).run(path: path) { progress.show($0) }
+                // A server serving this store computes the days again before it answers them.
+                if summary.totalAdded + summary.totalUpdated > 0 {
+                    try await opened.dirtySpans.markDirty([DirtySpan.everything], zone: nil)
+                }
                 return (summary, try await opened.queries.sampleSpans())
             }
         } catch let error as ImportError {

@@ -46,11 +46,22 @@ struct StoreOptions: ParsableArguments {
             // (or no longer) one of them.
             try await database.requireOwnersIfPresent(in: "users")
             let store = database.store(for: user)
-            if !creating, try await store.latestAnchor() == .initial {
+            // A server's user is known by its row (their samples, log or plans may be none
+            // yet); without a server, by samples stored: a mistyped id is never an empty store.
+            switch try await database.isOwner(user) {
+            case false?:
                 printError(
-                    "error: no samples stored for user '\(user)' in \(pool.url.server); `healthpipe users list --postgres` shows the ids"
+                    "error: no user with id '\(user)' in \(pool.url.server); `healthpipe users list --postgres` shows the ids (--user takes the id, not the name)"
                 )
                 throw ExitCode(2)
+            case nil where !creating:
+                if try await store.latestAnchor() == .initial {
+                    printError(
+                        "error: no samples stored for user '\(user)' in \(pool.url.server); `healthpipe users list --postgres` shows the ids"
+                    )
+                    throw ExitCode(2)
+                }
+            default: break
             }
             let result = try await body(.postgres(store))
             await database.close()
@@ -90,6 +101,16 @@ enum OpenedStore {
         switch self {
         case .sqlite(let database): database.appData
         case .postgres(let store): PostgresAppData(store: store)
+        }
+    }
+
+    /// Where the server finds the days to compute again: a server serving this store (its
+    /// PostgreSQL user, or `users/<id>.sqlite`) computes the days of spans marked here before
+    /// it answers them (docs/store.md §Dirty days).
+    var dirtySpans: any DirtySpanTracking {
+        switch self {
+        case .sqlite(let database): database
+        case .postgres(let store): store
         }
     }
 

@@ -1,4 +1,7 @@
 import Foundation
+import HealthMetrics
+import Hummingbird
+import HummingbirdTesting
 import Testing
 
 /// Issue 34 §1/§5: one set of store options, the choice between the SQLite file and
@@ -34,5 +37,48 @@ import Testing
         let run = try CommandLine33.run(command + ["--postgres", Self.url, "--user", "u"])
         #expect(run.status == 64)
         #expect(run.err.contains("Unknown option '--postgres'"), "\(command): \(run.err)")
+    }
+}
+
+/// Found by attacking the store options: `healthpipe import` and `delete` on a server
+/// user's store (`--postgres … --user ID`, or the SQLite server's `users/<id>.sqlite`) left
+/// the server's stored days behind the samples — an import showed no days, a deletion kept
+/// the deleted steps — until the server itself wrote for that user. Now they mark the days
+/// dirty, and the server computes them before it answers.
+@Suite struct I34CommandLineWritesReachServerDaysTests {
+    static func steps(_ client: some TestClientProtocol, _ harness: ServerHarness) async throws -> [String: Int?] {
+        try await client.execute(
+            uri: "/v1/daily-metrics?from=2024-06-01&to=2024-06-03", method: .get, headers: harness.headers("alice")
+        ) { response in
+            #expect(response.status == .ok)
+            let days = try NormalizedDailyMetrics.backendDecoder().decode(
+                [NormalizedDailyMetrics].self, from: Data(response.body.readableBytesView))
+            return Dictionary(uniqueKeysWithValues: days.map { ($0.localDate, $0.stepsNormalized) })
+        }
+    }
+
+    @Test func anImportAndADeletionFromTheCommandLineReachTheServersDays() async throws {
+        let harness = try await ServerHarness(.sqlite)
+        defer { harness.cleanUp() }
+        let alice = try #require(harness.ids["alice"])
+        let store = harness.folder.appendingPathComponent("users/\(alice).sqlite").path
+        let export = harness.folder.appendingPathComponent("export.xml").path
+        #expect(
+            try CommandLine33.run(["synth", "--days", "3", "--start", "2024-06-01", "--seed", "3", "--out", export]).status == 0)
+        let imported = try CommandLine33.run(["import", export, "--db", store, "--quiet"])
+        #expect(imported.status == 0, "\(imported.err)")
+        try await harness.app.test(.router) { client in
+            let before = try await Self.steps(client, harness)
+            #expect(before.keys.sorted() == ["2024-06-01", "2024-06-02", "2024-06-03"])
+            #expect(before.values.allSatisfy { ($0 ?? 0) > 0 })
+            let deleted = try CommandLine33.run([
+                "delete", "--type", "steps", "--from", "2024-06-02", "--to", "2024-06-02", "--db", store, "--yes",
+            ])
+            #expect(deleted.status == 0, "\(deleted.err)")
+            let after = try await Self.steps(client, harness)
+            #expect(after["2024-06-01"] == before["2024-06-01"])
+            #expect(after["2024-06-03"] == before["2024-06-03"])
+            #expect((after["2024-06-02"] ?? nil) ?? 0 == 0)
+        }
     }
 }
