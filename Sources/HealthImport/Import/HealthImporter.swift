@@ -15,8 +15,8 @@ import HealthSQLite
 /// Re-importing is idempotent (content keys), and an input identical to one imported before
 /// is recognised by its fingerprint without being read (``SourceIdentity``; a file changed
 /// moments before its last import is hashed in full instead). No thread of the cooperative
-/// pool waits: the blocking parts (opening, hashing, SQLite's transaction) run on threads
-/// of their own.
+/// pool waits long: the long parts (hashing, SQLite's transaction) run on threads of their
+/// own.
 ///
 /// ```swift
 /// let database = try HealthDatabase(path: "health.sqlite")
@@ -64,9 +64,10 @@ public struct HealthImporter: Sendable {
     public func run(path: String, progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws -> ImportSummary {
         let started = Date()
         let options = self.options
-        let opened = try await BlockingWork.run("healthpipe-import-open") {
-            Exclusive(try AppleExportReader(path: path, options: options.reading))
-        }
+        // Opening reads a zip's directory and peeks at its XML entries: milliseconds, done
+        // here, so that recognising an input imported before waits for no other thread (the
+        // full read, and a content hash, run on threads of their own).
+        let opened = Exclusive(try AppleExportReader(path: path, options: options.reading))
         let identity = try opened.value.identity()
         var summary = ImportSummary(
             inputKind: opened.value.kind, path: path, databasePath: destination.importLabel,
