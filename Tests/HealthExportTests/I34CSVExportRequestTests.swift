@@ -87,3 +87,23 @@ import Testing
         }
     }
 }
+
+/// Found attacking the shared request: `?metrics=` (or `--metrics ""`) exported a header
+/// alone with a 200; a list that names nothing is refused, naming the parameter.
+@Suite struct I34EmptyMetricsTests {
+    @Test(arguments: ["", ",", " , ,"])
+    func aListNamingNoMetricIsRefused(_ list: String) {
+        #expect(!CSVExportRequest.namesAMetric(list))
+        do {
+            _ = try CSVExportRequest(query: { $0 == "metrics" ? list : nil })
+            Issue.record("'\(list)' was taken")
+        } catch {
+            #expect(error.description == "metrics must be all or a comma-separated list of metric names")
+        }
+    }
+
+    @Test func aListNamingOneIsTaken() throws {
+        #expect(CSVExportRequest.namesAMetric(" steps ,"))
+        #expect(try CSVExportRequest(query: { $0 == "metrics" ? "steps," : nil }).metrics == "steps,")
+    }
+}

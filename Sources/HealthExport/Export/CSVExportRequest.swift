@@ -64,17 +64,28 @@ extension CSVExportRequest {
         public var description: String { "\(name) must be \(allowed)" }
     }
 
+    /// Whether a list (`weight, steps`) names at least one metric: an empty one, or one of
+    /// commas and spaces only, would export a header alone.
+    public static func namesAMetric(_ list: String) -> Bool {
+        list.split(separator: ",").contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    }
+
     /// `temperature_unit` and `--temperature-unit` say `C` or `F`.
     public static let temperatureNames: [String: UnitPreferences.Temperature] = ["C": .celsius, "F": .fahrenheit]
 
     /// Decodes a request from query parameters (`query` answers a parameter's value, `nil`
-    /// when absent): `metrics` (default `all`), `weight_unit` kg|lb, `glucose_unit`
+    /// when absent): `metrics` (default `all`; one naming nothing is refused), `weight_unit` kg|lb, `glucose_unit`
     /// mg/dL|mmol/L, `distance_unit` km|mi, `temperature_unit` C|F, `date_format`
     /// iso|healthexporter, `source` true|false. An absent parameter keeps its default; a
     /// value outside its set throws ``InvalidParameter``.
     public init(query: (String) -> String?) throws(InvalidParameter) {
         self.init()
-        if let metrics = query("metrics") { self.metrics = metrics }
+        if let metrics = query("metrics") {
+            guard Self.namesAMetric(metrics) else {
+                throw InvalidParameter(name: "metrics", allowed: "all or a comma-separated list of metric names")
+            }
+            self.metrics = metrics
+        }
         units.weight = try Self.choice(query("weight_unit"), default: .kg, "weight_unit", "kg or lb")
         units.glucose = try Self.choice(
             query("glucose_unit"), default: .milligramsPerDeciliter, "glucose_unit", "mg/dL or mmol/L")

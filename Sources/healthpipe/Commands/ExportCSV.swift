@@ -77,6 +77,9 @@ struct ExportCSV: AsyncParsableCommand {
         guard [metrics != nil, allMetrics, daily].filter({ $0 }).count == 1 else {
             throw ValidationError("give one of --metrics, --all-metrics or --daily")
         }
+        if let metrics, !CSVExportRequest.namesAMetric(metrics) {
+            throw ValidationError("--metrics must name at least one metric (weight,steps,…), or use --all-metrics")
+        }
         if allDates, from != nil || to != nil { throw ValidationError("use either --all-dates or --from/--to") }
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, LocalDate(value) == nil { throw ValidationError("\(name) must be a date YYYY-MM-DD, not '\(value)'") }

@@ -12,15 +12,6 @@ extension DatabaseOptions {
         }
         return try StoreOpening.open(path)
     }
-
-    /// Opens the store for a command that writes to it (`import`, `log` with values, `plan
-    /// add`, `coach`), creating it when there is none, and saying so.
-    func openOrCreate() throws -> HealthDatabase {
-        let existed = FileManager.default.fileExists(atPath: path)
-        let database = try StoreOpening.open(path)
-        if !existed { printError("Created a new store at \(path).") }
-        return database
-    }
 }
 
 /// Opening a store file, its problems said in one line: the path and why (`permission
@@ -40,5 +31,11 @@ enum StoreOpening {
         guard let access = StoreAccessError.explaining(error, path: path) else { return error }
         printError("error: \(access)")
         return ExitCode(2)
+    }
+
+    /// Removes the store at `path` and its companions (`-wal`, `-shm`): one created for a
+    /// write that then failed.
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }

@@ -30,12 +30,24 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Runs `body` with the store, closed afterwards. `creating`: a command that writes
-    /// (`import`, `log` with values, `plan add`, `coach`) creates a missing SQLite file and
-    /// may start a PostgreSQL user with no samples; otherwise a missing file, or a user with
-    /// no samples, is an error that says so (a mistyped path or id is never an empty store).
+    /// (`import`, `log` with values, `plan add`, `coach`) creates a missing SQLite file — and
+    /// says so once it has written, or removes it again when it fails — and may start a
+    /// PostgreSQL user with no samples; otherwise a missing file, or a user unknown (no
+    /// server's row, or no samples without a server), is an error that says so (a mistyped
+    /// path or id is never an empty store).
     func withStore<T>(creating: Bool = false, _ body: (OpenedStore) async throws -> T) async throws -> T {
         guard let url, let user else {
-            return try await body(.sqlite(creating ? file.openOrCreate() : file.open()))
+            let existed = FileManager.default.fileExists(atPath: file.path)
+            let database = try creating ? StoreOpening.open(file.path) : file.open()
+            do {
+                let result = try await body(.sqlite(database))
+                if !existed { printError("Created a new store at \(file.path).") }
+                return result
+            } catch {
+                // A write that failed stored nothing: the store it created is not left behind.
+                if !existed { StoreOpening.remove(file.path) }
+                throw error
+            }
         }
         let pool = try await PostgresPool(url: url)
         var opened: PostgresHealthDatabase?

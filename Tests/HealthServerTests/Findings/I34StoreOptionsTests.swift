@@ -25,6 +25,24 @@ import Testing
         #expect(run.err.contains("--postgres needs --user"), "\(command): \(run.err)")
     }
 
+    /// Found attacking the store options: an import that failed into a new `--db` said
+    /// "Created a new store" then "the store is unchanged", and left an empty store behind.
+    @Test func aFailedWriteLeavesNoNewStore() throws {
+        let folder = try CommandLine33.temporaryFolder("failed-import")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let broken = folder + "/export.xml"
+        try Data("<HealthData><Record type=".utf8).write(to: URL(fileURLWithPath: broken))
+        let store = folder + "/health.sqlite"
+        let run = try CommandLine33.run(["import", broken, "--db", store, "--quiet"])
+        #expect(run.status == 2, "\(run.err)")
+        #expect(run.err.contains("Nothing was imported: the store is unchanged."), "\(run.err)")
+        #expect(!run.err.contains("Created a new store"), "\(run.err)")
+        for suffix in ["", "-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: store + suffix)) }
+        let empty = try CommandLine33.run(["export", "csv", "--metrics", "", "--db", store])
+        #expect(empty.status == 64)
+        #expect(empty.err.contains("--metrics must name at least one metric"), "\(empty.err)")
+    }
+
     @Test func dbAndPostgresTogetherAreRefused() throws {
         let run = try CommandLine33.run(["days", "--db", "/nonexistent/health.sqlite", "--postgres", Self.url, "--user", "u"])
         #expect(run.status == 64)
