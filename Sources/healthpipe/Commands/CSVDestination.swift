@@ -2,11 +2,17 @@ import ArgumentParser
 import Foundation
 
 /// Where `export csv` writes: standard output, or a file written beside its final name and
-/// moved into place only when the export succeeded (never a half-written CSV).
+/// moved into place only when the export succeeded (never a half-written CSV). A path that
+/// is not a regular file — `/dev/null`, `/dev/stdout`, a named pipe — is written to as it
+/// is: it is never removed or replaced (before, `--out /dev/null` run as root replaced the
+/// device with a regular file). A link to a file is followed: the file is replaced, the
+/// link kept.
 final class CSVDestination {
     /// The final file; `nil` for standard output.
     let path: String?
     private let partial: String?
+    /// The file the partial one replaces (`path` with its links followed).
+    private let target: String?
     private let handle: FileHandle
 
     /// `-` for standard output; a folder (existing, or ending in `/`) gets
@@ -16,6 +22,7 @@ final class CSVDestination {
         guard out != "-" else {
             path = nil
             partial = nil
+            target = nil
             handle = .standardOutput
             return
         }
@@ -31,14 +38,42 @@ final class CSVDestination {
         } else {
             path = out
         }
-        let partial = path! + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
+        let target = Self.resolved(path!)
+        if Self.isStream(target) {
+            guard let handle = FileHandle(forWritingAtPath: target) else {
+                printError("error: cannot write \(path!)")
+                throw ExitCode(2)
+            }
+            self.partial = nil
+            self.target = nil
+            self.handle = handle
+            return
+        }
+        let partial = target + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
         guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial)
         else {
             printError("error: cannot write \(path!)")
             throw ExitCode(2)
         }
         self.partial = partial
+        self.target = target
         self.handle = handle
+    }
+
+    /// `path` with its links followed, when it exists.
+    private static func resolved(_ path: String) -> String {
+        guard FileManager.default.fileExists(atPath: path), let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// Whether `path` exists and is neither a regular file nor a folder: a device, a pipe or
+    /// a socket, written to in place.
+    private static func isStream(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        let kind = status.st_mode & S_IFMT
+        return kind != S_IFREG && kind != S_IFDIR
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
@@ -47,10 +82,15 @@ final class CSVDestination {
 
     /// Moves the finished file into place (replacing an older one).
     func commit() throws {
-        guard let partial, let path else { return }
+        guard let partial, let target else { return }
         try handle.close()
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(atPath: partial, toPath: path)
+        // rename(2) replaces the older file in one step: no moment without one.
+        guard rename(partial, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: partial)
+            printError("error: cannot write \(path ?? target): \(reason)")
+            throw ExitCode(2)
+        }
     }
 
     /// Removes the unfinished file.
