@@ -68,7 +68,7 @@ doc = {
      params=[q("at", "The as-of instant, ISO 8601 with an offset (default now).", schema={"type": "string", "format": "date-time"}), tz, q("lat", "Latitude for the weather, with lon.", schema={"type": "number", "minimum": -90, "maximum": 90}), q("lon", "Longitude for the weather, with lat.", schema={"type": "number", "minimum": -180, "maximum": 180})], opid="getSnapshot", tags=["reads"])},
   "/v1/export.csv": {"get": op("CSV export, streamed", "Date,Metric,Value,Unit rows (plus Source with source=true) for the named metrics, in the user's units; see docs/export.md. Scope: read.",
      dict(errors_read, **cross, **{"200": ok({"type": "string"}, ctype="text/csv")}),
-     params=[q("metrics", "Comma-separated metric names, or all (default).", example="steps,weight"), frm, to, tz,
+     params=[q("metrics", "Comma-separated metric names, or all (default); a list naming none is a 400.", schema={"type": "string", "pattern": "[^,\\s]"}, example="steps,weight"), frm, to, tz,
        q("weight_unit", "kg or lb.", schema={"enum": ["kg", "lb"]}), q("glucose_unit", "mg/dL or mmol/L.", schema={"enum": ["mg/dL", "mmol/L"]}),
        q("distance_unit", "km or mi.", schema={"enum": ["km", "mi"]}), q("temperature_unit", "C or F.", schema={"enum": ["C", "F"]}),
        q("date_format", "iso or healthexporter.", schema={"enum": ["iso", "healthexporter"]}), q("source", "true adds a Source column.", schema={"type": "boolean"})], opid="getExportCSV", tags=["reads"])},
