@@ -79,11 +79,11 @@ public struct HealthImporter: Sendable {
             summary.elapsed = Date().timeIntervalSince(started)
             return summary
         }
-        let job = ImportJob(
+        let input = ImportInput(
             reader: opened, batchSize: options.batchSize, started: started, progressInterval: options.progressInterval,
             progress: progress)
         let unwritten = summary
-        let written = try await destination.write(job) { reading, counts in
+        let written = try await destination.write(input) { reading, counts in
             var summary = unwritten
             summary.record(reading, counts, started: started)
             return summary.run(reading, started: started)

@@ -13,15 +13,15 @@ protocol ImportDestination: Sendable {
     /// The last import of an input with this quick fingerprint, if any.
     func importRun(fingerprint: String) async throws -> ImportRun?
 
-    /// In one transaction: every record `job` reads, the export's characteristics, then the
+    /// In one transaction: every record `input` reads, the export's characteristics, then the
     /// run `finish` makes of what was read and counted. Tried once: a reader is read once.
     func write(
-        _ job: ImportJob, finish: @escaping @Sendable (ExportReading, ImportCounts) -> ImportRun
+        _ input: ImportInput, finish: @escaping @Sendable (ExportReading, ImportCounts) -> ImportRun
     ) async throws -> ImportWritten
 }
 
 /// What a destination is handed: the opened reader and how to read it.
-struct ImportJob: Sendable {
+struct ImportInput: Sendable {
     let reader: Exclusive<AppleExportReader>
     let batchSize: Int
     let started: Date
@@ -69,12 +69,12 @@ struct SQLiteImportDestination: ImportDestination {
     }
 
     func write(
-        _ job: ImportJob, finish: @escaping @Sendable (ExportReading, ImportCounts) -> ImportRun
+        _ input: ImportInput, finish: @escaping @Sendable (ExportReading, ImportCounts) -> ImportRun
     ) async throws -> ImportWritten {
         try await BlockingWork.run("healthpipe-import") {
             try database.write { writer in
                 let reading = try ImportPipeline.run(
-                    job.reader.value, into: writer, batchSize: job.batchSize, written: job.reporting())
+                    input.reader.value, into: writer, batchSize: input.batchSize, written: input.reporting())
                 try writer.writeCharacteristics(reading.info.characteristics, asOf: reading.info.exportDate)
                 let counts = ImportCounts(
                     added: writer.added, duplicates: writer.duplicates, updated: writer.updated,
@@ -99,13 +99,13 @@ struct PostgresImportDestination: ImportDestination {
     }
 
     func write(
-        _ job: ImportJob, finish: @escaping @Sendable (ExportReading, ImportCounts) -> ImportRun
+        _ input: ImportInput, finish: @escaping @Sendable (ExportReading, ImportCounts) -> ImportRun
     ) async throws -> ImportWritten {
         // Tried once: the reader cannot be read again (a deadlock is a StoreBusyError).
         try await store.write(attempts: 1) { writer in
             let reading = try await ImportPipeline.run(
-                job.reader.value, batchSize: job.batchSize, prepare: PreparedBatch.init,
-                write: { batch in try await writer.write(batch.records, keys: batch.keys) }, written: job.reporting())
+                input.reader.value, batchSize: input.batchSize, prepare: PreparedBatch.init,
+                write: { batch in try await writer.write(batch.records, keys: batch.keys) }, written: input.reporting())
             try await writer.flush()
             try await writer.writeCharacteristics(reading.info.characteristics, asOf: reading.info.exportDate)
             let counts = ImportCounts(

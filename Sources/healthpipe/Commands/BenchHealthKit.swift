@@ -128,7 +128,7 @@
             print("Importing it into \(path)…")
             fflush(nil)
             let importing = path + ".importing"
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: importing + suffix) }
+            StoreOpening.remove(importing)
             let result = try ChildProcess.measure(
                 CommandLine.arguments[0], ["import", xml.path, "--db", importing, "--quiet"], stdout: "/dev/null")
             guard result.status == 0 else { throw ValidationError("import of \(xml.path) failed (exit \(result.status))") }
