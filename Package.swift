@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "HealthReadiness", targets: ["HealthReadiness"]),
         .library(name: "HealthExport", targets: ["HealthExport"]),
         .library(name: "HealthAutoExport", targets: ["HealthAutoExport"]),
+        .library(name: "HealthServerRecords", targets: ["HealthServerRecords"]),
+        .library(name: "HealthServerStorage", targets: ["HealthServerStorage"]),
         .library(name: "HealthServer", targets: ["HealthServer"]),
         .library(name: "HealthContext", targets: ["HealthContext"]),
         .library(name: "HealthWeather", targets: ["HealthWeather"]),
@@ -118,18 +120,38 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // The backend: Hummingbird routes over small repository protocols (SQLite by default).
+        // The server's own records as a port: users and tokens, consent and sessions, days,
+        // idempotency keys, import jobs, devices; and each user's health store as the server
+        // writes it. Protocols and values only: no database (scripts/check-boundaries).
+        .target(
+            name: "HealthServerRecords",
+            dependencies: [
+                "HealthCore", "HealthMetrics", "HealthWire", "HealthImport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The port's two adapters — the server's records and users' stores on SQLite and on
+        // PostgreSQL — and `ServerStorage.open(ServerStoreLocation)`, where the choice is made once.
+        .target(
+            name: "HealthServerStorage",
+            dependencies: [
+                "HealthCore", "HealthMetrics", "HealthWire", "HealthImport", "HealthServerRecords", "HealthSQLite",
+                "HealthPostgres", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The backend: Hummingbird routes over the server's records port (HealthServerRecords):
+        // no database of its own (scripts/check-boundaries).
         .target(
             name: "HealthServer",
             dependencies: [
-                "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthSQLite", "HealthImport",
+                "HealthCore", "HealthMetrics", "HealthReadiness", "HealthDaily", "HealthImport", "HealthServerRecords",
                 "HealthImportReader", "HealthAutoExport", "HealthExport", "HealthContext", "HealthWeather", "HealthWire",
-                "HealthDashboard",
-                "HealthMCP", "HealthPostgres",
+                "HealthDashboard", "HealthMCP",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
@@ -175,7 +197,8 @@ let package = Package(
                 "HealthBasics", "HealthCore", "HealthSQLite", "HealthImport", "HealthImportReader", "HealthSynth",
                 "HealthDaily", "HealthMetrics", "HealthReadiness",
                 "HealthExport", "HealthServer", "HealthContext", "HealthWeather", "HealthWire", "HealthSync",
-                "HealthKitCompat", "HealthDashboard", "HealthMCP", "HealthPostgres",
+                "HealthKitCompat", "HealthDashboard", "HealthMCP", "HealthPostgres", "HealthServerRecords",
+                "HealthServerStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -197,7 +220,7 @@ let package = Package(
             dependencies: [
                 "HealthServer", "HealthMetrics", "HealthReadiness", "HealthAutoExport", "HealthCore", "HealthDaily",
                 "HealthImport", "HealthImportReader", "HealthSQLite", "HealthSynth", "HealthWire", "HealthSync",
-                "HealthPostgres", "HealthDashboard", "HealthTestSupport",
+                "HealthPostgres", "HealthDashboard", "HealthTestSupport", "HealthServerRecords", "HealthServerStorage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -188,11 +188,3 @@ public final class PostgresHealthDatabase: Sendable {
         userObservers.notify(ChangeNotice(types: types, lastAnchor: QueryAnchor(anchor)))
     }
 }
-
-/// A write of a user's data refused because the user no longer exists (deleted meanwhile,
-/// perhaps by another process): see ``PostgresHealthDatabase/requireOwners(in:)``.
-public struct HealthStoreOwnerGone: Error, CustomStringConvertible {
-    public let userID: String
-
-    public var description: String { "user \(userID) does not exist (any more): nothing of theirs is stored" }
-}

@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import Hummingbird
 import HummingbirdTesting
 import Testing

@@ -4,6 +4,8 @@ import HealthImport
 import HealthPostgres
 import HealthSQLite
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import HealthSynth
 import Hummingbird
 import HummingbirdTesting

@@ -3,6 +3,8 @@ import HummingbirdTesting
 import Testing
 
 @testable import HealthServer
+@testable import HealthServerRecords
+@testable import HealthServerStorage
 
 /// Issue 34 §3: handlers behind the bearer middleware take an `AuthenticatedContext`, whose
 /// user is never missing (before: `user: User?` and a `requireUser` in every handler).

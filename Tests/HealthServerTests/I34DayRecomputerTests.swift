@@ -5,6 +5,8 @@ import Logging
 import Testing
 
 @testable import HealthServer
+@testable import HealthServerRecords
+@testable import HealthServerStorage
 
 /// Issue 34 §3/§4: the days of a person's samples are computed in one place,
 /// `DayRecomputer`, which knows repositories and stores, not requests — tested here without

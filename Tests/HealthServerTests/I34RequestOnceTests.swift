@@ -3,6 +3,8 @@ import HealthCore
 import Testing
 
 @testable import HealthServer
+@testable import HealthServerRecords
+@testable import HealthServerStorage
 
 /// Issue 34 §3: idempotency keys and in-flight slots are one policy object, `RequestOnce`,
 /// tested here without HTTP (the routes' answers for it are pinned by L1L2IdempotencyTests).

@@ -6,6 +6,8 @@ import HummingbirdTesting
 import Testing
 
 @testable import HealthServer
+@testable import HealthServerRecords
+@testable import HealthServerStorage
 
 /// The imports run as a service of the server's service group, woken by doorbells rather
 /// than a polling loop (issue 34 §2).

@@ -5,6 +5,8 @@ import HealthImport
 import HealthMetrics
 import HealthSQLite
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import HealthSynth
 import HealthWire
 import Hummingbird

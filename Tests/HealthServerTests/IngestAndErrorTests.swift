@@ -1,6 +1,8 @@
 import Foundation
 import HealthMetrics
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import HealthWire
 import Hummingbird
 import HummingbirdTesting

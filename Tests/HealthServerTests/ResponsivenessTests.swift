@@ -1,5 +1,7 @@
 import Foundation
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import Hummingbird
 import HummingbirdTesting
 import NIOCore

@@ -3,6 +3,8 @@ import GRDB
 import HealthMetrics
 import HealthPostgres
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import Hummingbird
 import HummingbirdTesting
 import Logging

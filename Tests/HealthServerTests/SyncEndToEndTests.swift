@@ -2,6 +2,8 @@ import Foundation
 import HealthCore
 import HealthSQLite
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import HealthSync
 import HealthWire
 import Hummingbird

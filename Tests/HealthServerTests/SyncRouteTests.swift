@@ -3,6 +3,8 @@ import Foundation
 import GRDB
 import HealthCore
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import HealthWire
 import Hummingbird
 import HummingbirdTesting

@@ -1,5 +1,7 @@
 import Foundation
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import Hummingbird
 import HummingbirdTesting
 import NIOSSL
@@ -48,7 +50,9 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = try SQLiteServerStore(path: folder.appendingPathComponent("server.sqlite").path)
         do {
-            _ = try buildApplication(configuration: configuration, repositories: .init(store: store, dataFolder: folder.path))
+            let repositories = ServerRepositories(
+                store: store, healthStores: SQLiteUserHealthStores(folder: folder.path), dataFolder: folder.path)
+            _ = try buildApplication(configuration: configuration, repositories: repositories)
             Issue.record("an unusable TLS configuration must not give a (plain HTTP) server")
         } catch {
             #expect("\(error)".hasPrefix("cannot serve HTTPS, so the server does not start: "))

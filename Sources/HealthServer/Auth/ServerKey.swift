@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HealthServerRecords
 
 /// The server's own 256-bit key, kept outside the database, under which device keys are
 /// sealed at rest (``SealedDeviceRepository``; docs/sync.md §Device keys at rest).

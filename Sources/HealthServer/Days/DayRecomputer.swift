@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthMetrics
+import HealthServerRecords
 import HealthWire
 import Logging
 

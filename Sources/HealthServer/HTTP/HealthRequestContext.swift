@@ -1,3 +1,4 @@
+import HealthServerRecords
 import Hummingbird
 
 /// The request context of every route: the authenticated user, once the bearer middleware

@@ -1,5 +1,6 @@
 import Foundation
-import HealthPostgres
+import HealthCore
+import HealthServerRecords
 import HealthWire
 import Hummingbird
 import Logging
@@ -28,6 +29,8 @@ struct ProblemMiddleware: RouterMiddleware {
             var problem = Problem(.serviceUnavailable, "Store busy", detail: error.description)
             problem.headers[.retryAfter] = String(error.retryAfter)
             return try problem.response(from: request, context: context)
+        } catch let error as InvalidUserID {
+            return try Problem(.badRequest, "Bad user", detail: error.description).response(from: request, context: context)
         } catch let error as HTTPError {
             let problem: Problem
             switch error.status {

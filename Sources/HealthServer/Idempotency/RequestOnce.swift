@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthServerRecords
 
 /// The server's one policy for requests that must not run twice: a request named by an
 /// `Idempotency-Key` runs once and is replayed after (for ``lifetime``), and work that must
@@ -70,15 +71,6 @@ struct RequestOnce: Sendable {
         guard answer.requestHash == requestHash else { throw Refusal.reusedWithAnotherBody }
         return .replayed(answer)
     }
-}
-
-/// Requests that must not run twice at once — the first request of an (user,
-/// Idempotency-Key), one sync batch per device — hold a slot while they run.
-public protocol InFlightSlots: Sendable {
-    /// Takes `slot`; `false` when another request holds it.
-    func begin(_ slot: String) async throws -> Bool
-    /// Gives `slot` back.
-    func end(_ slot: String) async
 }
 
 /// Slots held in this process: enough for one server on its database.

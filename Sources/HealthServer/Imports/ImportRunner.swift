@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import HealthImport
 import HealthImportReader
-import HealthSQLite
+import HealthServerRecords
 import HealthWire
 import Logging
 

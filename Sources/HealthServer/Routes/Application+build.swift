@@ -3,6 +3,7 @@ import HealthCore
 import HealthDaily
 import HealthMetrics
 import HealthReadiness
+import HealthServerRecords
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -47,14 +48,8 @@ public struct ServerRepositories: Sendable {
         self.uploadFolder = uploadFolder
     }
 
-    /// Every repository from one store; each user's samples in `dataFolder/users/<id>.sqlite`,
-    /// uploads in `dataFolder/uploads`.
-    public init(store: any ServerStore, dataFolder: String) {
-        self.init(store: store, healthStores: SQLiteUserHealthStores(folder: dataFolder), dataFolder: dataFolder)
-    }
-
-    /// Every repository from one store, users' samples in `healthStores` (PostgreSQL's:
-    /// ``PostgresUserHealthStores``), uploads in `dataFolder/uploads`.
+    /// Every repository from one store, users' samples in `healthStores` (both opened by
+    /// `ServerStorage.open(_:)` in HealthServerStorage), uploads in `dataFolder/uploads`.
     /// A store with a ``ServerStore/sharedImportQueue`` (PostgreSQL) queues uploads for any
     /// server, and shares its in-flight slots with them.
     public init(store: any ServerStore, healthStores: any UserHealthStores, dataFolder: String) {
@@ -72,8 +67,9 @@ public struct ServerRepositories: Sendable {
 /// never falls back to plain HTTP.
 ///
 /// ```swift
-/// let store = try SQLiteServerStore(path: "data/server.sqlite")
-/// let app = try buildApplication(configuration: .init(), repositories: .init(store: store, dataFolder: "data"))
+/// let storage = try await ServerStorage.open(.sqlite(path: "data/server.sqlite", dataFolder: "data"))
+/// let repositories = ServerRepositories(store: storage.records, healthStores: storage.healthStores, dataFolder: "data")
+/// let app = try buildApplication(configuration: .init(), repositories: repositories)
 /// try await app.runService()
 /// ```
 public func buildApplication(

@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthMetrics
+import HealthServerRecords
 
 /// Checks a batch of daily payloads before anything is stored: a payload is accepted only
 /// when its `local_date`, `timezone` and UTC bounds describe the same local day.

@@ -1,4 +1,5 @@
 import HealthCore
+import HealthServerRecords
 import Hummingbird
 
 /// Reading health data: a token reads a kind of data only when its `--types` list (if any)

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import HealthCore
-import HealthSQLite
+import HealthServerRecords
 import HealthWire
 import Hummingbird
 
@@ -176,9 +176,4 @@ extension HealthRoutes {
         }
         return value
     }
-}
-
-/// A user with an import queued or running cannot be deleted until it ends.
-public struct ImportInProgressError: Error, CustomStringConvertible {
-    public var description: String { "an import of this user's data is queued or running; delete again when it has ended" }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthServerRecords
 import HealthWire
 import Hummingbird
 import NIOCore

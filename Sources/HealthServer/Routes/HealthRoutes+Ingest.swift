@@ -4,7 +4,7 @@ import HealthAutoExport
 import HealthCore
 import HealthDaily
 import HealthMetrics
-import HealthSQLite
+import HealthServerRecords
 import HealthWire
 import Hummingbird
 import NIOPosix

@@ -2,7 +2,6 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthExport
-import HealthSQLite
 import Hummingbird
 
 /// Reads from the user's health store: sleep sessions and the CSV export.

@@ -1,6 +1,6 @@
 import Foundation
 import HealthCore
-import HealthSQLite
+import HealthServerRecords
 import HealthWire
 import Hummingbird
 import Logging

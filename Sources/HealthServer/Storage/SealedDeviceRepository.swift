@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HealthServerRecords
 import HealthWire
 import Hummingbird
 import Logging

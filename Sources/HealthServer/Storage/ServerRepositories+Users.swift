@@ -1,5 +1,6 @@
 import Foundation
-import HealthPostgres
+import HealthCore
+import HealthServerRecords
 import HealthWire
 
 /// Deleting a user against everything that writes their data (issue 32, H1 and H2): every

@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthMetrics
+import HealthServerRecords
 
 /// The dashboard's daily metrics on the server: the user's stored days (the ones
 /// `GET /v1/daily-metrics` and `/v1/readiness` answer from), a day with no row given as an

@@ -4,6 +4,7 @@ import HealthCore
 import HealthDaily
 import HealthDashboard
 import HealthMetrics
+import HealthServerRecords
 import Hummingbird
 import NIOCore
 

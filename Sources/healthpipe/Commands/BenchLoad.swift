@@ -4,6 +4,8 @@ import Foundation
 import HealthCore
 import HealthPostgres
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import HealthWire
 import NIOCore
 import NIOHTTP1

@@ -4,6 +4,8 @@ import HealthCore
 import HealthImport
 import HealthSQLite
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import HealthSync
 import HealthSynth
 import HealthWire
@@ -134,7 +136,9 @@ struct LoopbackServer {
         var logger = Logger(label: "healthpipe.bench")
         logger.logLevel = .critical  // the shutdown at the end is not news
         let app = try buildApplication(
-            configuration: configuration, repositories: ServerRepositories(store: store, dataFolder: folder.path),
+            configuration: configuration,
+            repositories: ServerRepositories(
+                store: store, healthStores: SQLiteUserHealthStores(folder: folder.path), dataFolder: folder.path),
             logger: logger)
         let task = Task { try await app.runService() }
         let url = URL(string: "http://127.0.0.1:\(configuration.port)")!

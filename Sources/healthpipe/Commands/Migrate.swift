@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthPostgres
 import HealthServer
+import HealthServerStorage
 
 /// `healthpipe migrate --from-sqlite DIR --postgres URL`: a `serve --server-db` deployment moved
 /// into PostgreSQL, for `serve --postgres` on as many machines as needed.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthServer
+import HealthServerRecords
 
 /// `healthpipe server-key rotate --new-key-file NEW`: every device key re-sealed under a
 /// new server key, in the database every server uses.

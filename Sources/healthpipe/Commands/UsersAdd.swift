@@ -3,6 +3,7 @@ import Foundation
 import HealthCore
 import HealthPostgres
 import HealthServer
+import HealthServerRecords
 import Hummingbird
 
 struct UsersAdd: AsyncParsableCommand {

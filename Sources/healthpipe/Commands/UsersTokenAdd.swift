@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthCore
 import HealthServer
+import HealthServerRecords
 
 struct UsersTokenAdd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

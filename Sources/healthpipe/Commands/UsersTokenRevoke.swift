@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthCore
 import HealthServer
+import HealthServerRecords
 
 struct UsersTokenRevoke: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import HealthCore
-import HealthPostgres
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 
 /// Where the server keeps its records: an SQLite file (`--server-db`, the default) or
 /// PostgreSQL (`--postgres URL`, or `HEALTHPIPE_POSTGRES_URL` so the password stays out of
@@ -58,30 +59,24 @@ struct ServerDatabaseOptions: ParsableArguments {
         do { return try SQLiteServerStore(path: path) } catch { throw StoreOpening.explained(error, path: path) }
     }
 
-    /// The server's records and the users' samples: all in PostgreSQL with `--postgres`
-    /// (one pool for both), else SQLite files under `dataFolder`. `close` releases them.
+    /// Where the server's records and the users' samples are: all in PostgreSQL with
+    /// `--postgres`, else the SQLite file and a file per user under `dataFolder/users`.
+    func location(dataFolder: String) -> ServerStoreLocation {
+        postgresURL.map { .postgres(url: $0) } ?? .sqlite(path: path, dataFolder: dataFolder)
+    }
+
+    /// The server's records and the users' samples, opened once (``ServerStorage``); `close`
+    /// releases them.
     func openRepositories(dataFolder: String) async throws -> (ServerRepositories, close: @Sendable () async -> Void) {
-        guard let url = postgresURL else {
-            let store = try sqlite()
-            return (ServerRepositories(store: store, dataFolder: dataFolder), { await store.close() })
-        }
-        let pool = try await PostgresPool(url: url)
+        let storage: ServerStorage
         do {
-            let store = try await PostgresServerStore(pool: pool)
-            let samples = try await PostgresHealthDatabase(pool: pool)
-            let repositories = ServerRepositories(
-                store: store, healthStores: PostgresUserHealthStores(database: samples), dataFolder: dataFolder)
-            return (
-                repositories,
-                {
-                    await samples.close()
-                    await pool.close()
-                }
-            )
-        } catch {
-            await pool.close()
-            throw error
+            storage = try await ServerStorage.open(location(dataFolder: dataFolder))
+        } catch  where postgresURL == nil {
+            throw StoreOpening.explained(error, path: path)
         }
+        let repositories = ServerRepositories(
+            store: storage.records, healthStores: storage.healthStores, dataFolder: dataFolder)
+        return (repositories, { await storage.close() })
     }
 
     /// With SQLite, locks the data folder and the server's file (creating their folders) for

@@ -3,6 +3,8 @@ import HealthCore
 import HealthMetrics
 import HealthSQLite
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import Hummingbird
 import HummingbirdTesting
 import Testing

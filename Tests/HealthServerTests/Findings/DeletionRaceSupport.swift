@@ -3,6 +3,8 @@ import HealthCore
 import HealthImport
 import HealthPostgres
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import Hummingbird
 import HummingbirdTesting
 import Testing

@@ -1,5 +1,7 @@
 import Foundation
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import HealthWire
 import Hummingbird
 import HummingbirdTesting

@@ -4,6 +4,8 @@ import HealthMetrics
 import HealthPostgres
 import HealthSQLite
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import HealthWire
 import Hummingbird
 import HummingbirdTesting

@@ -6,6 +6,8 @@ import HummingbirdTesting
 import Testing
 
 @testable import HealthServer
+@testable import HealthServerRecords
+@testable import HealthServerStorage
 
 /// Finding L10 (issue 32): the small edges — a dashboard date in year 0 was a 500; 401s
 /// had no `WWW-Authenticate`; a lower-case `bearer` was refused; wrong tokens were never

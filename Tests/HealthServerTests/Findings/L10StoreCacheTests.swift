@@ -4,6 +4,8 @@ import HealthSQLite
 import Testing
 
 @testable import HealthServer
+@testable import HealthServerRecords
+@testable import HealthServerStorage
 
 /// Finding L10 (issue 32), the users' stores: every SQLite store the server opened stayed
 /// open for good, a file descriptor and a page cache per user ever seen. Now at most

@@ -5,6 +5,8 @@ import HummingbirdTesting
 import Testing
 
 @testable import HealthServer
+@testable import HealthServerRecords
+@testable import HealthServerStorage
 
 /// Finding L4 (issue 32): `/mcp`'s 403 gate read duplicate JSON keys differently from the
 /// MCP SDK, so a tool call could pass the gate as one tool and run as another. Every JSON

@@ -3,6 +3,8 @@ import HealthImportReader
 import Testing
 
 @testable import HealthServer
+@testable import HealthServerRecords
+@testable import HealthServerStorage
 
 /// Finding L6 (issue 32): an import's error message showed the server's folders. Only an
 /// ``ImportError``'s words reach the person, the upload's path replaced; any other error (a

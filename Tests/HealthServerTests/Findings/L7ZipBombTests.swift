@@ -10,6 +10,8 @@ import Logging
 import Testing
 
 @testable import HealthServer
+@testable import HealthServerRecords
+@testable import HealthServerStorage
 
 /// Finding L7 (issue 32): an upload of a few kilobytes could inflate to gigabytes, a user
 /// could queue any number of uploads, and one import at a time ran for everyone, so one

@@ -1,6 +1,8 @@
 import Foundation
 import HealthCore
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import Hummingbird
 import HummingbirdTesting
 import Testing

@@ -7,6 +7,8 @@ import HummingbirdTesting
 import Testing
 
 @testable import HealthServer
+@testable import HealthServerRecords
+@testable import HealthServerStorage
 
 /// Finding M2 (issue 32): consent was self-service for the coach — a `--kinds` token signed in
 /// at /login with its own token and granted itself its kinds on /consent. Now a person has an

@@ -3,6 +3,8 @@ import GRDB
 import HealthCore
 import HealthPostgres
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import HealthWire
 import Hummingbird
 import HummingbirdTesting
@@ -150,7 +152,8 @@ import Testing
             #expect(status2 == .ok)
         }
         // The same start through ServerRepositories, as `serve` calls it: nothing left to seal.
-        let repositories = ServerRepositories(store: harness.store, dataFolder: harness.folder.path)
+        let repositories = ServerRepositories(
+            store: harness.store, healthStores: harness.repositories().healthStores, dataFolder: harness.folder.path)
         #expect(try await repositories.sealingDeviceKeys(under: key).sealed == 0)
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import Testing
 
 /// Finding M5 (issue 32), files: the server's data folder and files, the local store and

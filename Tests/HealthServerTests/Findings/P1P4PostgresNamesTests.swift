@@ -7,6 +7,8 @@ import Testing
 
 @testable import HealthPostgres
 @testable import HealthServer
+@testable import HealthServerRecords
+@testable import HealthServerStorage
 
 /// Findings P1 and P4 (issue 32), on the PostgreSQL store (the tests return at once on SQLite).
 ///

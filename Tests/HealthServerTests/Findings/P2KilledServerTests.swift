@@ -2,6 +2,8 @@ import Foundation
 import HealthCore
 import HealthMetrics
 import HealthServer
+import HealthServerRecords
+import HealthServerStorage
 import HealthWire
 import Hummingbird
 import HummingbirdTesting

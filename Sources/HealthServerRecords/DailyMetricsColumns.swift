@@ -4,25 +4,25 @@ import HealthMetrics
 /// A day as the server's tables hold it: one column per value, instants as seconds since
 /// 1970 (exact in a double), the steps and sleep sources as JSON text. Both stores read and write
 /// days through this one mapping.
-struct DailyMetricsColumns: Equatable, Sendable {
-    var localDate: String
-    var normalizationVersion: String
-    var timezone: String
-    var utcDayStart: Double
-    var utcDayEnd: Double
-    var stepsNormalized: Int?
-    var stepsRawSum: Int?
-    var stepsSourcesJSON: String?
-    var activeEnergyKcal: Double?
-    var sleepHours: Double?
-    var sleepSourceJSON: String?
-    var restingHRBpm: Double?
-    var hrvMs: Double?
+package struct DailyMetricsColumns: Equatable, Sendable {
+    package var localDate: String
+    package var normalizationVersion: String
+    package var timezone: String
+    package var utcDayStart: Double
+    package var utcDayEnd: Double
+    package var stepsNormalized: Int?
+    package var stepsRawSum: Int?
+    package var stepsSourcesJSON: String?
+    package var activeEnergyKcal: Double?
+    package var sleepHours: Double?
+    package var sleepSourceJSON: String?
+    package var restingHRBpm: Double?
+    package var hrvMs: Double?
     /// When the payload was computed: not part of what a day holds, so an upsert that
     /// differs only here leaves the row alone.
-    var createdAt: Double
+    package var createdAt: Double
 
-    init(_ day: NormalizedDailyMetrics, encoder: JSONEncoder) throws {
+    package init(_ day: NormalizedDailyMetrics, encoder: JSONEncoder) throws {
         localDate = day.localDate
         normalizationVersion = day.normalizationVersion
         timezone = day.timezoneIdentifier
@@ -39,7 +39,7 @@ struct DailyMetricsColumns: Equatable, Sendable {
         createdAt = day.createdAt.timeIntervalSince1970
     }
 
-    init(
+    package init(
         localDate: String, normalizationVersion: String, timezone: String, utcDayStart: Double, utcDayEnd: Double,
         stepsNormalized: Int?, stepsRawSum: Int?, stepsSourcesJSON: String?, activeEnergyKcal: Double?,
         sleepHours: Double?, sleepSourceJSON: String?, restingHRBpm: Double?, hrvMs: Double?, createdAt: Double
@@ -61,13 +61,13 @@ struct DailyMetricsColumns: Equatable, Sendable {
     }
 
     /// The same values, `createdAt` aside.
-    func holdsTheSameValues(as other: DailyMetricsColumns) -> Bool {
+    package func holdsTheSameValues(as other: DailyMetricsColumns) -> Bool {
         var other = other
         other.createdAt = createdAt
         return self == other
     }
 
-    func metrics(userID: String, decoder: JSONDecoder) throws -> NormalizedDailyMetrics {
+    package func metrics(userID: String, decoder: JSONDecoder) throws -> NormalizedDailyMetrics {
         NormalizedDailyMetrics(
             userID: userID, localDate: localDate, timezoneIdentifier: timezone,
             utcDayStart: Date(timeIntervalSince1970: utcDayStart), utcDayEnd: Date(timeIntervalSince1970: utcDayEnd),

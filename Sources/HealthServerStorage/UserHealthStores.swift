@@ -1,19 +1,8 @@
 import Foundation
 import HealthCore
 import HealthSQLite
+import HealthServerRecords
 import NIOPosix
-
-/// Each user's samples: a SQLite file of their own (the same store the CLI imports into)
-/// or their rows in the shared PostgreSQL database. A user's store reaches only their samples.
-public protocol UserHealthStores: Sendable {
-    /// The store of `userID`, created on first use. The server asks only through
-    /// ``ServerRepositories/writing(_:_:)``: under the user's lock, for a user that exists.
-    func store(for userID: String) async throws -> any UserHealthStore
-
-    /// Deletes the store of `userID` entirely (nothing of it stays on disk); returns how
-    /// many samples it held and the bytes of the files removed.
-    func deleteStore(for userID: String) async throws -> (samples: Int, bytes: Int64)
-}
 
 /// Stores under `<folder>/users/<user id>.sqlite`, at most `maxOpen` of them kept open.
 ///
@@ -193,7 +182,7 @@ public final class SQLiteUserHealthStores: UserHealthStores {
 
     private func path(for userID: String) throws -> String {
         guard userID.allSatisfy({ $0.isHexDigit || $0 == "-" }), !userID.isEmpty else {
-            throw Problem(.badRequest, "Bad user", detail: "user ids are UUIDs")
+            throw InvalidUserID()
         }
         return (folder as NSString).appendingPathComponent("users/\(userID).sqlite")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HealthCore
+import HealthServerRecords
 
 /// The server's own tables — users and their tokens, daily metrics, idempotency keys,
 /// import jobs, sync devices and their keys, consent and dashboard sessions — for

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HealthCore
+import HealthServerRecords
 import HealthWire
 import PostgresNIO
 

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthServerRecords
 import PostgresNIO
 
 /// Consent and dashboard sessions in PostgreSQL.

@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthMetrics
 import HealthPostgres
+import HealthServerRecords
 import HealthWire
 import Logging
 import PostgresNIO

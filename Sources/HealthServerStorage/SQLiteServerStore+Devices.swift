@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HealthServerRecords
 import HealthWire
 
 extension SQLiteServerStore: DeviceRepository {

@@ -1,4 +1,5 @@
 import Foundation
+import HealthServerRecords
 import HealthWire
 import PostgresNIO
 

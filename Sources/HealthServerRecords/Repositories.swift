@@ -89,7 +89,7 @@ public struct TokenError: Error, CustomStringConvertible, Equatable {
     public static let writeNotRead = TokenError(description: "a token may write only kinds it also reads")
 
     /// Checks a scoped token's name and kinds before it is stored.
-    static func check(name: String, readTypes: Set<HealthDataCategory>, writeTypes: Set<HealthDataCategory>) throws {
+    package static func check(name: String, readTypes: Set<HealthDataCategory>, writeTypes: Set<HealthDataCategory>) throws {
         guard APIToken.isValidName(name) else { throw invalidName }
         guard !readTypes.isEmpty else { throw noKinds }
         guard writeTypes.isSubset(of: readTypes) else { throw writeNotRead }
@@ -148,6 +148,9 @@ public protocol ServerStore: UserRepository, DailyMetricsRepository, Idempotency
 /// A name that is already taken.
 public struct UserExistsError: Error, CustomStringConvertible {
     public let name: String
+
+    public init(name: String) { self.name = name }
+
     public var description: String { "a user named '\(name)' exists already" }
 }
 
@@ -233,20 +236,50 @@ public struct ClaimedImport: Sendable {
     public var zone: String
     /// The upload, written to this server's disk.
     public var file: String
+
+    public init(job: ImportJob, userID: String, zone: String, file: String) {
+        self.job = job
+        self.userID = userID
+        self.zone = zone
+        self.file = file
+    }
 }
 
 extension ImportJob {
     /// The JSON both stores keep (ISO 8601 instants, sorted keys).
-    func storedJSON() throws -> String {
+    package func storedJSON() throws -> String {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    init(storedJSON json: String) throws {
+    package init(storedJSON json: String) throws {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         self = try decoder.decode(ImportJob.self, from: Data(json.utf8))
     }
+}
+
+/// Requests that must not run twice at once — the first request of an (user,
+/// Idempotency-Key), one sync batch per device — hold a slot while they run.
+public protocol InFlightSlots: Sendable {
+    /// Takes `slot`; `false` when another request holds it.
+    func begin(_ slot: String) async throws -> Bool
+    /// Gives `slot` back.
+    func end(_ slot: String) async
+}
+
+/// A user with an import queued or running cannot be deleted until it ends.
+public struct ImportInProgressError: Error, CustomStringConvertible {
+    public init() {}
+
+    public var description: String { "an import of this user's data is queued or running; delete again when it has ended" }
+}
+
+/// A user id that is not made of a UUID's characters, refused before it names a file.
+public struct InvalidUserID: Error, CustomStringConvertible {
+    public init() {}
+
+    public var description: String { "user ids are UUIDs" }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthMetrics
+import HealthServerRecords
 import HealthWire
 import PostgresNIO
 

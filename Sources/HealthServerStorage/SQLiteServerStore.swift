@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HealthCore
 import HealthMetrics
+import HealthServerRecords
 import HealthWire
 
 /// The server's own records in one SQLite file (WAL): users, their tokens' hashes, daily metrics,

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Random secrets and their comparison, for tokens, sessions and CSRF tokens.
-enum Secrets {
+package enum Secrets {
     /// `count` random bytes from the system's generator, as base64url without padding.
-    static func randomBase64URL(bytes count: Int = 32) -> String {
+    package static func randomBase64URL(bytes count: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
@@ -11,7 +11,7 @@ enum Secrets {
     }
 
     /// Equal bytes, compared in time that depends only on the length (empty never matches).
-    static func constantTimeEqual(_ left: some Collection<UInt8>, _ right: some Collection<UInt8>) -> Bool {
+    package static func constantTimeEqual(_ left: some Collection<UInt8>, _ right: some Collection<UInt8>) -> Bool {
         guard left.count == right.count, !left.isEmpty else { return false }
         var difference: UInt8 = 0
         for (x, y) in zip(left, right) { difference |= x ^ y }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HealthCore
+import HealthServerRecords
 
 /// Consent and dashboard sessions in SQLite.
 extension SQLiteServerStore: WebAccessRepository {

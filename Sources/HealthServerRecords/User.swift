@@ -104,14 +104,14 @@ public struct APIToken: Hashable, Sendable, Codable {
     }
 
     /// An owner token: every kind, with `scopes`.
-    static func owner(id: String, scopes: Set<Scope>, createdAt: Date) -> APIToken {
+    package static func owner(id: String, scopes: Set<Scope>, createdAt: Date) -> APIToken {
         APIToken(
             id: id, role: .owner, name: ownerName, scopes: scopes, readTypes: nil, writeTypes: nil,
             createdAt: createdAt)
     }
 
     /// A scoped token: reads `readTypes`, writes `writeTypes` (none: read-only).
-    static func scoped(
+    package static func scoped(
         id: String, name: String, readTypes: Set<HealthDataCategory>, writeTypes: Set<HealthDataCategory>,
         createdAt: Date
     ) -> APIToken {

@@ -3,6 +3,7 @@ import GRDB
 import HealthCore
 import HealthPostgres
 import HealthSQLite
+import HealthServerRecords
 import PostgresNIO
 
 /// `healthpipe migrate`: a SQLite deployment — `server.sqlite` and `users/<id>.sqlite` —
