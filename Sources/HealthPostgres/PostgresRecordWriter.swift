@@ -169,8 +169,10 @@ public final class PostgresRecordWriter {
     {
         let ids = try await nameIDs(of: sample)
         var key = key
+        // A given UUID derived from this very content (a feed's sample sent back) names the
+        // content, not a writer's sample: with the content held, it is a duplicate.
         if identities.keys.contains(key), let given = sample.givenUUID, let holder = identities.holders[key],
-            holder != given, holder != key.uuid
+            holder != given, holder != key.uuid, given != key.uuid
         {
             // The same content under another writer-given UUID is another sample (two glasses
             // of water in one minute): stored under a key of its own, never merged. The same

@@ -180,6 +180,30 @@ import Testing
         }
     }
 
+    /// Found by the property check (CI, 2026-11-26): a step-count sample deleted, its content
+    /// then given to another writer's UUID, the deleted one sent back as the feed gave it (its
+    /// UUID derived from that content), the other UUID given new content, and the content
+    /// imported again: the store held two samples with one UUID. A given UUID derived from
+    /// the sample's own content names the content; with the content held, it is a duplicate.
+    static let sentBackWhileAnotherHoldsTheContent: [Step] = [
+        Step(kind: 2, a: 90, b: 5, c: 0), Step(kind: 3, a: 1, b: 0, c: 0), Step(kind: 1, a: 75, b: 1, c: 0),
+        Step(kind: 5, a: 0, b: 0, c: 0), Step(kind: 1, a: 0, b: 1, c: 0), Step(kind: 0, a: 0, b: 8, c: 0),
+    ]
+
+    @Test func aFeedSampleSentBackWhileAnotherUUIDHoldsItsContentIsADuplicate() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for target in [Self.inMemory(), try Self.onSQLite(in: folder)] {
+            #expect(try await Self.run(Self.sentBackWhileAnotherHoldsTheContent, reading: [0], on: target))
+            // The step count at 10:26:40 UTC once, under the UUID derived from its content.
+            let everything = DateInterval(start: Self.t0.addingTimeInterval(-86400), end: Self.t0.addingTimeInterval(86400))
+            let steps = try await target.store.samples(of: .stepCount, overlapping: everything)
+            #expect(Set(steps.map(\.uuid)).count == steps.count)
+            #expect(steps.filter { $0.start == Self.t0.addingTimeInterval(2400) }.count == 1)
+        }
+    }
+
     @Test func aReplicaFromTheFeedEqualsTheStoreOnSQLite() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -194,7 +194,11 @@ private struct Contents {
     mutating func insert(_ sample: Sample, changed: inout Set<SampleType>) throws -> Bool {
         var key = sample.contentKey
         if let holder = uuidsByKey[key] {
-            guard let given = sample.givenUUID, holder != given, holder != key.uuid else { return false }
+            // A given UUID derived from this very content (a feed's sample sent back) names the
+            // content, not a writer's sample: the content is stored, so it is a duplicate.
+            guard let given = sample.givenUUID, holder != given, holder != key.uuid, given != key.uuid else {
+                return false
+            }
             key = key.distinguished(by: given)
             guard uuidsByKey[key] == nil else { return false }
         }

@@ -198,6 +198,9 @@ public final class RecordWriter {
         if let given = sample.givenUUID {
             findSample.bind(key)
             if let holder = try findSample.fetchInt() {
+                // A given UUID derived from this very content (a feed's sample sent back) names
+                // the content, not a writer's sample: the content is stored, so a duplicate.
+                guard given != key.uuid else { return nil }
                 // The same content under another writer-given UUID is another sample: it is
                 // stored under a key of its own, never merged into that UUID's row. The same
                 // UUID again, or a row an export wrote (no UUID of its own), is a duplicate.
