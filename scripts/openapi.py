@@ -24,6 +24,7 @@ errors_read = {"400": resp("BadRequest"), "401": resp("Unauthorized"), "403": re
 # Parameters that are each valid but cannot go together (from after to, a range too long, lat without lon).
 cross = {"422": resp("UnprocessableRequest")}
 errors_write = dict(errors_read, **{"413": resp("ContentTooLarge"), "415": resp("UnsupportedMediaType")})
+workout_id = {"name": "id", "in": "path", "required": True, "description": "The workout's UUID.", "schema": {"type": "string", "format": "uuid"}}
 def op(summary, desc, responses, params=None, body=None, opid=None, security=True, tags=None):
     o = {"operationId": opid, "summary": summary, "description": desc, "responses": responses}
     if params: o["parameters"] = params
@@ -76,6 +77,14 @@ doc = {
      dict(errors_write, **{"202": {"description": "Accepted", "headers": {"Location": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": ref("ImportJob")}},
        "links": {"GetImport": {"operationId": "getImport", "parameters": {"id": "$response.body#/id"}, "description": "The job just queued."}}}}),
      params=[tz], body={"required": True, "content": {"application/zip": {"schema": {"type": "string", "contentMediaType": "application/zip", "minLength": 1}}, "application/octet-stream": {"schema": {"type": "string", "format": "binary", "minLength": 1}}}}, opid="postImport", tags=["imports"])},
+  "/v1/workouts": {"get": op("Workouts in a range", "The workouts that start in the local days from `from` through `to` (days in `tz`, at most 3660), oldest first, each with what it recorded of itself: its totals and its WorkoutStatistics, values in their recorded units. `type` keeps one activity (`running`, `HKWorkoutActivityTypeRunning`), `min_minutes` the workouts at least that long. Scope: read.",
+     dict(errors_read, **cross, **{"200": ok(ref("WorkoutList"))}),
+     params=[frm, to, tz, q("type", "One activity: its short name or HealthKit identifier, compared without case or underscores.", schema={"type": "string", "minLength": 1, "maxLength": 121, "pattern": "^[A-Za-z0-9_]*[A-Za-z0-9][A-Za-z0-9_]*$"}, example="running"), q("min_minutes", "Only workouts at least this many minutes long.", schema={"type": "integer", "minimum": 0, "maximum": 10000})], opid="getWorkouts", tags=["reads"])},
+  "/v1/workouts/{id}": {"get": op("One workout", "The workout with its statistics, events (pause, resume, lap, segment, marker), metadata and routes without their points (see /route). Scope: read.",
+     dict(errors_read, **{"200": ok(ref("WorkoutDetail")), "404": resp("NotFound")}), params=[workout_id], opid="getWorkout", tags=["reads"])},
+  "/v1/workouts/{id}/route": {"get": op("A workout's route", "Every point of the workout's routes, as GPX 1.1 (default; Apple's speed, course, hAcc and vAcc extensions) or as GeoJSON (one LineString per route, the points' times, speeds, courses and accuracies in its properties). 404 when the workout recorded no route. Scope: read.",
+     dict(errors_read, **{"200": {"description": "OK", "content": {"application/gpx+xml": {"schema": {"type": "string"}}, "application/geo+json": {"schema": ref("RouteGeoJSON")}}}, "404": resp("NotFound")}),
+     params=[workout_id, q("format", "gpx (default) or geojson.", schema={"type": "string", "enum": ["gpx", "geojson"], "default": "gpx"})], opid="getWorkoutRoute", tags=["reads"])},
   "/v1/imports/{id}": {"get": op("An import's progress and result", "The job: queued, running (bytes read, records), succeeded (added, duplicates, days recomputed) or failed (the reason). Scope: read.",
      dict(errors_read, **{"200": ok(ref("ImportJob")), "404": resp("NotFound")}),
      params=[{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}], opid="getImport", tags=["imports"])},
@@ -92,6 +101,28 @@ doc = {
     ("StoreBusy", "Concurrent writes kept colliding in the PostgreSQL store (a deadlock or a serialization failure on every try): nothing was written; send the same request again after Retry-After seconds.")]},
   "schemas": {
    "Zone": dict(zone, description="An IANA time zone the server knows."),
+   "WorkoutQuantity": {"type": "object", "required": ["value"], "properties": {"value": {"type": "number"}, "unit": {"type": "string", "description": "As recorded: kcal, kJ, km, mi, m…"}}},
+   "WorkoutStatistic": {"type": "object", "required": ["type", "kind"], "description": "One WorkoutStatistics element: sum for a cumulative type, average/minimum/maximum for a discrete one, in the unit recorded.", "properties": {
+      "type": {"type": "string", "example": "HKQuantityTypeIdentifierHeartRate"}, "kind": {"type": "string", "enum": ["steps", "energy", "activity", "heart", "sleep", "body", "workouts", "other"]},
+      "start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"},
+      "sum": {"type": "number"}, "average": {"type": "number"}, "minimum": {"type": "number"}, "maximum": {"type": "number"}, "unit": {"type": "string"}}},
+   "WorkoutSummary": {"type": "object", "required": ["uuid", "activity_type", "activity", "start", "end", "duration_s", "source", "statistics"], "description": "A workout and what it recorded of itself. total_energy_burned needs read access to energy, total_distance to activity, each statistic to its type's kind: left out otherwise (HealthPipe-Withheld).", "properties": {
+      "uuid": {"type": "string", "format": "uuid"}, "activity_type": {"type": "string", "example": "HKWorkoutActivityTypeRunning"}, "activity": {"type": "string", "example": "Running"},
+      "start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"},
+      "duration_s": {"type": "number", "minimum": 0, "description": "The recorded duration in seconds, else end minus start."},
+      "utc_offset_seconds": {"type": "integer"}, "source": {"type": "string"}, "device": {"type": "object"},
+      "total_energy_burned": ref("WorkoutQuantity"), "total_distance": ref("WorkoutQuantity"),
+      "statistics": {"type": "array", "items": ref("WorkoutStatistic")}}},
+   "WorkoutList": {"type": "object", "required": ["from", "to", "workouts"], "properties": {"from": date, "to": date, "workouts": {"type": "array", "items": ref("WorkoutSummary")}}},
+   "WorkoutDetail": {"type": "object", "required": ["workout", "events", "metadata", "routes", "kept_elements"], "properties": {
+      "workout": ref("WorkoutSummary"),
+      "events": {"type": "array", "items": {"type": "object", "required": ["type", "date", "metadata"], "properties": {"type": {"type": "string", "example": "HKWorkoutEventTypePause"}, "date": {"type": "string", "format": "date-time"}, "duration": {"type": "number"}, "duration_unit": {"type": "string"}, "metadata": {"type": "object", "additionalProperties": {"type": "string"}}}}},
+      "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+      "routes": {"type": "array", "items": {"type": "object", "required": ["points"], "properties": {"start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"}, "source": {"type": "string"}, "points": {"type": "integer", "minimum": 0}, "file_path": {"type": "string"}}}},
+      "kept_elements": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1}, "description": "Child elements of the export's <Workout> kept as read (WorkoutActivity…), by name."}}},
+   "RouteGeoJSON": {"type": "object", "required": ["type", "features"], "properties": {"type": {"const": "FeatureCollection"}, "features": {"type": "array", "items": {"type": "object", "required": ["type", "geometry", "properties"], "properties": {
+      "type": {"const": "Feature"}, "geometry": {"type": "object", "required": ["type", "coordinates"], "properties": {"type": {"const": "LineString"}, "coordinates": {"type": "array", "items": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 3}}}},
+      "properties": {"type": "object"}}}}}},
    "Problem": {"type": "object", "required": ["type", "title", "status", "detail"], "properties": {"type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"}, "instance": {"type": "string"}, "pointer": {"type": "string", "description": "JSON Pointer (RFC 6901) of the bad field."}}},
    "DailyMetrics": {"type": "object", "required": ["local_date", "timezone", "utc_day_start", "utc_day_end", "normalization_version", "created_at"], "properties": {
       "user_id": {"type": ["string", "null"], "description": "Ignored on input: the token's user."}, "local_date": date, "timezone": {"type": "string"},
@@ -235,7 +266,9 @@ snapshot["parameters"].append(kinds(["steps", "energy", "activity", "heart", "sl
 csv = paths["/v1/export.csv"]["get"]
 csv["responses"]["200"]["headers"] = withheld
 csv["description"] += " A named metric the token may not read is a 403; `all` means every metric it may read."
-for route, needs in [("/v1/sleep", "sleep"), ("/v1/readiness", "steps, energy, heart and sleep"), ("/v1/changes", "the type's kind of")]:
+for route in ["/v1/workouts", "/v1/workouts/{id}"]:
+    paths[route]["get"]["responses"]["200"]["headers"] = withheld
+for route, needs in [("/v1/workouts", "workouts"), ("/v1/workouts/{id}", "workouts"), ("/v1/workouts/{id}/route", "workouts"), ("/v1/sleep", "sleep"), ("/v1/readiness", "steps, energy, heart and sleep"), ("/v1/changes", "the type's kind of")]:
     paths[route]["get"]["description"] += f" Needs read access to {needs} data (403 otherwise)."
 text = json.dumps(doc, indent=2, ensure_ascii=False)
 path = os.path.join(os.path.dirname(__file__), '..', 'Sources/HealthServer/Resources/openapi.json')

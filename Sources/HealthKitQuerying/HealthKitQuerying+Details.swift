@@ -63,6 +63,21 @@ extension HealthKitQuerying {
         [:]
     }
 
+    /// The workouts overlapping `interval` with what HealthKitCompat's `HKWorkout` carries.
+    public func workouts(overlapping interval: DateInterval) async throws -> [Workout] {
+        try await samples(of: .workout, overlapping: interval).map { Workout(header: $0, details: nil) }
+    }
+
+    /// The workout `uuid` with what HealthKitCompat's `HKWorkout` carries (its type, times,
+    /// source, device and metadata); its events, statistics and route are not there yet.
+    public func workout(_ uuid: UUID) async throws -> Workout? {
+        let found = try await query(
+            HKObjectType.workoutType(), predicate: HKQuery.predicateForObject(with: uuid), limit: 1,
+            ascendingBy: HKSampleSortIdentifierStartDate)
+        guard let header = found.first.flatMap(Self.sample), header.type == .workout else { return nil }
+        return Workout(header: header, details: nil)
+    }
+
     /// None: HealthKitCompat has no `HKActivitySummaryQuery`; the rings' goals come from the
     /// reader's settings.
     public func activitySummary(on date: String) async throws -> ActivitySummary? { nil }

@@ -107,6 +107,40 @@ extension PostgresHealthStore {
         return totals
     }
 
+    public func workouts(overlapping interval: DateInterval) async throws -> [Workout] {
+        let headers = try await fetch(.workout, overlapping: interval, order: "s.start, s.anchor").map(\.sample)
+        guard !headers.isEmpty else { return [] }
+        var sql = SQLBuilder("SELECT s.uuid, (s.details - 'routes'::text)::text FROM health_sample s WHERE ")
+        appendOverlapping(.workout, interval, to: &sql)
+        sql.append(" AND s.details IS NOT NULL")
+        var details: [UUID: WorkoutDetails] = [:]
+        for try await (uuid, json) in try await database.client.query(sql.query, logger: database.logger)
+            .decode((UUID, String).self)
+        {
+            details[uuid] = try JSONText.decode(WorkoutDetails.self, from: json)
+        }
+        return headers.map { Workout(header: $0, details: details[$0.uuid]) }
+    }
+
+    public func workout(_ uuid: UUID) async throws -> Workout? {
+        let query: PostgresQuery = """
+            SELECT \(unescaped: SampleColumns.select) FROM health_sample s
+            WHERE s.user_id = \(userID) AND s.uuid = \(uuid)
+                AND s.type_id = (SELECT id FROM health_sample_type WHERE identifier = \(SampleType.workout.identifier))
+            """
+        guard let header = try await SampleColumns.fetch(query, database: database).first?.sample else { return nil }
+        let details: PostgresQuery = """
+            SELECT s.details::text FROM health_sample s WHERE s.user_id = \(userID) AND s.uuid = \(uuid)
+            """
+        // Read apart from the row: a workout deleted in between is none.
+        var found: String??
+        for try await json in try await database.client.query(details, logger: database.logger).decode(String?.self) {
+            found = .some(json)
+        }
+        guard let json = found else { return nil }
+        return Workout(header: header, details: try json.map { try JSONText.decode(WorkoutDetails.self, from: $0) })
+    }
+
     public func activitySummary(on date: String) async throws -> ActivitySummary? {
         let query: PostgresQuery = """
             SELECT active_energy_burned, active_energy_burned_goal, active_energy_burned_unit, apple_move_time,

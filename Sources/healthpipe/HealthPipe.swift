@@ -24,7 +24,7 @@ struct HealthPipe: AsyncParsableCommand {
         abstract: "Turn HealthKit data into a clean, queryable store.",
         version: HealthPipelineVersion.current,
         subcommands: [
-            Demo.self, Import.self, Days.self, Sleep.self, Readiness.self, Export.self, Samples.self, Changes.self,
+            Demo.self, Import.self, Days.self, Sleep.self, Readiness.self, Workouts.self, Export.self, Samples.self, Changes.self,
             Delete.self, Serve.self, Migrate.self, Dashboard.self, MCPServe.self, Users.self, Devices.self, Sync.self,
             ServerKeyCommand.self, Snapshot.self,
             Log.self, Plan.self,

@@ -91,4 +91,26 @@ public enum HealthKitWorkoutActivities {
 
     /// Names → raw values.
     public static let rawValues: [String: UInt] = Dictionary(uniqueKeysWithValues: names.map { ($1, $0) })
+
+    private static let prefix = "HKWorkoutActivityType"
+
+    /// `HKWorkoutActivityTypeRunning` → `Running`: the name people read. A name without the
+    /// prefix, or with nothing after it, stays as it is.
+    public static func shortName(_ activityType: String) -> String {
+        let rest = activityType.dropFirst(prefix.count)
+        return activityType.hasPrefix(prefix) && !rest.isEmpty ? String(rest) : activityType
+    }
+
+    /// Whether the recorded `activityType` is the activity `asked` (`running`,
+    /// `traditional_strength_training`, `HKWorkoutActivityTypeRunning`): compared without the
+    /// prefix, case or underscores.
+    public static func matches(_ activityType: String, _ asked: String) -> Bool { key(activityType) == key(asked) }
+
+    private static func key(_ text: String) -> String {
+        var name = Substring(text)
+        if name.hasPrefix(prefix), name.dropFirst(prefix.count).contains(where: { $0.isLetter || $0.isNumber }) {
+            name = name.dropFirst(prefix.count)
+        }
+        return name.lowercased().replacingOccurrences(of: "_", with: "")
+    }
 }

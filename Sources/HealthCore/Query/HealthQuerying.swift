@@ -69,6 +69,18 @@ public protocol HealthQuerying: Sendable {
     /// last kept). Workouts without a route are absent.
     func workoutRoutes(overlapping interval: DateInterval, maxPoints: Int) async throws -> [UUID: [RoutePoint]]
 
+    /// The workouts overlapping `interval`, ordered by start, each with its totals,
+    /// statistics, events, metadata and elements kept as read, but without its routes
+    /// (``workout(_:)`` gives them). A store that keeps samples only gives the workouts
+    /// without their details.
+    func workouts(overlapping interval: DateInterval) async throws -> [Workout]
+
+    /// The workout whose UUID is `uuid`, in full: its sample's fields with the events,
+    /// statistics, routes (every point, in recorded order) and elements kept as read that the
+    /// store holds of it; `nil` when no workout has that UUID. A store that keeps samples only
+    /// gives the workout without its details.
+    func workout(_ uuid: UUID) async throws -> Workout?
+
     /// The Activity summary of local day `date` (`YYYY-MM-DD`), if the store has one.
     func activitySummary(on date: String) async throws -> ActivitySummary?
 

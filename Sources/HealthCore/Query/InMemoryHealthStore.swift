@@ -146,6 +146,19 @@ public actor InMemoryHealthStore: MutableHealthStore {
     /// None: this store keeps samples only, not routes.
     public func workoutRoutes(overlapping interval: DateInterval, maxPoints: Int) -> [UUID: [RoutePoint]] { [:] }
 
+    /// The workout samples as workouts without details: this store keeps samples only.
+    public func workouts(overlapping interval: DateInterval) -> [Workout] {
+        samples(of: .workout, overlapping: interval).map { Workout(header: $0, details: nil) }
+    }
+
+    /// The workout sample `uuid` as a workout without details: this store keeps samples only.
+    public func workout(_ uuid: UUID) -> Workout? {
+        guard let anchor = contents.anchorsByUUID[uuid],
+            let stored = contents.stored.first(where: { $0.anchor == anchor }), stored.sample.type == .workout
+        else { return nil }
+        return Workout(header: stored.sample, details: nil)
+    }
+
     /// None: this store keeps samples only, not Activity summaries.
     public func activitySummary(on date: String) -> ActivitySummary? { nil }
 

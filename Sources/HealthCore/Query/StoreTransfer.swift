@@ -76,4 +76,41 @@ package struct WorkoutDetails: Codable, Hashable, Sendable {
     }
 
     package func json() throws -> String { try JSONText.encode(self) }
+
+    private enum CodingKeys: String, CodingKey {
+        case duration, durationUnit, totalDistance, totalDistanceUnit, totalEnergyBurned, totalEnergyBurnedUnit
+        case events, statistics, routes, extras
+    }
+
+    /// Reads the stored JSON; a list left out of it (a read that drops `routes`) is empty.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        duration = try container.decodeIfPresent(Double.self, forKey: .duration)
+        durationUnit = try container.decodeIfPresent(String.self, forKey: .durationUnit)
+        totalDistance = try container.decodeIfPresent(Double.self, forKey: .totalDistance)
+        totalDistanceUnit = try container.decodeIfPresent(String.self, forKey: .totalDistanceUnit)
+        totalEnergyBurned = try container.decodeIfPresent(Double.self, forKey: .totalEnergyBurned)
+        totalEnergyBurnedUnit = try container.decodeIfPresent(String.self, forKey: .totalEnergyBurnedUnit)
+        events = try container.decodeIfPresent([WorkoutEvent].self, forKey: .events) ?? []
+        statistics = try container.decodeIfPresent([WorkoutStatistic].self, forKey: .statistics) ?? []
+        routes = try container.decodeIfPresent([WorkoutRoute].self, forKey: .routes) ?? []
+        extras = try container.decodeIfPresent([RawElement].self, forKey: .extras) ?? []
+    }
+}
+
+extension Workout {
+    /// The workout a store holds: its sample row (`header`: the activity type as its category
+    /// value, its UUID given) and its details, `nil` for a store that keeps none.
+    package init(header: Sample, details: WorkoutDetails?) {
+        let activityType: String
+        if case .category(let value) = header.value { activityType = value } else { activityType = "" }
+        self.init(
+            activityType: activityType, start: header.start, end: header.end, duration: details?.duration,
+            durationUnit: details?.durationUnit, totalDistance: details?.totalDistance,
+            totalDistanceUnit: details?.totalDistanceUnit, totalEnergyBurned: details?.totalEnergyBurned,
+            totalEnergyBurnedUnit: details?.totalEnergyBurnedUnit, source: header.source, device: header.device,
+            creationDate: header.creationDate, metadata: header.metadata, utcOffsetSeconds: header.utcOffsetSeconds,
+            events: details?.events ?? [], statistics: details?.statistics ?? [], routes: details?.routes ?? [],
+            extras: details?.extras ?? [], uuid: header.uuid)
+    }
 }

@@ -36,7 +36,8 @@ extension HealthDatabase {
         }
     }
 
-    private static func workoutDetails(_ db: Database, anchor: Int64) throws -> WorkoutDetails? {
+    /// The details of the workout at `anchor`; its routes left out unless `withRoutes`.
+    static func workoutDetails(_ db: Database, anchor: Int64, withRoutes: Bool = true) throws -> WorkoutDetails? {
         guard let workout = try Row.fetchOne(db, sql: "SELECT * FROM workout WHERE anchor = ?", arguments: [anchor]) else {
             return nil
         }
@@ -61,36 +62,39 @@ extension HealthDatabase {
                 type: SampleType(row["type"]), start: date(row["start"]), end: date(row["end"]), average: row["average"],
                 minimum: row["minimum"], maximum: row["maximum"], sum: row["sum"], unit: row["unit"])
         }
-        let routes = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT r.*, src.name AS source_name, src.version AS source_version FROM workout_route r
-                LEFT JOIN source src ON src.id = r.source_id WHERE r.workout = ? ORDER BY r.position
-                """, arguments: [anchor]
-        ).map { row in
-            let id: Int64 = row["id"]
-            let points = try Row.fetchAll(
+        let routes: [WorkoutRoute] =
+            try !withRoutes
+            ? []
+            : Row.fetchAll(
                 db,
                 sql: """
-                    SELECT time, latitude, longitude, elevation, speed, course, horizontal_accuracy, vertical_accuracy
-                    FROM route_point WHERE route = ? ORDER BY position
-                    """, arguments: [id]
-            ).map { point in
-                RoutePoint(
-                    time: date(point[0]), latitude: point[1], longitude: point[2], elevation: point[3], speed: point[4],
-                    course: point[5], horizontalAccuracy: point[6], verticalAccuracy: point[7])
+                    SELECT r.*, src.name AS source_name, src.version AS source_version FROM workout_route r
+                    LEFT JOIN source src ON src.id = r.source_id WHERE r.workout = ? ORDER BY r.position
+                    """, arguments: [anchor]
+            ).map { row in
+                let id: Int64 = row["id"]
+                let points = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT time, latitude, longitude, elevation, speed, course, horizontal_accuracy, vertical_accuracy
+                        FROM route_point WHERE route = ? ORDER BY position
+                        """, arguments: [id]
+                ).map { point in
+                    RoutePoint(
+                        time: date(point[0]), latitude: point[1], longitude: point[2], elevation: point[3], speed: point[4],
+                        course: point[5], horizontalAccuracy: point[6], verticalAccuracy: point[7])
+                }
+                let version: String? = row["source_version"]
+                let device = try (row["device_id"] as Int64?).flatMap { id in
+                    try Row.fetchOne(db, sql: "SELECT * FROM device WHERE id = ?", arguments: [id]).map(DeviceRow.device(from:))
+                }
+                return WorkoutRoute(
+                    source: (row["source_name"] as String?).map {
+                        Source(name: $0, version: version?.isEmpty ?? true ? nil : version)
+                    },
+                    device: device, start: date(row["start"]), end: date(row["end"]), creationDate: date(row["creation_date"]),
+                    metadata: try metadata(.workoutRoute, id), filePath: row["file_path"], points: points)
             }
-            let version: String? = row["source_version"]
-            let device = try (row["device_id"] as Int64?).flatMap { id in
-                try Row.fetchOne(db, sql: "SELECT * FROM device WHERE id = ?", arguments: [id]).map(DeviceRow.device(from:))
-            }
-            return WorkoutRoute(
-                source: (row["source_name"] as String?).map {
-                    Source(name: $0, version: version?.isEmpty ?? true ? nil : version)
-                },
-                device: device, start: date(row["start"]), end: date(row["end"]), creationDate: date(row["creation_date"]),
-                metadata: try metadata(.workoutRoute, id), filePath: row["file_path"], points: points)
-        }
         let extras = try (workout["extras_json"] as String?).map { try JSONText.decode([RawElement].self, from: $0) } ?? []
         return WorkoutDetails(
             duration: workout["duration"], durationUnit: workout["duration_unit"], totalDistance: workout["total_distance"],

@@ -60,6 +60,34 @@ extension SQLiteHealthStore {
         }
     }
 
+    public func workouts(overlapping interval: DateInterval) async throws -> [Workout] {
+        try await database.pool.read { db in
+            guard let (typeID, maxDuration) = try Self.typeInfo(db, .workout) else { return [] }
+            let (condition, arguments) = Self.overlapping(interval, typeID: typeID, maxDuration: maxDuration)
+            return try Self.fetchWithAnchors(db, where: condition + " ORDER BY s.start, s.anchor", arguments: arguments)
+                .map { anchor, header in
+                    Workout(header: header, details: try HealthDatabase.workoutDetails(db, anchor: anchor, withRoutes: false))
+                }
+        }
+    }
+
+    public func workout(_ uuid: UUID) async throws -> Workout? {
+        try await database.pool.read { db in
+            guard let (typeID, _) = try Self.typeInfo(db, .workout) else { return nil }
+            // A writer-given UUID is stored; any other is derived from the content key (one of
+            // the 64 keys that derive it).
+            var found = try Self.fetchWithAnchors(
+                db, where: "s.uuid = ? AND s.type_id = ?", arguments: [Data(uuid.bytes), typeID])
+            if found.isEmpty, let range = ContentKey.keyRange(of: uuid) {
+                found = try Self.fetchWithAnchors(
+                    db, where: "s.content_key BETWEEN ? AND ? AND s.uuid IS NULL AND s.type_id = ?",
+                    arguments: [Data(range.lowerBound.bytes), Data(range.upperBound.bytes), typeID])
+            }
+            guard let (anchor, header) = found.first(where: { $0.sample.uuid == uuid }) else { return nil }
+            return Workout(header: header, details: try HealthDatabase.workoutDetails(db, anchor: anchor))
+        }
+    }
+
     public func activitySummary(on date: String) async throws -> ActivitySummary? {
         try await database.pool.read { db in
             guard

@@ -179,6 +179,9 @@ struct HealthRoutes: Sendable {
         (.get, "export.csv", { $0.getExportCSV }),
         (.post, "imports", { $0.postImport }),
         (.get, "imports/{id}", { $0.getImport }),
+        (.get, "workouts", { $0.getWorkouts }),
+        (.get, "workouts/{id}", { $0.getWorkout }),
+        (.get, "workouts/{id}/route", { $0.getWorkoutRoute }),
     ]
 
     let configuration: ServerConfiguration

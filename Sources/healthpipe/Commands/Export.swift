@@ -4,5 +4,5 @@ import HealthDaily
 
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Export the store's data to other formats.", subcommands: [ExportCSV.self])
+        abstract: "Export the store's data to other formats.", subcommands: [ExportCSV.self, ExportGPX.self])
 }

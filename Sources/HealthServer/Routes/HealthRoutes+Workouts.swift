@@ -1,0 +1,108 @@
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthExport
+import HealthWire
+import Hummingbird
+
+/// Workouts as recorded: the list, one workout with its events, and its route as GPX or
+/// GeoJSON. Every route needs the `workouts` kind; a workout's energy total needs `energy`,
+/// its distance `activity`, each statistic its own type's kind — left out otherwise, and
+/// named in `HealthPipe-Withheld`.
+extension HealthRoutes {
+    /// `GET /v1/workouts?from=&to=[&tz=&type=&min_minutes=]`: the workouts that start in the
+    /// local days `from` through `to` (in the data's zones, else `tz`, default UTC), oldest first; `type` keeps
+    /// one activity (`running` or `HKWorkoutActivityTypeRunning`), `min_minutes` the workouts
+    /// at least that long.
+    func getWorkouts(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let access = try await readAccess(context)
+        try access.require([.workouts])
+        let (first, last) = try range(request, maxDays: 3660)
+        let zone = try dayZone(request)
+        let activity = try Self.activityFilter(request)
+        let minimum = try Self.integer(
+            request.uri.queryParameters["min_minutes"], name: "min_minutes", default: 0, in: 0...10_000)
+        let store = try await repositories.readableStore(access.user.id).queries
+        // Days in the data's zones (HKTimeZone evidence, else tz), as every read.
+        var settings = DailyNormalizer.Configuration()
+        settings.homeZone = zone
+        let interval = try await DailyNormalizer(store: store, configuration: settings, now: { Date() })
+            .span(from: first, through: last)
+        let workouts = try await store.workouts(overlapping: interval).filter { workout in
+            interval.start <= workout.start && workout.start < interval.end
+                && activity.map { HealthKitWorkoutActivities.matches(workout.activityType, $0) } ?? true
+                && WorkoutSummaryWire.seconds(workout) >= Double(minimum) * 60
+        }
+        let withheld = workouts.reduce(into: Set<HealthDataCategory>()) {
+            $0.formUnion(WorkoutSummaryWire.withheld($1, readable: access.readable))
+        }
+        let answer = WorkoutListAnswer(
+            from: first.description, to: last.description,
+            workouts: workouts.map { WorkoutSummaryWire($0, readable: access.readable) })
+        var response = try json(answer)
+        response.headers.append(contentsOf: Self.withheldHeader(withheld))
+        return response
+    }
+
+    /// `GET /v1/workouts/{id}`: the workout with its events, metadata and routes (without
+    /// their points).
+    func getWorkout(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let (workout, access) = try await requestedWorkout(context)
+        var response = try json(WorkoutDetailAnswer(workout, readable: access.readable))
+        response.headers.append(
+            contentsOf: Self.withheldHeader(WorkoutSummaryWire.withheld(workout, readable: access.readable)))
+        return response
+    }
+
+    /// `GET /v1/workouts/{id}/route[?format=gpx|geojson]`: every point of the workout's
+    /// routes as GPX 1.1 (the default: what Strava and Garmin import) or GeoJSON; a 404 when
+    /// the workout recorded no route.
+    func getWorkoutRoute(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let format = request.uri.queryParameters["format"].map(String.init) ?? "gpx"
+        guard format == "gpx" || format == "geojson" else { throw Problem.badRequest("format must be gpx or geojson") }
+        let (workout, _) = try await requestedWorkout(context)
+        guard !RouteDocuments.tracks(workout).isEmpty else {
+            throw Problem(.notFound, "No route", detail: "this workout recorded no route")
+        }
+        let name = "workout-\(workout.uuid.uuidString.lowercased())"
+        if format == "geojson" {
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "application/geo+json",
+                    .contentDisposition: "attachment; filename=\"\(name).geojson\"",
+                ], body: .init(byteBuffer: ByteBuffer(bytes: try RouteDocuments.geoJSON(workout))))
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/gpx+xml", .contentDisposition: "attachment; filename=\"\(name).gpx\""],
+            body: .init(byteBuffer: ByteBuffer(string: RouteDocuments.gpx(workout))))
+    }
+
+    /// The workout the path names, for a token that may read workouts; a 404 for one the
+    /// user's store does not hold (another user's id included).
+    private func requestedWorkout(_ context: AuthenticatedContext) async throws -> (Workout, ReadAccess) {
+        let access = try await readAccess(context)
+        try access.require([.workouts])
+        guard let text = context.parameters.get("id"), let uuid = UUID(uuidString: text) else {
+            throw Problem.badRequest("a workout's id is a UUID", pointer: "path/id")
+        }
+        let store = try await repositories.readableStore(access.user.id).queries
+        guard let workout = try await store.workout(uuid) else {
+            throw Problem(.notFound, "No such workout", detail: "no workout with id \(uuid.uuidString.lowercased())")
+        }
+        return (workout, access)
+    }
+
+    /// `type=`: an activity's short name (`running`, `traditional_strength_training`) or
+    /// its HealthKit identifier (``HealthKitWorkoutActivities/matches(_:_:)``).
+    private static func activityFilter(_ request: Request) throws -> String? {
+        guard let text = request.uri.queryParameters["type"].map(String.init) else { return nil }
+        guard (1...121).contains(text.count), text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
+            text.contains(where: { $0.isLetter || $0.isNumber })
+        else {
+            throw Problem.badRequest("type must be an activity such as running or HKWorkoutActivityTypeRunning")
+        }
+        return text
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import HealthCore
+
+/// `GET /v1/workouts`: the workouts that start in a range of local days, each with what it
+/// recorded of itself, oldest first.
+public struct WorkoutListAnswer: Codable, Sendable, Equatable {
+    public var from: String
+    public var to: String
+    public var workouts: [WorkoutSummaryWire]
+
+    public init(from: String, to: String, workouts: [WorkoutSummaryWire]) {
+        self.from = from
+        self.to = to
+        self.workouts = workouts
+    }
+}
+
+/// One workout as the list gives it: its type, times and source, and the totals and
+/// statistics it recorded (as recorded: values in their own units). A figure of a kind the
+/// token may not read is left out (`HealthPipe-Withheld` names the kinds).
+public struct WorkoutSummaryWire: Codable, Sendable, Equatable {
+    public var uuid: UUID
+    /// `HKWorkoutActivityTypeRunning`, as recorded.
+    public var activityType: String
+    /// `Running`: the type without its prefix.
+    public var activity: String
+    public var start: Date
+    public var end: Date
+    /// Seconds: the recorded duration in its unit converted, else from start to end.
+    public var durationSeconds: Double
+    /// The offset from UTC the workout was recorded at, when known.
+    public var utcOffsetSeconds: Int?
+    public var source: String
+    public var device: DeviceWire?
+    public var totalEnergyBurned: WorkoutQuantityWire?
+    public var totalDistance: WorkoutQuantityWire?
+    public var statistics: [WorkoutStatisticWire]
+
+    enum CodingKeys: String, CodingKey {
+        case uuid, activity, start, end, source, device, statistics
+        case activityType = "activity_type"
+        case durationSeconds = "duration_s"
+        case utcOffsetSeconds = "utc_offset_seconds"
+        case totalEnergyBurned = "total_energy_burned"
+        case totalDistance = "total_distance"
+    }
+
+    /// `workout` as the list shows it to a reader of `readable` kinds: the energy total needs
+    /// `energy`, the distance `activity`, each statistic its own type's kind.
+    public init(_ workout: Workout, readable: Set<HealthDataCategory>) {
+        uuid = workout.uuid
+        activityType = workout.activityType
+        activity = HealthKitWorkoutActivities.shortName(workout.activityType)
+        start = workout.start
+        end = workout.end
+        durationSeconds = Self.seconds(workout)
+        utcOffsetSeconds = workout.utcOffsetSeconds
+        source = workout.source.name
+        device = workout.device.map(DeviceWire.init)
+        totalEnergyBurned =
+            readable.contains(.energy)
+            ? WorkoutQuantityWire(value: workout.totalEnergyBurned, unit: workout.totalEnergyBurnedUnit) : nil
+        totalDistance =
+            readable.contains(.activity)
+            ? WorkoutQuantityWire(value: workout.totalDistance, unit: workout.totalDistanceUnit) : nil
+        statistics = workout.statistics.filter { readable.contains(HealthDataCategory($0.type)) }
+            .map(WorkoutStatisticWire.init)
+    }
+
+    /// The kinds of `workout`'s figures a reader of `readable` kinds does not see.
+    public static func withheld(_ workout: Workout, readable: Set<HealthDataCategory>) -> Set<HealthDataCategory> {
+        var kinds = Set(workout.statistics.map { HealthDataCategory($0.type) })
+        if workout.totalEnergyBurned != nil { kinds.insert(.energy) }
+        if workout.totalDistance != nil { kinds.insert(.activity) }
+        return kinds.subtracting(readable)
+    }
+
+    /// The recorded duration in seconds (`min`, `s`, `hr` and `ms` known), else end − start.
+    public static func seconds(_ workout: Workout) -> Double {
+        let scale: [String: Double] = ["s": 1, "sec": 1, "min": 60, "hr": 3600, "h": 3600, "ms": 0.001]
+        if let duration = workout.duration, duration.isFinite, duration >= 0,
+            let factor = scale[workout.durationUnit ?? "min"]
+        {
+            return duration * factor
+        }
+        return max(0, workout.end.timeIntervalSince(workout.start))
+    }
+}
+
+/// A recorded total: a value and its unit as written (`kcal`, `km`, `mi`).
+public struct WorkoutQuantityWire: Codable, Sendable, Equatable {
+    public var value: Double
+    public var unit: String?
+
+    init?(value: Double?, unit: String?) {
+        guard let value, value.isFinite else { return nil }
+        self.value = value
+        self.unit = unit
+    }
+}
+
+/// One of a workout's `WorkoutStatistics`: a sum for a cumulative type, an average, minimum
+/// and maximum for a discrete one, in the unit written.
+public struct WorkoutStatisticWire: Codable, Sendable, Equatable {
+    public var type: String
+    public var kind: HealthDataCategory
+    public var start: Date?
+    public var end: Date?
+    public var sum: Double?
+    public var average: Double?
+    public var minimum: Double?
+    public var maximum: Double?
+    public var unit: String?
+
+    init(_ statistic: WorkoutStatistic) {
+        func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
+        type = statistic.type.identifier
+        kind = HealthDataCategory(statistic.type)
+        start = statistic.start
+        end = statistic.end
+        sum = finite(statistic.sum)
+        average = finite(statistic.average)
+        minimum = finite(statistic.minimum)
+        maximum = finite(statistic.maximum)
+        unit = statistic.unit
+    }
+}
+
+/// `GET /v1/workouts/{id}`: a workout with everything recorded of it but its route's points
+/// (`/route` gives them): events, metadata, routes and the elements kept as read.
+public struct WorkoutDetailAnswer: Codable, Sendable, Equatable {
+    public var workout: WorkoutSummaryWire
+    public var events: [WorkoutEventWire]
+    public var metadata: [String: String]
+    public var routes: [WorkoutRouteWire]
+    /// Child elements of the export's `<Workout>` kept as read, by name and count
+    /// (`WorkoutActivity` of a multisport workout, …).
+    public var keptElements: [String: Int]
+
+    enum CodingKeys: String, CodingKey {
+        case workout, events, metadata, routes
+        case keptElements = "kept_elements"
+    }
+
+    public init(_ workout: Workout, readable: Set<HealthDataCategory>) {
+        self.workout = WorkoutSummaryWire(workout, readable: readable)
+        events = workout.events.map(WorkoutEventWire.init)
+        metadata = Dictionary(workout.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+        routes = workout.routes.map(WorkoutRouteWire.init)
+        keptElements = workout.extras.reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
+    }
+}
+
+/// A workout event: pause, resume, lap, segment, marker, motion paused or resumed.
+public struct WorkoutEventWire: Codable, Sendable, Equatable {
+    /// `HKWorkoutEventTypePause`, as recorded.
+    public var type: String
+    public var date: Date
+    public var duration: Double?
+    public var durationUnit: String?
+    public var metadata: [String: String]
+
+    enum CodingKeys: String, CodingKey {
+        case type, date, duration, metadata
+        case durationUnit = "duration_unit"
+    }
+
+    init(_ event: WorkoutEvent) {
+        type = event.type
+        date = event.date
+        duration = event.duration.flatMap { $0.isFinite ? $0 : nil }
+        durationUnit = event.durationUnit
+        metadata = Dictionary(event.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+}
+
+/// A recorded route, without its points.
+public struct WorkoutRouteWire: Codable, Sendable, Equatable {
+    public var start: Date?
+    public var end: Date?
+    public var source: String?
+    public var points: Int
+    /// The route's GPX file in the export (`/workout-routes/route_….gpx`), when it had one.
+    public var filePath: String?
+
+    enum CodingKeys: String, CodingKey {
+        case start, end, source, points
+        case filePath = "file_path"
+    }
+
+    init(_ route: WorkoutRoute) {
+        start = route.start
+        end = route.end
+        source = route.source?.name
+        points = route.points.count
+        filePath = route.filePath
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthExport
+
+struct ExportGPX: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gpx",
+        abstract: "Workout routes as GPX 1.1 files, the format Strava, Garmin Connect and Komoot import.",
+        discussion: """
+            --workout UUID writes that workout's route (to --out, or standard output); --from/--to or --last \
+            write one file per workout with a route into the folder --out (default: the current folder), \
+            named by day, activity and id. Every point keeps its position, elevation, time, speed, course \
+            and accuracies (Apple's GPX extensions). `healthpipe workouts` lists the ids.
+            """)
+
+    @OptionGroup var storage: StoreOptions
+
+    @Option(help: "The workout's id (a UUID, as `healthpipe workouts` shows it).")
+    var workout: String?
+
+    @OptionGroup var range: DayRangeOptions
+
+    @Option(help: "With --workout: a file, a folder or - (default -). Otherwise: a folder (default .).")
+    var out: String?
+
+    func validate() throws {
+        if let workout, UUID(uuidString: workout) == nil {
+            throw ValidationError("--workout must be a workout's id (a UUID), not '\(workout)'")
+        }
+        if workout != nil, range.last != nil || range.from != nil {
+            throw ValidationError("give --workout or a range of days (--last, --from/--to), not both")
+        }
+    }
+
+    func run() async throws {
+        if let workout, let uuid = UUID(uuidString: workout) {
+            try await storage.withQueries { store in
+                guard let found = try await store.workout(uuid) else {
+                    printError("error: no workout with id \(workout) in this store; `healthpipe workouts` lists them")
+                    throw ExitCode(2)
+                }
+                guard !RouteDocuments.tracks(found).isEmpty else {
+                    printError("error: workout \(workout) recorded no route")
+                    throw ExitCode(2)
+                }
+                var path = out ?? "-"
+                var isFolder: ObjCBool = false
+                if path.hasSuffix("/")
+                    || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue)
+                {
+                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                    path = (path as NSString).appendingPathComponent(Self.fileName(found, configuration: range.configuration()))
+                }
+                try Self.write(RouteDocuments.gpx(found), to: path)
+                if path != "-" { printError("Wrote \(path).") }
+            }
+            return
+        }
+        let folder = out ?? "."
+        let configuration = range.configuration()
+        let written = try await storage.withQueries { store -> Int in
+            let (first, last) = try await range.dates(store: store, configuration: configuration, defaultDays: 30)
+            let span = try await DailyNormalizer(store: store, configuration: configuration, now: { Date() })
+                .span(from: first, through: last)
+            var written = 0
+            // The list has no routes: each workout is read whole, one at a time.
+            for listed in try await store.workouts(overlapping: span) where listed.start >= span.start {
+                guard let workout = try await store.workout(listed.uuid), !RouteDocuments.tracks(workout).isEmpty else {
+                    continue
+                }
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                let path = (folder as NSString).appendingPathComponent(Self.fileName(workout, configuration: configuration))
+                try Self.write(RouteDocuments.gpx(workout), to: path)
+                written += 1
+            }
+            return written
+        }
+        printError("Wrote \(written) GPX file\(written == 1 ? "" : "s") to \(folder).")
+    }
+
+    /// `2024-06-01_Running_1a2b3c4d.gpx`: the local day it started, its activity, the start of its id.
+    static func fileName(_ workout: Workout, configuration: DailyNormalizer.Configuration) -> String {
+        let zone = workout.utcOffsetSeconds.flatMap(TimeZone.init(secondsFromGMT:)) ?? configuration.homeZone
+        let day = LocalDate(workout.start, in: zone)
+        let activity = HealthKitWorkoutActivities.shortName(workout.activityType).filter { $0.isLetter || $0.isNumber }
+        return "\(day)_\(activity.isEmpty ? "Workout" : activity)_\(workout.uuid.uuidString.lowercased().prefix(8)).gpx"
+    }
+
+    /// Writes `text` to standard output (`-`) or to `path`, moved into place once whole.
+    static func write(_ text: String, to path: String) throws {
+        let destination = try CSVDestination(path, now: Date(), zone: .current)
+        do {
+            try Array(text.utf8).withUnsafeBytes { try destination.write($0) }
+            try destination.commit()
+        } catch {
+            destination.discard()
+            throw error
+        }
+    }
+}

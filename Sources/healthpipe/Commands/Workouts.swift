@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthExport
+import HealthWire
+
+struct Workouts: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Workouts per local day, with what each recorded of itself: duration, energy, distance.",
+        discussion: """
+            The figures are the workout's own (its WorkoutStatistics, or the totals older exports put on it), \
+            in the units it recorded them in; — where it recorded none. --format json gives what \
+            GET /v1/workouts answers. `healthpipe export gpx --workout ID` writes a route. See docs/workouts.md.
+            """)
+
+    @OptionGroup var storage: StoreOptions
+    @OptionGroup var range: DayRangeOptions
+
+    @Option(help: "One activity: running, cycling, HKWorkoutActivityTypeWalking…")
+    var type: String?
+
+    @Option(help: "Only workouts at least this many minutes long.")
+    var minMinutes = 0
+
+    @Option(help: "table or json.")
+    var format = TableOrJSON.table
+
+    func validate() throws {
+        guard (0...10_000).contains(minMinutes) else { throw ValidationError("--min-minutes must be 0…10000") }
+        if let type, type.isEmpty || !type.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
+            throw ValidationError("--type must be an activity such as running or HKWorkoutActivityTypeRunning")
+        }
+    }
+
+    func run() async throws {
+        let configuration = range.configuration()
+        let (first, last, workouts) = try await storage.withQueries { store in
+            let (first, last) = try await range.dates(store: store, configuration: configuration, defaultDays: 30)
+            let span = try await DailyNormalizer(store: store, configuration: configuration, now: { Date() })
+                .span(from: first, through: last)
+            let workouts = try await store.workouts(overlapping: span).filter { workout in
+                workout.start >= span.start && workout.start < span.end
+                    && type.map { HealthKitWorkoutActivities.matches(workout.activityType, $0) } ?? true
+                    && WorkoutSummaryWire.seconds(workout) >= Double(minMinutes) * 60
+            }
+            return (first, last, workouts)
+        }
+        let everything = Set(HealthDataCategory.allCases)
+        if format == .json {
+            let answer = WorkoutListAnswer(
+                from: first.description, to: last.description,
+                workouts: workouts.map { WorkoutSummaryWire($0, readable: everything) })
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(try PrettyJSON.text(answer, encoder: encoder))
+            return
+        }
+        guard !workouts.isEmpty else {
+            printError("No workouts from \(first) through \(last).")
+            return
+        }
+        print(WorkoutTable.render(workouts, zone: configuration.homeZone))
+    }
+}
+
+/// One line per workout: its local day and start (in the zone it was recorded in, else the
+/// zone in effect), activity, minutes, recorded energy and distance, source and id.
+enum WorkoutTable {
+    static func render(_ workouts: [Workout], zone: TimeZone) -> String {
+        var rows = [["date", "start", "activity", "min", "energy", "distance", "source", "id"]]
+        for workout in workouts {
+            let local = workout.utcOffsetSeconds.flatMap(TimeZone.init(secondsFromGMT:)) ?? zone
+            rows.append([
+                LocalDate(workout.start, in: local).description, ClockTime.format(workout.start, in: local),
+                HealthKitWorkoutActivities.shortName(workout.activityType),
+                String(format: "%.1f", WorkoutSummaryWire.seconds(workout) / 60),
+                figure(workout, total: workout.totalEnergyBurned, unit: workout.totalEnergyBurnedUnit) {
+                    $0 == .activeEnergyBurned
+                },
+                figure(workout, total: workout.totalDistance, unit: workout.totalDistanceUnit) {
+                    $0.identifier.hasPrefix("HKQuantityTypeIdentifierDistance")
+                },
+                workout.source.name, workout.uuid.uuidString.lowercased(),
+            ])
+        }
+        return TextTable.render(rows, leftAligned: [0, 2, 6, 7])
+    }
+
+    /// The statistic of a type `matching` (its sum), else the element's total; `—` for none.
+    private static func figure(
+        _ workout: Workout, total: Double?, unit: String?, matching: (SampleType) -> Bool
+    ) -> String {
+        if let statistic = workout.statistics.first(where: { matching($0.type) && $0.sum?.isFinite == true }),
+            let sum = statistic.sum
+        {
+            return String(format: "%.2f", sum) + (statistic.unit.map { " \($0)" } ?? "")
+        }
+        guard let total, total.isFinite, total != 0 else { return "—" }
+        return String(format: "%.2f", total) + (unit.map { " \($0)" } ?? "")
+    }
+}

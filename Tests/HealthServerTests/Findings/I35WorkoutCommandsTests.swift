@@ -1,0 +1,59 @@
+import Foundation
+import HealthCore
+import HealthWire
+import Testing
+
+@testable import HealthImportReader
+
+/// Issue 35 §6: `healthpipe workouts` lists a real export's walk with its own figures and
+/// id, and `healthpipe export gpx` writes its route so that it reads back point for point.
+@Suite struct I35WorkoutCommandsTests {
+    @Test func theWalkListedAndItsRouteWrittenAsGPX() throws {
+        let folder = try CommandLine33.temporaryFolder("workouts")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = folder + "/health.sqlite"
+        #expect(try CommandLine33.run(["import", I35WorkoutRouteTests.export, "--db", store, "--quiet"]).status == 0)
+
+        let table = try CommandLine33.run(["workouts", "--db", store, "--from", "2020-02-24", "--to", "2020-02-24"])
+        #expect(table.status == 0, "\(table.err)")
+        // The walk at 09:44 in Los Angeles: 34.18 min, 134.432 Cal and 1.402 mi as recorded.
+        let line = try #require(table.out.split(separator: "\n").first { $0.contains("Walking") })
+        #expect(line.contains("2020-02-24") && line.contains("09:44") && line.contains("34.2"))
+        #expect(line.contains("134.43 Cal") && line.contains("1.40 mi") && line.contains("Watch"))
+
+        let json = try CommandLine33.run([
+            "workouts", "--db", store, "--from", "2020-02-24", "--to", "2020-02-24", "--format", "json",
+        ])
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let list = try decoder.decode(WorkoutListAnswer.self, from: Data(json.out.utf8))
+        let walk = try #require(list.workouts.first)
+        #expect(list.workouts.count == 1 && walk.statistics.map(\.sum) == [134.432, 1.402, 56.4005])
+        #expect(line.contains(walk.uuid.uuidString.lowercased()))
+
+        // None of type running; none in the month before.
+        let running = try CommandLine33.run([
+            "workouts", "--db", store, "--from", "2020-02-24", "--to", "2020-02-24", "--type", "running",
+        ])
+        #expect(running.status == 0 && running.out.isEmpty && running.err.contains("No workouts"))
+
+        let file = folder + "/walk.gpx"
+        let one = try CommandLine33.run(["export", "gpx", "--db", store, "--workout", walk.uuid.uuidString, "--out", file])
+        #expect(one.status == 0, "\(one.err)")
+        let points = try GPXReader.points(try Data(contentsOf: URL(fileURLWithPath: file)), name: "walk.gpx")
+        #expect(points == (try I35WorkoutRouteTests.exportGPXPoints()))
+
+        let routes = folder + "/routes"
+        let many = try CommandLine33.run([
+            "export", "gpx", "--db", store, "--from", "2020-02-01", "--to", "2020-02-29", "--out", routes,
+        ])
+        #expect(many.status == 0 && many.err.contains("Wrote 1 GPX file"), "\(many.err)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: routes)
+        #expect(written == ["2020-02-24_Walking_\(walk.uuid.uuidString.lowercased().prefix(8)).gpx"])
+
+        let unknown = try CommandLine33.run(["export", "gpx", "--db", store, "--workout", UUID().uuidString])
+        #expect(unknown.status == 2 && unknown.err.contains("no workout with id"))
+        let both = try CommandLine33.run(["export", "gpx", "--db", store, "--workout", walk.uuid.uuidString, "--last", "3"])
+        #expect(both.status == 64)
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import HealthCore
+import HealthImport
+import HealthServer
+import HealthServerRecords
+import HealthWire
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import HealthImportReader
+
+/// Issue 35 §3: `GET /v1/workouts`, `/v1/workouts/{id}` and `/route` serve a real export's
+/// workout (jshrake's iOS 16 walk) as it recorded itself: its statistics, events, metadata and
+/// every point of its GPX route, which the GPX answer gives back field for field.
+@Suite struct I35WorkoutRouteTests {
+    static let export = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/apple-health/jshrake-healthkit-to-sqlite/export.zip").path
+
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    /// Alice's store with the fixture imported; the walk's UUID.
+    static func walk(_ harness: ServerHarness) async throws -> UUID {
+        let alice = try #require(harness.ids["alice"])
+        return try await harness.repositories().writing(alice) { store in
+            _ = try await store.importExport(path: export, options: HealthImporter.Options(), progress: { _ in })
+            let workouts = try await store.queries.workouts(
+                overlapping: DateInterval(start: Date(timeIntervalSince1970: 0), duration: 2e9))
+            #expect(workouts.count == 1)
+            return try #require(workouts.first?.uuid)
+        }
+    }
+
+    @Test(arguments: ServerBackend.enabled) func aRealExportsWorkoutAsItRecordedItself(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let uuid = try await Self.walk(harness)
+        let id = uuid.uuidString.lowercased()
+        try await harness.app.test(.router) { client in
+            // 2020-02-24 09:44:00 -0800 in Los Angeles: that local day, not the UTC one after.
+            try await client.execute(
+                uri: "/v1/workouts?from=2020-02-24&to=2020-02-24&tz=America/Los_Angeles", method: .get,
+                headers: harness.headers("alice")
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.init("HealthPipe-Withheld")!] == nil)
+                let list = try Self.decoder().decode(WorkoutListAnswer.self, from: Data(response.body.readableBytesView))
+                let walk = try #require(list.workouts.first)
+                #expect(list.workouts.count == 1)
+                #expect(walk.uuid == uuid)
+                #expect(walk.activityType == "HKWorkoutActivityTypeWalking" && walk.activity == "Walking")
+                #expect(walk.start == ISO8601DateFormatter().date(from: "2020-02-24T17:44:00Z"))
+                #expect(walk.end == ISO8601DateFormatter().date(from: "2020-02-24T18:18:11Z"))
+                // duration="34.18067507346471" durationUnit="min"
+                #expect(walk.durationSeconds == 34.18067507346471 * 60)
+                #expect(walk.source == "Watch" && walk.device?.name == "Apple Watch")
+                #expect(walk.utcOffsetSeconds == -28_800)
+                #expect(
+                    walk.statistics.map { [$0.type, $0.unit ?? ""] } == [
+                        ["HKQuantityTypeIdentifierActiveEnergyBurned", "Cal"],
+                        ["HKQuantityTypeIdentifierDistanceWalkingRunning", "mi"],
+                        ["HKQuantityTypeIdentifierBasalEnergyBurned", "Cal"],
+                    ])
+                #expect(walk.statistics.map(\.sum) == [134.432, 1.402, 56.4005])
+                #expect(walk.statistics.map(\.kind) == [.energy, .activity, .energy])
+                #expect(walk.totalEnergyBurned == nil && walk.totalDistance == nil)  // iOS 16: statistics only
+            }
+            // The UTC day before holds none; a type filter and a minimum length choose.
+            for (query, count) in [
+                ("from=2020-02-23&to=2020-02-23&tz=America/Los_Angeles", 0), ("from=2020-02-24&to=2020-02-24&type=walking", 1),
+                ("from=2020-02-24&to=2020-02-24&type=HKWorkoutActivityTypeRunning", 0),
+                ("from=2020-02-24&to=2020-02-24&min_minutes=34", 1), ("from=2020-02-24&to=2020-02-24&min_minutes=35", 0),
+            ] {
+                try await client.execute(uri: "/v1/workouts?\(query)", method: .get, headers: harness.headers("alice")) {
+                    response in
+                    let list = try Self.decoder().decode(WorkoutListAnswer.self, from: Data(response.body.readableBytesView))
+                    #expect(list.workouts.count == count, "\(query)")
+                }
+            }
+            try await client.execute(uri: "/v1/workouts/\(id)", method: .get, headers: harness.headers("alice")) { response in
+                #expect(response.status == .ok)
+                let detail = try Self.decoder().decode(WorkoutDetailAnswer.self, from: Data(response.body.readableBytesView))
+                #expect(detail.events.map(\.type) == Array(repeating: "HKWorkoutEventTypeSegment", count: 4))
+                #expect(
+                    detail.events.map(\.duration) == [16.7133048693339, 19.31871306101481, 14.06655611991882, 11.46114792823792])
+                #expect(detail.events.allSatisfy { $0.durationUnit == "min" })
+                #expect(detail.metadata["HKTimeZone"] == "America/Los_Angeles")
+                #expect(detail.metadata["HKElevationAscended"] == "217 cm")
+                #expect(detail.metadata["Test Entry"] == "FooBar")
+                #expect(detail.routes.map(\.points) == [644])
+                #expect(detail.routes.first?.filePath == "/workout-routes/route_2020-02-24_10.18am.gpx")
+                #expect(detail.routes.first?.source == "Watch")
+            }
+            // The GPX answer reads back to the export's own GPX file, point for point, every field.
+            let original = try Self.exportGPXPoints()
+            #expect(original.count == 644)
+            try await client.execute(uri: "/v1/workouts/\(id)/route", method: .get, headers: harness.headers("alice")) {
+                response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/gpx+xml")
+                let points = try GPXReader.points(Data(response.body.readableBytesView), name: "answer.gpx")
+                #expect(points == original)
+            }
+            try await client.execute(
+                uri: "/v1/workouts/\(id)/route?format=geojson", method: .get, headers: harness.headers("alice")
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/geo+json")
+                let json = try #require(
+                    try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+                let features = try #require(json["features"] as? [[String: Any]])
+                let geometry = try #require(features.first?["geometry"] as? [String: Any])
+                let coordinates = try #require(geometry["coordinates"] as? [[Double]])
+                #expect(coordinates.count == 644)
+                #expect(coordinates.first == [-118.232524, 34.045088, 85.651855])
+                let properties = try #require(features.first?["properties"] as? [String: Any])
+                #expect((properties["times"] as? [String])?.first == "2020-02-24T18:00:45Z")
+                #expect((properties["speeds"] as? [Double])?.first == 1.154731)
+            }
+            // Bob has no such workout (Alice's id is not his): 404, as for an id nobody has.
+            for uri in ["/v1/workouts/\(id)", "/v1/workouts/\(id)/route", "/v1/workouts/\(UUID().uuidString)"] {
+                try await client.execute(uri: uri, method: .get, headers: harness.headers("bob")) { response in
+                    #expect(response.status == .notFound, "\(uri)")
+                }
+            }
+            try await client.execute(uri: "/v1/workouts/not-a-uuid", method: .get, headers: harness.headers("alice")) {
+                response in
+                #expect(response.status == .badRequest)
+            }
+            try await client.execute(
+                uri: "/v1/workouts/\(id)/route?format=kml", method: .get, headers: harness.headers("alice")
+            ) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+
+    /// A scoped token with workouts alone sees the walk without its energy and distance (the
+    /// header names them); one without workouts gets a 403.
+    @Test(arguments: ServerBackend.enabled) func aWorkoutsOnlyTokenSeesNoEnergyOrDistance(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let uuid = try await Self.walk(harness)
+        let alice = try #require(harness.ids["alice"])
+        let (_, workoutsOnly) = try await harness.store.addToken(
+            owner: "alice", name: "coach", readTypes: [.workouts], writeTypes: [])
+        let (_, stepsOnly) = try await harness.store.addToken(
+            owner: "alice", name: "steps", readTypes: [.steps], writeTypes: [])
+        try await harness.store.saveConsent(
+            Consent(granted: Set(HealthDataCategory.allCases), denied: [], decidedAt: Date()), userID: alice)
+        try await harness.app.test(.router) { client in
+            var headers: HTTPFields = [.authorization: "Bearer \(workoutsOnly.text)"]
+            for uri in ["/v1/workouts?from=2020-02-24&to=2020-02-24", "/v1/workouts/\(uuid.uuidString)"] {
+                try await client.execute(uri: uri, method: .get, headers: headers) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    #expect(response.headers[.init("HealthPipe-Withheld")!] == "energy,activity", "\(uri)")
+                    let body = String(buffer: response.body)
+                    #expect(!body.contains("Energy") && !body.contains("Distance") && !body.contains("134.432"), "\(uri)")
+                }
+            }
+            try await client.execute(uri: "/v1/workouts/\(uuid.uuidString)/route", method: .get, headers: headers) {
+                response in
+                #expect(response.status == .ok)
+            }
+            headers = [.authorization: "Bearer \(stepsOnly.text)"]
+            for uri in [
+                "/v1/workouts?from=2020-02-24&to=2020-02-24", "/v1/workouts/\(uuid.uuidString)",
+                "/v1/workouts/\(uuid.uuidString)/route",
+            ] {
+                try await client.execute(uri: uri, method: .get, headers: headers) { response in
+                    #expect(response.status == .forbidden, "\(uri)")
+                }
+            }
+        }
+    }
+
+    /// The route file inside the fixture's zip, read by the importer's own GPX reader.
+    static func exportGPXPoints() throws -> [RoutePoint] {
+        let reader = try AppleExportReader(path: export)
+        var points: [RoutePoint] = []
+        _ = try reader.read { batch, _ in
+            for case .workout(let workout) in batch { points += workout.routes.flatMap(\.points) }
+        }
+        return points
+    }
+}
