@@ -85,6 +85,9 @@ doc = {
   "/v1/workouts/{id}/route": {"get": op("A workout's route", "Every point of the workout's routes, as GPX 1.1 (default; Apple's speed, course, hAcc and vAcc extensions) or as GeoJSON (one LineString per route, the points' times, speeds, courses and accuracies in its properties). 404 when the workout recorded no route. Scope: read.",
      dict(errors_read, **{"200": {"description": "OK", "content": {"application/gpx+xml": {"schema": {"type": "string"}}, "application/geo+json": {"schema": ref("RouteGeoJSON")}}}, "404": resp("NotFound")}),
      params=[workout_id, q("format", "gpx (default) or geojson.", schema={"type": "string", "enum": ["gpx", "geojson"], "default": "gpx"})], opid="getWorkoutRoute", tags=["reads"])},
+  "/v1/workouts/{id}/heart-rate": {"get": op("A workout's heart rate", "The heart-rate readings of the workout's span (bpm), their time-weighted mean (each reading holds until the next, at most 10 minutes), lowest and highest; with max_hr, the seconds in each of five zones (50–60–70–80–90 % of it; below_zones_s under 50 %). Scope: read.",
+     dict(errors_read, **{"200": ok(ref("WorkoutHeartRate")), "404": resp("NotFound")}),
+     params=[workout_id, q("max_hr", "Maximum heart rate, bpm, for the zones.", schema={"type": "integer", "minimum": 100, "maximum": 250})], opid="getWorkoutHeartRate", tags=["reads"])},
   "/v1/imports/{id}": {"get": op("An import's progress and result", "The job: queued, running (bytes read, records), succeeded (added, duplicates, days recomputed) or failed (the reason). Scope: read.",
      dict(errors_read, **{"200": ok(ref("ImportJob")), "404": resp("NotFound")}),
      params=[{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}], opid="getImport", tags=["imports"])},
@@ -113,6 +116,12 @@ doc = {
       "utc_offset_seconds": {"type": "integer"}, "source": {"type": "string"}, "device": {"type": "object"},
       "total_energy_burned": ref("WorkoutQuantity"), "total_distance": ref("WorkoutQuantity"),
       "statistics": {"type": "array", "items": ref("WorkoutStatistic")}}},
+   "WorkoutHeartRate": {"type": "object", "required": ["workout", "start", "end", "readings"], "properties": {
+      "workout": {"type": "string", "format": "uuid"}, "start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"},
+      "mean_bpm": {"type": "number"}, "minimum_bpm": {"type": "number"}, "maximum_bpm": {"type": "number"}, "max_hr": {"type": "number"},
+      "zones": {"type": "array", "items": {"type": "object", "required": ["zone", "from_bpm", "seconds"], "properties": {"zone": {"type": "integer", "minimum": 1, "maximum": 5}, "from_bpm": {"type": "number"}, "to_bpm": {"type": "number"}, "seconds": {"type": "number", "minimum": 0}}}},
+      "below_zones_s": {"type": "number", "minimum": 0},
+      "readings": {"type": "array", "items": {"type": "object", "required": ["time", "bpm"], "properties": {"time": {"type": "string", "format": "date-time"}, "bpm": {"type": "number"}}}}}},
    "WorkoutList": {"type": "object", "required": ["from", "to", "workouts"], "properties": {"from": date, "to": date, "workouts": {"type": "array", "items": ref("WorkoutSummary")}}},
    "WorkoutDetail": {"type": "object", "required": ["workout", "events", "metadata", "routes", "kept_elements"], "properties": {
       "workout": ref("WorkoutSummary"),
@@ -138,7 +147,8 @@ doc = {
    "SampleBatch": {"type": "object", "required": ["samples"], "properties": {"samples": {"type": "array", "maxItems": 100000, "items": {"type": "object", "required": ["type", "start", "end", "source"], "properties": {
       "type": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A HealthKit identifier."}, "start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"},
       "value": {"type": "number"}, "value_text": {"type": "string", "description": "A category value, e.g. HKCategoryValueSleepAnalysisAsleepCore."}, "unit": {"type": "string"},
-      "source": {"type": "string", "minLength": 1}, "source_version": {"type": "string"}, "metadata": {"type": "object", "additionalProperties": {"type": "string"}}}}}}},
+      "source": {"type": "string", "minLength": 1}, "source_version": {"type": "string"}, "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+      "workout": {"type": "object", "description": "Only on a HKWorkoutTypeIdentifier sample: the workout whole (docs/sync.md §4): duration, duration_unit, total_energy_burned(_unit), total_distance(_unit), events, statistics, routes with points {lat, lon, ele, time, speed, course, h_acc, v_acc}, kept. Each field is checked; a bad one is a 422 naming it."}}}}}},
    "Snapshot": {"type": "object", "description": "Snake-case fields of HealthContextSnapshot (docs/context.md); empty ones are null and listed under missing.", "required": ["timestamp", "date", "timezone", "missing"], "properties": {"timestamp": {"type": "string"}, "date": date, "timezone": {"type": "string"}, "missing": {"type": "array", "items": {"type": "object", "properties": {"field": {"type": "string"}, "provider": {"type": "string"}, "reason": {"type": "string"}}}}}},
    "ImportJob": {"type": "object", "required": ["id", "state", "upload_bytes", "bytes_read", "total_bytes", "records", "created_at", "updated_at"], "properties": {
       "id": {"type": "string"}, "state": {"enum": ["queued", "running", "succeeded", "failed"]}, "upload_bytes": {"type": "integer"}, "bytes_read": {"type": "integer"}, "total_bytes": {"type": "integer"},
@@ -268,7 +278,7 @@ csv["responses"]["200"]["headers"] = withheld
 csv["description"] += " A named metric the token may not read is a 403; `all` means every metric it may read."
 for route in ["/v1/workouts", "/v1/workouts/{id}"]:
     paths[route]["get"]["responses"]["200"]["headers"] = withheld
-for route, needs in [("/v1/workouts", "workouts"), ("/v1/workouts/{id}", "workouts"), ("/v1/workouts/{id}/route", "workouts"), ("/v1/sleep", "sleep"), ("/v1/readiness", "steps, energy, heart and sleep"), ("/v1/changes", "the type's kind of")]:
+for route, needs in [("/v1/workouts", "workouts"), ("/v1/workouts/{id}", "workouts"), ("/v1/workouts/{id}/route", "workouts"), ("/v1/workouts/{id}/heart-rate", "workouts and heart"), ("/v1/sleep", "sleep"), ("/v1/readiness", "steps, energy, heart and sleep"), ("/v1/changes", "the type's kind of")]:
     paths[route]["get"]["description"] += f" Needs read access to {needs} data (403 otherwise)."
 text = json.dumps(doc, indent=2, ensure_ascii=False)
 path = os.path.join(os.path.dirname(__file__), '..', 'Sources/HealthServer/Resources/openapi.json')

@@ -139,6 +139,49 @@ import Testing
         }
     }
 
+    /// The walk's heart rate from the readings of its span (17:44:00–18:18:11 UTC): 90 bpm
+    /// from 17:44:00 for 5 minutes, 150 bpm from 17:49:00 for the 10-minute cap, a reading
+    /// after the walk left out. Mean (90 × 300 + 150 × 600) / 900 = 130; with max_hr 180:
+    /// 90 = 50 % (zone 1, 300 s), 150 = 83.3 % (zone 4, 600 s).
+    @Test(arguments: ServerBackend.enabled) func theWalksHeartRateAndZones(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let uuid = try await Self.walk(harness)
+        func reading(_ time: String, _ bpm: Double) -> HealthRecord {
+            let instant = ISO8601DateFormatter().date(from: time)!
+            return .sample(
+                Sample(
+                    type: .heartRate, start: instant, end: instant, value: .quantity(bpm, unit: "count/min"),
+                    source: Source(name: "Watch")))
+        }
+        try await harness.repositories().writing(try #require(harness.ids["alice"])) { store in
+            _ = try await store.apply([
+                .records([
+                    reading("2020-02-24T17:44:00Z", 90), reading("2020-02-24T17:49:00Z", 150),
+                    reading("2020-02-24T18:30:00Z", 60),
+                ])
+            ])
+        }
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/workouts/\(uuid.uuidString)/heart-rate?max_hr=180", method: .get, headers: harness.headers("alice")
+            ) { response in
+                #expect(response.status == .ok)
+                let heart = try Self.decoder().decode(
+                    WorkoutHeartRateAnswer.self, from: Data(response.body.readableBytesView))
+                #expect(heart.readings.map(\.bpm) == [90, 150])
+                #expect(heart.meanBpm == 130 && heart.minimumBpm == 90 && heart.maximumBpm == 150)
+                #expect(heart.zones?.map(\.seconds) == [300, 0, 0, 600, 0])
+                #expect(heart.maxHeartRate == 180 && heart.belowZonesSeconds == 0)
+            }
+            try await client.execute(
+                uri: "/v1/workouts/\(uuid.uuidString)/heart-rate?max_hr=99", method: .get, headers: harness.headers("alice")
+            ) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+
     /// A scoped token with workouts alone sees the walk without its energy and distance (the
     /// header names them); one without workouts gets a 403.
     @Test(arguments: ServerBackend.enabled) func aWorkoutsOnlyTokenSeesNoEnergyOrDistance(_ backend: ServerBackend) async throws {
@@ -165,6 +208,10 @@ import Testing
             try await client.execute(uri: "/v1/workouts/\(uuid.uuidString)/route", method: .get, headers: headers) {
                 response in
                 #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/v1/workouts/\(uuid.uuidString)/heart-rate", method: .get, headers: headers) {
+                response in
+                #expect(response.status == .forbidden)
             }
             headers = [.authorization: "Bearer \(stepsOnly.text)"]
             for uri in [

@@ -31,7 +31,7 @@ import Testing
         let document = try await Self.document(harness)
         #expect(document["openapi"] as? String == "3.1.0")
         let documented = Self.operations(document)
-        #expect(documented.count == 24)
+        #expect(documented.count == 25)
         #expect(documented == Set(serverRoutes))
         #expect(serverRoutes.count == Set(serverRoutes).count)
     }

@@ -182,6 +182,7 @@ struct HealthRoutes: Sendable {
         (.get, "workouts", { $0.getWorkouts }),
         (.get, "workouts/{id}", { $0.getWorkout }),
         (.get, "workouts/{id}/route", { $0.getWorkoutRoute }),
+        (.get, "workouts/{id}/heart-rate", { $0.getWorkoutHeartRate }),
     ]
 
     let configuration: ServerConfiguration

@@ -42,12 +42,12 @@ extension HealthRoutes {
         let user = try context.require(.write)
         let zone = try dayZone(request)
         return try await idempotent(request, user: user) { body in
-            let samples = try await offload {
+            let records = try await offload {
                 let batch = try SampleWire.decoder().decode(SampleBatch.self, from: body)
                 guard batch.samples.count <= 100_000 else { throw Problem.badRequest("at most 100,000 samples per request") }
-                return try batch.samples.enumerated().map { try $0.element.sample(at: $0.offset) }
+                // A workout with its `workout` member is stored whole.
+                return try batch.samples.enumerated().map { try $0.element.record(pointer: "/samples/\($0.offset)") }
             }
-            let records = samples.map(HealthRecord.sample)
             try Self.requireWrite(records: records, user: user)
             return try await ingest(records, user: user, zone: zone)
         }

@@ -88,8 +88,8 @@ extension HealthRoutes {
         // The kinds it adds are known now; those it deletes once found, in the transaction.
         try Self.requireWrite(
             records: items.flatMap { item -> [HealthRecord] in
-                guard case .add(let samples) = item else { return [] }
-                return samples.map(HealthRecord.sample)
+                guard case .add(let records) = item else { return [] }
+                return records
             }, user: user)
         // Under the user's lock: a deletion of the user waits for the batch, or it finds the
         // user gone (401).
@@ -105,9 +105,9 @@ extension HealthRoutes {
             ]
             for item in items {
                 switch item {
-                case .add(let samples):
-                    touched += samples.map { DateInterval(start: $0.start, end: max($0.start, $0.end)) }
-                    writes.append(.records(samples.map(HealthRecord.sample)))
+                case .add(let records):
+                    touched += records.compactMap(Self.span)
+                    writes.append(.records(records))
                 case .delete(let uuids, let types): writes.append(.delete(uuids, types: types))
                 }
             }
@@ -200,11 +200,20 @@ extension HealthRoutes {
         }
     }
 
+    /// The instants a sample or a workout of a batch spans (its days are recomputed).
+    private static func span(_ record: HealthRecord) -> DateInterval? {
+        switch record {
+        case .sample(let sample): DateInterval(start: sample.start, end: max(sample.start, sample.end))
+        case .workout(let workout): DateInterval(start: workout.start, end: max(workout.start, workout.end))
+        default: nil
+        }
+    }
+
     /// The batch's items as writes, in order: consecutive additions and consecutive
     /// deletions each grouped into one.
     private static func records(_ items: [SyncItem]) throws -> [SyncWrite] {
         var writes: [SyncWrite] = []
-        var additions: [Sample] = []
+        var additions: [HealthRecord] = []
         var deletions: [UUID] = []
         var types: [UUID: SampleType] = [:]
         for (index, item) in items.enumerated() {
@@ -213,7 +222,8 @@ extension HealthRoutes {
                 if !deletions.isEmpty { writes.append(.delete(deletions, types: types)) }
                 deletions = []
                 types = [:]
-                additions.append(try wire.sample(pointer: "/ciphertext/items/\(index)/sample"))
+                // A workout travels whole: its events, statistics and routes with it.
+                additions.append(try wire.record(pointer: "/ciphertext/items/\(index)/sample"))
             case .delete(let uuid, let type):
                 guard Self.isTypeIdentifier(type) else {
                     throw Problem.unprocessable(
@@ -237,7 +247,8 @@ extension HealthRoutes {
 
 /// One write of a batch, in order.
 private enum SyncWrite: Sendable {
-    case add([Sample])
+    /// Samples, and workouts whole.
+    case add([HealthRecord])
     /// The UUIDs and the type each item named.
     case delete([UUID], types: [UUID: SampleType])
 }

@@ -79,6 +79,30 @@ extension HealthRoutes {
             body: .init(byteBuffer: ByteBuffer(string: RouteDocuments.gpx(workout))))
     }
 
+    /// `GET /v1/workouts/{id}/heart-rate[?max_hr=N]`: the heart-rate readings of the
+    /// workout's span, their time-weighted mean, lowest and highest, and with `max_hr` (bpm,
+    /// 100–250) the seconds in each of five zones. Needs `heart` besides `workouts`.
+    func getWorkoutHeartRate(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let maximum = try request.uri.queryParameters["max_hr"].map { text -> Double in
+            guard let value = Int(text), (100...250).contains(value) else {
+                throw Problem.badRequest("max_hr must be a whole number of bpm from 100 to 250", pointer: "query/max_hr")
+            }
+            return Double(value)
+        }
+        let (workout, access) = try await requestedWorkout(context)
+        try access.require([.heart])
+        let store = try await repositories.readableStore(access.user.id).queries
+        let heart = try await WorkoutHeartRate.of(workout, in: store, maximum: maximum)
+        return try json(
+            WorkoutHeartRateAnswer(
+                workout: workout.uuid, start: workout.start, end: workout.end, meanBpm: heart.meanBpm,
+                minimumBpm: heart.minimumBpm, maximumBpm: heart.maximumBpm, maxHeartRate: heart.maximumHeartRate,
+                zones: heart.zones?.map {
+                    WorkoutHeartRateAnswer.Zone(zone: $0.zone, fromBpm: $0.fromBpm, toBpm: $0.toBpm, seconds: $0.seconds)
+                }, belowZonesSeconds: heart.belowZones,
+                readings: heart.readings.map { WorkoutHeartRateAnswer.Reading(time: $0.time, bpm: $0.bpm) }))
+    }
+
     /// The workout the path names, for a token that may read workouts; a 404 for one the
     /// user's store does not hold (another user's id included).
     private func requestedWorkout(_ context: AuthenticatedContext) async throws -> (Workout, ReadAccess) {

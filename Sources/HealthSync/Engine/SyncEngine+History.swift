@@ -86,8 +86,10 @@ extension SyncEngine {
                 }
             }
         }
-        let batches = stride(from: 0, to: samples.count, by: configuration.batchSize).map {
-            samples[$0..<min($0 + configuration.batchSize, samples.count)].map { SyncItem.add(SampleWire($0)) }
+        var batches: [[SyncItem]] = []
+        for first in stride(from: 0, to: samples.count, by: configuration.batchSize) {
+            let items = samples[first..<min(first + configuration.batchSize, samples.count)].map { SyncItem.add(SampleWire($0)) }
+            batches += try await wholeWorkouts(items)
         }
         try queue(
             batches, anchor: nil,

@@ -120,7 +120,7 @@ public actor SyncEngine {
             let items = page.changes.map(SyncItem.init)
             if items.isEmpty && page.nextAnchor == anchor { return }
             try queue(
-                items.isEmpty ? [] : [items], anchor: page.nextAnchor,
+                try await wholeWorkouts(items), anchor: page.nextAnchor,
                 advance: TypeAdvance(type: type, proposed: page.nextAnchor), enrolment: enrolment, key: key)
             anchor = page.nextAnchor
             if !page.hasMore || page.changes.isEmpty { return }

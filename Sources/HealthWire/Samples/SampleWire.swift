@@ -27,13 +27,16 @@ public struct SampleWire: Codable, Sendable, Hashable {
     public var sourceVersion: String?
     public var device: DeviceWire?
     public var metadata: [String: String]?
+    /// A workout's events, statistics, totals and routes (``WorkoutWire``): only on a
+    /// sample of type `HKWorkoutTypeIdentifier`. Without it a workout is its sample row.
+    public var workout: WorkoutWire?
 
     enum CodingKeys: String, CodingKey {
         case uuid, type, start, end, value, unit
         case valueText = "value_text"
         case source
         case sourceVersion = "source_version"
-        case device, metadata
+        case device, metadata, workout
     }
 
     /// The wire form of a stored sample.
@@ -59,6 +62,14 @@ public struct SampleWire: Codable, Sendable, Hashable {
     /// The sample, or a ``WireFieldError`` naming the field (`/samples/<index>/…`).
     public func sample(at index: Int) throws -> Sample {
         try sample(pointer: "/samples/\(index)")
+    }
+
+    /// The record: the sample, or the workout whole when ``workout`` is given; a
+    /// ``WireFieldError`` names the field under `pointer`.
+    public func record(pointer: String) throws -> HealthRecord {
+        let sample = try sample(pointer: pointer)
+        guard let workout else { return .sample(sample) }
+        return .workout(try workout.workout(header: sample, pointer: "\(pointer)/workout"))
     }
 
     /// The sample, or a ``WireFieldError`` naming the field under `pointer`.

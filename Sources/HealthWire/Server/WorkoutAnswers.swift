@@ -196,3 +196,75 @@ public struct WorkoutRouteWire: Codable, Sendable, Equatable {
         filePath = route.filePath
     }
 }
+
+/// `GET /v1/workouts/{id}/heart-rate`: the heart-rate readings of the workout's span, their
+/// time-weighted mean, lowest and highest, and — given a maximum heart rate — the seconds in
+/// each of five zones (docs/workouts.md §Heart rate).
+public struct WorkoutHeartRateAnswer: Codable, Sendable, Equatable {
+    public struct Reading: Codable, Sendable, Equatable {
+        public var time: Date
+        public var bpm: Double
+
+        public init(time: Date, bpm: Double) {
+            self.time = time
+            self.bpm = bpm
+        }
+    }
+
+    public struct Zone: Codable, Sendable, Equatable {
+        public var zone: Int
+        public var fromBpm: Double
+        public var toBpm: Double?
+        public var seconds: Double
+
+        enum CodingKeys: String, CodingKey {
+            case zone, seconds
+            case fromBpm = "from_bpm"
+            case toBpm = "to_bpm"
+        }
+
+        public init(zone: Int, fromBpm: Double, toBpm: Double?, seconds: Double) {
+            self.zone = zone
+            self.fromBpm = fromBpm
+            self.toBpm = toBpm
+            self.seconds = seconds
+        }
+    }
+
+    public var workout: UUID
+    public var start: Date
+    public var end: Date
+    public var meanBpm: Double?
+    public var minimumBpm: Double?
+    public var maximumBpm: Double?
+    /// The maximum heart rate the zones are fifths of (`max_hr`); `nil`: no zones.
+    public var maxHeartRate: Double?
+    public var zones: [Zone]?
+    public var belowZonesSeconds: Double?
+    public var readings: [Reading]
+
+    enum CodingKeys: String, CodingKey {
+        case workout, start, end, zones, readings
+        case meanBpm = "mean_bpm"
+        case minimumBpm = "minimum_bpm"
+        case maximumBpm = "maximum_bpm"
+        case maxHeartRate = "max_hr"
+        case belowZonesSeconds = "below_zones_s"
+    }
+
+    public init(
+        workout: UUID, start: Date, end: Date, meanBpm: Double?, minimumBpm: Double?, maximumBpm: Double?,
+        maxHeartRate: Double?, zones: [Zone]?, belowZonesSeconds: Double?, readings: [Reading]
+    ) {
+        self.workout = workout
+        self.start = start
+        self.end = end
+        self.meanBpm = meanBpm
+        self.minimumBpm = minimumBpm
+        self.maximumBpm = maximumBpm
+        self.maxHeartRate = maxHeartRate
+        self.zones = zones
+        self.belowZonesSeconds = belowZonesSeconds
+        self.readings = readings
+    }
+}

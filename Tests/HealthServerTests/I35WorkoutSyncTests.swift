@@ -1,0 +1,147 @@
+import Foundation
+import HealthCore
+import HealthImport
+import HealthSQLite
+import HealthServer
+import HealthServerRecords
+import HealthSync
+import HealthWire
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Issue 35 §3: a workout travels whole through the sync — its totals, events, statistics,
+/// metadata and every route point reach the server as the device stores them — and deleting
+/// it on the device deletes it, route and all, on the server. (Before, a workout went as its
+/// sample row: the server's copy had no events, statistics or route.)
+@Suite struct I35WorkoutSyncTests {
+    /// What must arrive: everything the wire carries of a workout (the sample's creation date
+    /// and offset are not on the wire, for any sample).
+    struct Carried: Equatable {
+        var activity: String
+        var span: DateInterval
+        var duration: Double?
+        var durationUnit: String?
+        var totals: [Double?]
+        var metadata: [MetadataEntry]
+        var events: [WorkoutEvent]
+        var statistics: [WorkoutStatistic]
+        var routes: [WorkoutRoute]
+        var kept: [RawElement]
+
+        init(_ workout: Workout) {
+            activity = workout.activityType
+            span = DateInterval(start: workout.start, end: workout.end)
+            duration = workout.duration
+            durationUnit = workout.durationUnit
+            totals = [workout.totalEnergyBurned, workout.totalDistance]
+            // Keys repeat in exports; the wire keeps the last of each, sorted.
+            metadata = Dictionary(workout.metadata.map { ($0.key, $0.value) }) { $1 }.sorted { $0.key < $1.key }
+                .map { MetadataEntry(key: $0.key, value: $0.value) }
+            events = workout.events
+            statistics = workout.statistics
+            routes = workout.routes.map { route in
+                var route = route
+                route.metadata = route.metadata.sorted { $0.key < $1.key }
+                return route
+            }
+            kept = workout.extras
+        }
+    }
+
+    @Test(arguments: ServerBackend.enabled) func aWorkoutTravelsWholeAndItsDeletionTakesItsRoute(
+        _ backend: ServerBackend
+    )
+        async throws
+    {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let device = try HealthDatabase(path: harness.folder.appendingPathComponent("device.sqlite").path)
+        _ = try await HealthImporter(database: device).run(path: I35WorkoutRouteTests.export)
+        let everything = DateInterval(start: Date(timeIntervalSince1970: 0), duration: 2e9)
+        let listed = try #require(try await device.store.workouts(overlapping: everything).first)
+        let onDevice = try #require(try await device.store.workout(listed.uuid))
+        #expect(onDevice.routes.first?.points.count == 644 && onDevice.events.count == 4)
+        try await harness.app.test(.live) { client in
+            let url = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
+            let token = try #require(harness.tokens["alice"])
+            let state = try SyncState(folder: harness.folder.appendingPathComponent("sync").path)
+            let transport = HTTPSyncTransport(baseURL: url, token: token, timeout: 120)
+            _ = try await DeviceEnrolment.enrol(server: url, token: token, name: "test", state: state, transport: transport)
+            var configuration = SyncConfiguration()
+            configuration.backfill = .all
+            let engine = SyncEngine(
+                source: device.store, state: state, transport: transport, configuration: configuration,
+                types: { [.workout] }, onEvent: { _ in })
+            let first = try await engine.runOnce()
+            #expect(first.deadLetters == 0 && first.added == 1)
+            let server = try await harness.healthStore("alice")
+            let arrived = try #require(try await server.workout(onDevice.uuid))
+            #expect(Carried(arrived) == Carried(onDevice))
+            #expect(arrived.statistics.map(\.sum) == [134.432, 1.402, 56.4005])
+
+            // Deleted on the device: gone on the server, with its route.
+            _ = try await device.store.delete(uuids: [onDevice.uuid])
+            let second = try await engine.runOnce()
+            #expect(second.deleted == 1)
+            #expect(try await server.workout(onDevice.uuid) == nil)
+            #expect(try await server.workouts(overlapping: everything).isEmpty)
+            if backend == .sqlite {
+                let file = harness.folder.appendingPathComponent("users/\(harness.ids["alice"]!).sqlite").path
+                let counts = try HealthDatabase(path: file).counts()
+                for table in ["workout", "workout_event", "workout_statistic", "workout_route", "route_point"] {
+                    #expect(counts[table] == 0, "\(table)")
+                }
+            }
+        }
+    }
+
+    /// `POST /v1/samples` takes a workout whole too; details on another type, a point off the
+    /// globe or a number that is not finite are 422s naming the field.
+    @Test(arguments: ServerBackend.enabled) func postedWorkoutsAreCheckedField(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let uuid = UUID()
+        func body(_ workout: String, type: String = "HKWorkoutTypeIdentifier") -> String {
+            """
+            {"samples": [{"uuid": "\(uuid.uuidString)", "type": "\(type)", "start": "2024-06-01T07:00:00Z",
+              "end": "2024-06-01T07:30:00Z", "value_text": "HKWorkoutActivityTypeRunning", "source": "Watch",
+              "workout": \(workout)}]}
+            """
+        }
+        let good = """
+            {"duration": 30, "duration_unit": "min", "statistics": [{"type": "HKQuantityTypeIdentifierActiveEnergyBurned",
+             "sum": 321.5, "unit": "kcal"}], "events": [{"type": "HKWorkoutEventTypePause", "date": "2024-06-01T07:10:00Z"}],
+             "routes": [{"points": [{"lat": 48.85, "lon": 2.35, "time": "2024-06-01T07:00:00Z"},
+                                    {"lat": 48.86, "lon": 2.36, "time": "2024-06-01T07:00:05Z", "speed": 2.5}]}]}
+            """
+        try await harness.app.test(.router) { client in
+            for (key, text, type, pointer) in [
+                (
+                    "w1", #"{"routes": [{"points": [{"lat": 91, "lon": 2}]}]}"#, "HKWorkoutTypeIdentifier",
+                    "/samples/0/workout/routes/0/points/0/lat"
+                ),
+                ("w2", #"{"duration": 30}"#, "HKQuantityTypeIdentifierStepCount", "/samples/0/workout"),
+                ("w3", #"{"statistics": [{"type": "steps", "sum": 1e999}]}"#, "HKWorkoutTypeIdentifier", ""),
+            ] {
+                try await client.execute(
+                    uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: key),
+                    body: ByteBuffer(string: body(text, type: type))
+                ) { response in
+                    #expect(response.status == .unprocessableContent || response.status == .badRequest, "\(key)")
+                    if !pointer.isEmpty { #expect(String(buffer: response.body).contains(pointer), "\(key)") }
+                }
+            }
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "ok"),
+                body: ByteBuffer(string: body(good))
+            ) { response in
+                #expect(response.status == .ok)
+            }
+        }
+        let stored = try #require(try await harness.healthStore("alice").workout(uuid))
+        #expect(stored.activityType == "HKWorkoutActivityTypeRunning" && stored.duration == 30)
+        #expect(stored.statistics.map(\.sum) == [321.5] && stored.events.map(\.type) == ["HKWorkoutEventTypePause"])
+        #expect(stored.routes.first?.points.map(\.speed) == [nil, 2.5])
+    }
+}
