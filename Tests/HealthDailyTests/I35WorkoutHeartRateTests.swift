@@ -14,7 +14,8 @@ import Testing
     @Test func zonesAndMeanByHand() {
         let heart = WorkoutHeartRate(
             readings: [(Self.t0, 100), (Self.t0 + 60, 150)], span: DateInterval(start: Self.t0, duration: 180), maximum: 190)
-        #expect(heart.meanBpm == (100.0 * 60 + 150 * 120) / 180)
+        let expected: Double = (100.0 * 60 + 150.0 * 120) / 180
+        #expect(heart.meanBpm == expected)
         #expect(heart.minimumBpm == 100 && heart.maximumBpm == 150)
         #expect(heart.zones?.map(\.seconds) == [60, 0, 120, 0, 0])
         #expect(heart.zones?.map(\.fromBpm) == [95, 114, 133, 152, 171])

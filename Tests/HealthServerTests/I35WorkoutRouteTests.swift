@@ -58,7 +58,8 @@ import Testing
                 // duration="34.18067507346471" durationUnit="min"
                 #expect(walk.durationSeconds == 34.18067507346471 * 60)
                 #expect(walk.source == "Watch" && walk.device?.name == "Apple Watch")
-                #expect(walk.utcOffsetSeconds == -28_800)
+                // Its HKTimeZone (the export's offsets are those of the export's moment).
+                #expect(walk.timeZone == "America/Los_Angeles")
                 #expect(
                     walk.statistics.map { [$0.type, $0.unit ?? ""] } == [
                         ["HKQuantityTypeIdentifierActiveEnergyBurned", "Cal"],
@@ -126,6 +127,13 @@ import Testing
                 try await client.execute(uri: uri, method: .get, headers: harness.headers("bob")) { response in
                     #expect(response.status == .notFound, "\(uri)")
                 }
+            }
+            // A zone name cut at a NUL byte by Foundation is no zone.
+            try await client.execute(
+                uri: "/v1/workouts?from=2020-02-24&to=2020-02-24&tz=Asia/Tokyo%00x", method: .get,
+                headers: harness.headers("alice")
+            ) { response in
+                #expect(response.status == .badRequest)
             }
             try await client.execute(uri: "/v1/workouts/not-a-uuid", method: .get, headers: harness.headers("alice")) {
                 response in
@@ -203,6 +211,8 @@ import Testing
                     #expect(response.headers[.init("HealthPipe-Withheld")!] == "energy,activity", "\(uri)")
                     let body = String(buffer: response.body)
                     #expect(!body.contains("Energy") && !body.contains("Distance") && !body.contains("134.432"), "\(uri)")
+                    // Metadata of those kinds too: average METs (energy), elevation (activity).
+                    #expect(!body.contains("METs") && !body.contains("Elevation"), "\(uri)")
                 }
             }
             try await client.execute(uri: "/v1/workouts/\(uuid.uuidString)/route", method: .get, headers: headers) {

@@ -102,7 +102,7 @@ import Testing
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         let uuid = UUID()
-        func body(_ workout: String, type: String = "HKWorkoutTypeIdentifier") -> String {
+        @Sendable func body(_ workout: String, type: String = "HKWorkoutTypeIdentifier") -> String {
             """
             {"samples": [{"uuid": "\(uuid.uuidString)", "type": "\(type)", "start": "2024-06-01T07:00:00Z",
               "end": "2024-06-01T07:30:00Z", "value_text": "HKWorkoutActivityTypeRunning", "source": "Watch",

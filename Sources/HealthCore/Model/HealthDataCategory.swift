@@ -65,7 +65,8 @@ public enum HealthDataCategory: String, Hashable, Sendable, Codable, CaseIterabl
         case .heart: "heart rate, resting heart rate, heart rate variability, ECGs, blood oxygen"
         case .sleep: "sleep analysis: in bed, asleep, and the core, deep and REM stages"
         case .body: "weight, body fat, height, BMI, lean body mass"
-        case .workouts: "workouts with their type, duration, energy, distance, heart rate and route"
+        case .workouts:
+            "workouts with their type, duration, events and route (their energy, distance and heart rate need those kinds)"
         case .other: "nutrition, glucose, blood pressure, symptoms, hearing and any other type"
         }
     }

@@ -107,10 +107,11 @@ public enum HealthKitWorkoutActivities {
     public static func matches(_ activityType: String, _ asked: String) -> Bool { key(activityType) == key(asked) }
 
     private static func key(_ text: String) -> String {
-        var name = Substring(text)
-        if name.hasPrefix(prefix), name.dropFirst(prefix.count).contains(where: { $0.isLetter || $0.isNumber }) {
-            name = name.dropFirst(prefix.count)
+        var name = Substring(text.lowercased())
+        let lowered = prefix.lowercased()
+        if name.hasPrefix(lowered), name.dropFirst(lowered.count).contains(where: { $0.isLetter || $0.isNumber }) {
+            name = name.dropFirst(lowered.count)
         }
-        return name.lowercased().replacingOccurrences(of: "_", with: "")
+        return name.replacingOccurrences(of: "_", with: "")
     }
 }

@@ -12,6 +12,9 @@ enum GPXReader {
             try scanner.finish()
         } catch let error as XMLScanError {
             throw ImportError(.malformedFile, file: name, error.description)
+        } catch let error as ExportFormatError {
+            // A point without a position: the file named, as for any other fault in it.
+            throw ImportError(.malformedFile, file: name, error.description)
         }
         return scanner.handler.points
     }

@@ -81,6 +81,11 @@ extension HealthRoutes {
     /// `?tz=` (an IANA zone; the zone of days without `HKTimeZone`), default UTC.
     func dayZone(_ request: Request) throws -> TimeZone {
         let name = request.uri.queryParameters["tz"].map(String.init) ?? "UTC"
+        // Foundation reads a name only up to a NUL byte: `Asia/Tokyo\0x` must not become a zone.
+        guard name.count <= 64, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/_+-".contains($0)) })
+        else {
+            throw Problem.badRequest("tz must be an IANA zone such as Europe/Paris")
+        }
         guard let zone = TimeZone(identifier: name) else {
             throw Problem.badRequest("tz must be an IANA zone such as Europe/Paris, not '\(name)'")
         }

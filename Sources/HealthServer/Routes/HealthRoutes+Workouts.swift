@@ -65,18 +65,22 @@ extension HealthRoutes {
             throw Problem(.notFound, "No route", detail: "this workout recorded no route")
         }
         let name = "workout-\(workout.uuid.uuidString.lowercased())"
-        if format == "geojson" {
-            return Response(
-                status: .ok,
-                headers: [
-                    .contentType: "application/geo+json",
-                    .contentDisposition: "attachment; filename=\"\(name).geojson\"",
-                ], body: .init(byteBuffer: ByteBuffer(bytes: try RouteDocuments.geoJSON(workout))))
+        // Written to the response a chunk at a time: a long route never sits in memory as text.
+        let geoJSON = format == "geojson"
+        let body = ResponseBody { writer in
+            if geoJSON {
+                try await RouteDocuments.writeGeoJSON(workout) { try await writer.write(ByteBuffer(string: $0)) }
+            } else {
+                try await RouteDocuments.writeGPX(workout) { try await writer.write(ByteBuffer(string: $0)) }
+            }
+            try await writer.finish(nil)
         }
         return Response(
             status: .ok,
-            headers: [.contentType: "application/gpx+xml", .contentDisposition: "attachment; filename=\"\(name).gpx\""],
-            body: .init(byteBuffer: ByteBuffer(string: RouteDocuments.gpx(workout))))
+            headers: [
+                .contentType: geoJSON ? "application/geo+json" : "application/gpx+xml",
+                .contentDisposition: "attachment; filename=\"\(name).\(geoJSON ? "geojson" : "gpx")\"",
+            ], body: body)
     }
 
     /// `GET /v1/workouts/{id}/heart-rate[?max_hr=N]`: the heart-rate readings of the

@@ -186,6 +186,9 @@ public struct WorkoutWire: Codable, Sendable, Hashable {
             throw WireFieldError("duration must not be negative", pointer: at("duration"))
         }
         workout.durationUnit = durationUnit
+        for (value, field) in [(totalDistance, "total_distance"), (totalEnergyBurned, "total_energy_burned")] {
+            if let value, value < 0 { throw WireFieldError("\(field) must not be negative", pointer: at(field)) }
+        }
         workout.totalDistance = try finite(totalDistance, "total_distance")
         workout.totalDistanceUnit = totalDistanceUnit
         workout.totalEnergyBurned = try finite(totalEnergyBurned, "total_energy_burned")

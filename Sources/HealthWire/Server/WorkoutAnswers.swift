@@ -28,8 +28,9 @@ public struct WorkoutSummaryWire: Codable, Sendable, Equatable {
     public var end: Date
     /// Seconds: the recorded duration in its unit converted, else from start to end.
     public var durationSeconds: Double
-    /// The offset from UTC the workout was recorded at, when known.
-    public var utcOffsetSeconds: Int?
+    /// The IANA zone the workout was recorded in (its `HKTimeZone`), when known. (An
+    /// export's timestamps carry the offset of the export's moment, not the workout's.)
+    public var timeZone: String?
     public var source: String
     public var device: DeviceWire?
     public var totalEnergyBurned: WorkoutQuantityWire?
@@ -40,7 +41,7 @@ public struct WorkoutSummaryWire: Codable, Sendable, Equatable {
         case uuid, activity, start, end, source, device, statistics
         case activityType = "activity_type"
         case durationSeconds = "duration_s"
-        case utcOffsetSeconds = "utc_offset_seconds"
+        case timeZone = "time_zone"
         case totalEnergyBurned = "total_energy_burned"
         case totalDistance = "total_distance"
     }
@@ -54,7 +55,7 @@ public struct WorkoutSummaryWire: Codable, Sendable, Equatable {
         start = workout.start
         end = workout.end
         durationSeconds = Self.seconds(workout)
-        utcOffsetSeconds = workout.utcOffsetSeconds
+        timeZone = workout.metadata.timeZoneIdentifier
         source = workout.source.name
         device = workout.device.map(DeviceWire.init)
         totalEnergyBurned =
@@ -70,6 +71,7 @@ public struct WorkoutSummaryWire: Codable, Sendable, Equatable {
     /// The kinds of `workout`'s figures a reader of `readable` kinds does not see.
     public static func withheld(_ workout: Workout, readable: Set<HealthDataCategory>) -> Set<HealthDataCategory> {
         var kinds = Set(workout.statistics.map { HealthDataCategory($0.type) })
+        kinds.formUnion(workout.metadata.compactMap { WorkoutMetadata.kind(of: $0.key) })
         if workout.totalEnergyBurned != nil { kinds.insert(.energy) }
         if workout.totalDistance != nil { kinds.insert(.activity) }
         return kinds.subtracting(readable)
@@ -145,7 +147,9 @@ public struct WorkoutDetailAnswer: Codable, Sendable, Equatable {
     public init(_ workout: Workout, readable: Set<HealthDataCategory>) {
         self.workout = WorkoutSummaryWire(workout, readable: readable)
         events = workout.events.map(WorkoutEventWire.init)
-        metadata = Dictionary(workout.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+        metadata = Dictionary(
+            workout.metadata.filter { WorkoutMetadata.kind(of: $0.key).map(readable.contains) ?? true }
+                .map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
         routes = workout.routes.map(WorkoutRouteWire.init)
         keptElements = workout.extras.reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
     }
@@ -266,5 +270,21 @@ public struct WorkoutHeartRateAnswer: Codable, Sendable, Equatable {
         self.zones = zones
         self.belowZonesSeconds = belowZonesSeconds
         self.readings = readings
+    }
+}
+
+/// The kind of data a workout's metadata entry tells of, when it is one a token may be
+/// refused: `HKAverageMETs` is energy; elevation, distance, speed, laps and strokes are
+/// activity; heart-rate entries are heart. Others (indoor, weather, time zone, a third
+/// party's own keys) go with the workout.
+public enum WorkoutMetadata {
+    public static func kind(of key: String) -> HealthDataCategory? {
+        let name = key.lowercased()
+        if name.contains("heartrate") { return .heart }
+        if name.contains("mets") || name.contains("energy") || name.contains("calorie") { return .energy }
+        for word in ["elevation", "distance", "speed", "lap", "stroke", "cadence", "power", "steps"] where name.contains(word) {
+            return .activity
+        }
+        return nil
     }
 }

@@ -32,6 +32,10 @@ struct ExportGPX: AsyncParsableCommand {
         if workout != nil, range.last != nil || range.from != nil {
             throw ValidationError("give --workout or a range of days (--last, --from/--to), not both")
         }
+        if out?.isEmpty == true { throw ValidationError("--out must name a file, a folder or -") }
+        if workout == nil, out == "-" {
+            throw ValidationError("a range of days writes a file per workout: --out names a folder (- is for --workout)")
+        }
     }
 
     func run() async throws {
@@ -50,10 +54,10 @@ struct ExportGPX: AsyncParsableCommand {
                 if path.hasSuffix("/")
                     || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue)
                 {
-                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                    try Self.makeFolder(path)
                     path = (path as NSString).appendingPathComponent(Self.fileName(found, configuration: range.configuration()))
                 }
-                try Self.write(RouteDocuments.gpx(found), to: path)
+                try await Self.write(found, to: path)
                 if path != "-" { printError("Wrote \(path).") }
             }
             return
@@ -61,7 +65,7 @@ struct ExportGPX: AsyncParsableCommand {
         let folder = out ?? "."
         let configuration = range.configuration()
         let written = try await storage.withQueries { store -> Int in
-            let (first, last) = try await range.dates(store: store, configuration: configuration, defaultDays: 30)
+            let (first, last) = try await range.dates(store: store, configuration: configuration, defaultDays: 7)
             let span = try await DailyNormalizer(store: store, configuration: configuration, now: { Date() })
                 .span(from: first, through: last)
             var written = 0
@@ -70,9 +74,9 @@ struct ExportGPX: AsyncParsableCommand {
                 guard let workout = try await store.workout(listed.uuid), !RouteDocuments.tracks(workout).isEmpty else {
                     continue
                 }
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try Self.makeFolder(folder)
                 let path = (folder as NSString).appendingPathComponent(Self.fileName(workout, configuration: configuration))
-                try Self.write(RouteDocuments.gpx(workout), to: path)
+                try await Self.write(workout, to: path)
                 written += 1
             }
             return written
@@ -80,19 +84,42 @@ struct ExportGPX: AsyncParsableCommand {
         printError("Wrote \(written) GPX file\(written == 1 ? "" : "s") to \(folder).")
     }
 
-    /// `2024-06-01_Running_1a2b3c4d.gpx`: the local day it started, its activity, the start of its id.
+    /// `2024-06-01_Running_1a2b3c4d.gpx`: the local day it started (in `--tz`, else the zone it
+    /// was recorded in, else the home zone), its activity, the start of its id.
     static func fileName(_ workout: Workout, configuration: DailyNormalizer.Configuration) -> String {
-        let zone = workout.utcOffsetSeconds.flatMap(TimeZone.init(secondsFromGMT:)) ?? configuration.homeZone
-        let day = LocalDate(workout.start, in: zone)
+        let day = LocalDate(workout.start, in: WorkoutTable.zone(of: workout, configuration: configuration))
         let activity = HealthKitWorkoutActivities.shortName(workout.activityType).filter { $0.isLetter || $0.isNumber }
         return "\(day)_\(activity.isEmpty ? "Workout" : activity)_\(workout.uuid.uuidString.lowercased().prefix(8)).gpx"
     }
 
-    /// Writes `text` to standard output (`-`) or to `path`, moved into place once whole.
-    static func write(_ text: String, to path: String) throws {
+    /// Creates `folder` (and its parents), or says why it cannot: exit 2.
+    static func makeFolder(_ folder: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                printError("error: \(folder) is a file, not a folder; give a folder for the GPX files")
+                throw ExitCode(2)
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            printError(
+                "error: cannot make the folder \(folder): \((error as NSError).localizedFailureReason ?? "permission denied or a file in the way")"
+            )
+            throw ExitCode(2)
+        }
+    }
+
+    /// Writes `workout`'s route as GPX to standard output (`-`) or to `path`, a chunk at a
+    /// time, moved into place once whole.
+    static func write(_ workout: Workout, to path: String) async throws {
         let destination = try CSVDestination(path, now: Date(), zone: .current)
         do {
-            try Array(text.utf8).withUnsafeBytes { try destination.write($0) }
+            try await RouteDocuments.writeGPX(workout) { chunk in
+                try Array(chunk.utf8).withUnsafeBytes { try destination.write($0) }
+            }
             try destination.commit()
         } catch {
             destination.discard()

@@ -36,7 +36,7 @@ struct Workouts: AsyncParsableCommand {
     func run() async throws {
         let configuration = range.configuration()
         let (first, last, workouts) = try await storage.withQueries { store in
-            let (first, last) = try await range.dates(store: store, configuration: configuration, defaultDays: 30)
+            let (first, last) = try await range.dates(store: store, configuration: configuration, defaultDays: 7)
             let span = try await DailyNormalizer(store: store, configuration: configuration, now: { Date() })
                 .span(from: first, through: last)
             let workouts = try await store.workouts(overlapping: span).filter { workout in
@@ -61,17 +61,16 @@ struct Workouts: AsyncParsableCommand {
             printError("No workouts from \(first) through \(last).")
             return
         }
-        print(WorkoutTable.render(workouts, zone: configuration.homeZone))
+        print(WorkoutTable.render(workouts, configuration: configuration))
     }
 }
 
-/// One line per workout: its local day and start (in the zone it was recorded in, else the
-/// zone in effect), activity, minutes, recorded energy and distance, source and id.
+/// One line per workout: its local day and start (``zone(of:configuration:)``), activity, minutes, recorded energy and distance, source and id.
 enum WorkoutTable {
-    static func render(_ workouts: [Workout], zone: TimeZone) -> String {
+    static func render(_ workouts: [Workout], configuration: DailyNormalizer.Configuration) -> String {
         var rows = [["date", "start", "activity", "min", "energy", "distance", "source", "id"]]
         for workout in workouts {
-            let local = workout.utcOffsetSeconds.flatMap(TimeZone.init(secondsFromGMT:)) ?? zone
+            let local = zone(of: workout, configuration: configuration)
             rows.append([
                 LocalDate(workout.start, in: local).description, ClockTime.format(workout.start, in: local),
                 HealthKitWorkoutActivities.shortName(workout.activityType),
@@ -86,6 +85,13 @@ enum WorkoutTable {
             ])
         }
         return TextTable.render(rows, leftAligned: [0, 2, 6, 7])
+    }
+
+    /// The zone a workout's clock times are shown in: `--tz`, else the zone it was recorded
+    /// in (`HKTimeZone`), else the home zone. (An export's offsets are the export's moment's.)
+    static func zone(of workout: Workout, configuration: DailyNormalizer.Configuration) -> TimeZone {
+        configuration.explicitZone ?? workout.metadata.timeZoneIdentifier.flatMap(TimeZone.init(identifier:))
+            ?? configuration.homeZone
     }
 
     /// The statistic of a type `matching` (its sum), else the element's total; `—` for none.

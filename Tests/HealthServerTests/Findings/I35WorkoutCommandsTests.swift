@@ -51,6 +51,25 @@ import Testing
         let written = try FileManager.default.contentsOfDirectory(atPath: routes)
         #expect(written == ["2020-02-24_Walking_\(walk.uuid.uuidString.lowercased().prefix(8)).gpx"])
 
+        // Clock times in the zone the walk was recorded in (its HKTimeZone), or in --tz: never
+        // the export's offset.
+        let tokyo = try CommandLine33.run(
+            ["workouts", "--db", store, "--from", "2020-02-25", "--to", "2020-02-25", "--tz", "Asia/Tokyo"])
+        #expect(tokyo.out.contains("2020-02-25  02:44"), "\(tokyo.out)")
+        let anyCase = try CommandLine33.run(
+            ["workouts", "--db", store, "--from", "2020-02-24", "--to", "2020-02-24", "--type", "hkworkoutactivitytypewalking"])
+        #expect(anyCase.out.contains("Walking"))
+
+        // Where a range's files cannot go is said plainly.
+        let notAFolder = try CommandLine33.run(
+            ["export", "gpx", "--db", store, "--from", "2020-02-01", "--to", "2020-02-29", "--out", file])
+        #expect(notAFolder.status == 2 && notAFolder.err.contains("is a file, not a folder"), "\(notAFolder.err)")
+        for out in ["", "-"] {
+            let refused = try CommandLine33.run(
+                ["export", "gpx", "--db", store, "--from", "2020-02-01", "--to", "2020-02-29", "--out", out])
+            #expect(refused.status == 64, "\(out): \(refused.err)")
+        }
+
         let unknown = try CommandLine33.run(["export", "gpx", "--db", store, "--workout", UUID().uuidString])
         #expect(unknown.status == 2 && unknown.err.contains("no workout with id"))
         let both = try CommandLine33.run(["export", "gpx", "--db", store, "--workout", walk.uuid.uuidString, "--last", "3"])
