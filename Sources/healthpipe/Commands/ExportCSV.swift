@@ -3,11 +3,13 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthExport
+import HealthWire
 
 struct ExportCSV: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "csv",
-        abstract: "Samples as CSV rows Date,Metric,Value,Unit in your units, or the daily metrics (--daily).",
+        abstract:
+            "Samples as CSV rows Date,Metric,Value,Unit in your units, the daily metrics (--daily) or the workouts (--workouts).",
         discussion: """
             Metrics: \(MetricRegistry.known.map(\.name).joined(separator: ", ")), and any other stored \
             type by its name (mindful_session). Rows stream from the store: memory stays flat. \
@@ -24,6 +26,9 @@ struct ExportCSV: AsyncParsableCommand {
 
     @Flag(help: "The normalised daily metrics, one row per local day (as `healthpipe days`).")
     var daily = false
+
+    @Flag(help: "The workouts, one row per workout with its own duration, energy, distance and heart rate.")
+    var workouts = false
 
     @Option(help: "First local day, YYYY-MM-DD (default: 29 days before --to).")
     var from: String?
@@ -74,8 +79,8 @@ struct ExportCSV: AsyncParsableCommand {
 
     func validate() throws {
         if sourceFilter { throw ValidationError("the Source column is --source-column (--source filters by a source)") }
-        guard [metrics != nil, allMetrics, daily].filter({ $0 }).count == 1 else {
-            throw ValidationError("give one of --metrics, --all-metrics or --daily")
+        guard [metrics != nil, allMetrics, daily, workouts].filter({ $0 }).count == 1 else {
+            throw ValidationError("give one of --metrics, --all-metrics, --daily or --workouts")
         }
         if let metrics, !CSVExportRequest.namesAMetric(metrics) {
             throw ValidationError("--metrics must name at least one metric (weight,steps,…), or use --all-metrics")
@@ -105,7 +110,10 @@ struct ExportCSV: AsyncParsableCommand {
             let output = CSVOutput { try destination.write($0) }
             let summary =
                 daily
-                ? try await exportDaily(store, output, dates) : try await exportSamples(store, output, zone, dates, data)
+                ? try await exportDaily(store, output, dates)
+                : workouts
+                    ? try await exportWorkouts(store, output, dates)
+                    : try await exportSamples(store, output, zone, dates, data)
             try destination.commit()
             let elapsed = Date().timeIntervalSince(started)
             printError(
@@ -161,6 +169,22 @@ struct ExportCSV: AsyncParsableCommand {
             .metrics(from: first, through: last)
         try DailyCSV.write(days, to: output)
         return "Wrote \(days.count) days"
+    }
+
+    private func exportWorkouts(
+        _ store: any HealthQuerying, _ output: CSVOutput, _ dates: (LocalDate, LocalDate)?
+    ) async throws -> String {
+        let configuration = zones.configuration()
+        var found: [Workout] = []
+        if let (first, last) = dates {
+            let span = try await DailyNormalizer(store: store, configuration: configuration, now: { Date() })
+                .span(from: first, through: last)
+            found = try await store.workouts(overlapping: span).filter { $0.start >= span.start && $0.start < span.end }
+        }
+        try WorkoutCSV.write(
+            found, zone: { WorkoutTable.zone(of: $0, configuration: configuration) }, to: output,
+            duration: WorkoutSummaryWire.seconds)
+        return "Wrote \(found.count) workout\(found.count == 1 ? "" : "s")"
     }
 
     /// The inclusive local dates asked for: --from/--to; the 30 days to --to, or to today —

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthExport
 import HealthWire
 import Testing
 
@@ -59,6 +60,19 @@ import Testing
         let anyCase = try CommandLine33.run(
             ["workouts", "--db", store, "--from", "2020-02-24", "--to", "2020-02-24", "--type", "hkworkoutactivitytypewalking"])
         #expect(anyCase.out.contains("Walking"))
+
+        // One CSV row per workout, with its own figures in its own units, its clock in its zone.
+        let csv = try CommandLine33.run(
+            ["export", "csv", "--workouts", "--db", store, "--from", "2020-02-24", "--to", "2020-02-24"])
+        #expect(csv.status == 0, "\(csv.err)")
+        let rows = csv.out.split(separator: "\n").map(String.init)
+        #expect(rows.first == WorkoutCSV.header.joined(separator: ","))
+        #expect(rows.count == 2)
+        let row = try #require(rows.last)
+        #expect(
+            row.hasPrefix(
+                "\(walk.uuid.uuidString.lowercased()),2020-02-24T09:44:00-08:00,2020-02-24T10:18:11-08:00,Walking,34.18"))
+        #expect(row.hasSuffix(",Watch,134.432,Cal,1.402,mi,,,,217 cm,no,America/Los_Angeles"), "\(row)")
 
         // Where a range's files cannot go is said plainly.
         let notAFolder = try CommandLine33.run(
