@@ -90,7 +90,7 @@ async def stdio_part():
         await session.initialize()
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         expected = {"get_coach_context", "get_daily_metrics", "get_sleep", "get_readiness", "get_workouts", "get_trends",
-                    "compare_periods", "list_data_types", "query_samples"}
+                    "compare_periods", "list_data_types", "query_samples", "get_workout_details", "get_workout_route"}
         check(set(tools) == expected, f"tools: {sorted(tools)}")
         check(all(tool.annotations and tool.annotations.read_only_hint for tool in tools.values()), "a tool is not read-only")
         check(all(tool.input_schema.get("type") == "object" for tool in tools.values()), "a tool has no object schema")
@@ -128,6 +128,18 @@ async def stdio_part():
         for field in ("step_count_today", "resting_heart_rate_bpm", "last_night_sleep_duration_hours", "date"):
             check(context.get(field) == snapshot.get(field), f"context {field}: {context.get(field)} != {snapshot.get(field)}")
 
+        # A workout's id from the list opens it in full and gives its route.
+        listed = structured(await session.call_tool("get_workouts", {"from": first, "to": last, "include_route": True}),
+                            "get_workouts")
+        with_route = [w for w in listed["workouts"] if w.get("route")]
+        check(len(with_route) > 0, "get_workouts: no workout with a route in the year")
+        workout_id = with_route[0]["id"]
+        details = structured(await session.call_tool("get_workout_details", {"id": workout_id, "max_hr": 190}),
+                             "get_workout_details")
+        check(details["id"] == workout_id and "heart_rate" in details, f"get_workout_details: {sorted(details)}")
+        route = structured(await session.call_tool("get_workout_route", {"id": workout_id, "max_points": 50}),
+                           "get_workout_route")
+        check(0 < len(route["points"]) <= 50, f"get_workout_route: {len(route['points'])} points")
         for tool, arguments in [
             ("get_workouts", {"from": month_from, "to": last, "include_route": True}),
             ("get_trends", {"metric": "steps", "period": 30, "date": last}),

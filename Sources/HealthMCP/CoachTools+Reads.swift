@@ -189,7 +189,8 @@ extension CoachTools {
     }
 
     func workouts(_ arguments: ToolArguments) async throws -> Answer {
-        try arguments.only(["from", "to", "activity", "include_route"])
+        try arguments.only(["from", "to", "activity", "include_route", "min_minutes"])
+        let minimum = Double(try arguments.integer("min_minutes", in: 0...10_000) ?? 0) * 60
         let (first, last) = try arguments.range(maxDays: 3660)
         let zone = source.normalization.homeZone
         let window = DateInterval(start: first.instant(hour: 0, in: zone), end: last.adding(days: 1).instant(hour: 0, in: zone))
@@ -197,9 +198,12 @@ extension CoachTools {
         // With routes, fewer workouts: each route is up to 100 points.
         let limit = routes ? 10 : 50
         let workouts = try await WorkoutSummarizer(store: source.store, withheld: source.withheld).workouts(
-            in: window, limit: limit, routePoints: routes ? 100 : 0, activity: try arguments.string("activity"))
+            in: window, limit: limit, routePoints: routes ? 100 : 0, activity: try arguments.string("activity"),
+            minimumSeconds: minimum)
         let rows: [Value] = workouts.map { workout in
             var row: [String: Value] = [
+                // For get_workout_details and get_workout_route.
+                "id": .text(workout.id?.uuidString.lowercased()),
                 "activity": .string(workout.activity), "start": .string(localTime(workout.start, zone)),
                 "duration_minutes": .double(workout.end.timeIntervalSince(workout.start) / 60),
                 "active_energy_kcal": .number(workout.energyKcal), "distance_km": .number(workout.distanceKm),

@@ -94,6 +94,7 @@ public struct CoachTools: Sendable {
                     range("the range").merging([
                         "activity": Schema.string("Only this activity, e.g. Running or Cycling."),
                         "include_route": Schema.bool("Also give each route (latitude, longitude), at most 100 points."),
+                        "min_minutes": Schema.integer("Only workouts at least this many minutes long.", 0...10_000),
                     ]) { $1 }, required: ["from", "to"]), annotations: readOnly),
             Tool(
                 name: "get_trends", title: "Trend of a metric",
@@ -134,6 +135,7 @@ public struct CoachTools: Sendable {
                         "unit": Schema.string("A HealthKit unit such as count/min, kg, kcal (default: the samples' own)."),
                     ]) { $1 }, required: ["type", "from", "to"]), annotations: readOnly),
         ]
+        tools += Self.workoutTools
         if source.allowWrites {
             tools.append(
                 Tool(
@@ -168,6 +170,8 @@ public struct CoachTools: Sendable {
             case "get_sleep": answer = try await sleep(arguments)
             case "get_readiness": answer = try await readiness(arguments)
             case "get_workouts": answer = try await workouts(arguments)
+            case "get_workout_details": answer = try await workoutDetails(arguments)
+            case "get_workout_route": answer = try await workoutRoute(arguments)
             case "get_trends": answer = try await trends(arguments)
             case "compare_periods": answer = try await comparePeriods(arguments)
             case "list_data_types": answer = try await dataTypes(arguments)
@@ -224,7 +228,7 @@ public struct CoachTools: Sendable {
         switch tool {
         case "get_sleep": [.sleep]
         case "get_readiness": NormalizedDailyMetrics.categories
-        case "get_workouts": [.workouts]
+        case "get_workouts", "get_workout_details", "get_workout_route": [.workouts]
         case "get_trends", "compare_periods":
             metric.flatMap { name in metrics.first { $0.name == name }.map { [$0.category] } } ?? []
         case "query_samples": type.map { [HealthDataCategory((try? SampleTypeNames.type(named: $0)) ?? SampleType($0))] } ?? []

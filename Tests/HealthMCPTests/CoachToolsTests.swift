@@ -100,7 +100,7 @@ enum CoachStore {
 
     @Test func everyAnswerStaysUnderTheCap() async throws {
         let tools = try await CoachStore.tools(allowWrites: true)
-        #expect(tools.definitions.count == 10)
+        #expect(tools.definitions.count == 12)
         let calls: [(String, [String: Value])] = [
             ("get_coach_context", ["at": "2024-04-29T20:00:00-07:00"]),
             ("get_daily_metrics", ["from": "2024-01-01", "to": "2024-12-31"]),

@@ -21,6 +21,24 @@ public enum HealthDataCategory: String, Hashable, Sendable, Codable, CaseIterabl
     case workouts
     case other
 
+    /// The kind of data a workout's metadata entry tells of, when it is one a reader may be
+    /// refused: `HKAverageMETs` is energy; elevation, distance, speed, laps, strokes, cadence
+    /// and power are activity; heart-rate entries are heart. `nil` for the others (indoor,
+    /// weather, time zone, a third party's own keys): they go with the workout.
+    public init?(workoutMetadataKey key: String) {
+        let name = key.lowercased()
+        if name.contains("heartrate") {
+            self = .heart
+        } else if name.contains("mets") || name.contains("energy") || name.contains("calorie") {
+            self = .energy
+        } else if ["elevation", "distance", "speed", "lap", "stroke", "cadence", "power", "steps"].contains(where: name.contains)
+        {
+            self = .activity
+        } else {
+            return nil
+        }
+    }
+
     /// The category of a sample type.
     public init(_ type: SampleType) {
         let name = type.identifier

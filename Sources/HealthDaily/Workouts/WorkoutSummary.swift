@@ -19,6 +19,9 @@ public struct WorkoutSummary: Sendable, Hashable, Codable {
     public var heartRateSource: FigureSource?
     /// The route's points, when one was recorded.
     public var route: [RoutePoint]
+    /// The workout's UUID (`healthpipe workouts`, `GET /v1/workouts/{id}`, MCP's
+    /// `get_workout_details` take it).
+    public var id: UUID?
 
     /// Where a figure of a workout comes from.
     public enum FigureSource: String, Sendable, Hashable, Codable {
@@ -80,16 +83,17 @@ public struct WorkoutSummarizer: Sendable {
     }
 
     /// The workouts overlapping `window` (of `activity` when given: `Running` or
-    /// `HKWorkoutActivityTypeRunning`), newest first, at most `limit`; routes thinned evenly
-    /// to at most `routePoints` points (0: none read).
+    /// `HKWorkoutActivityTypeRunning`; at least `minimumSeconds` long), newest first, at most
+    /// `limit`; routes thinned evenly to at most `routePoints` points (0: none read).
     public func workouts(
-        in window: DateInterval, limit: Int, routePoints: Int, activity: String? = nil
+        in window: DateInterval, limit: Int, routePoints: Int, activity: String? = nil, minimumSeconds: Double = 0
     ) async throws
         -> [WorkoutSummary]
     {
         let wanted = activity.map(Self.activityName)
         let headers = try await store.samples(of: .workout, overlapping: window)
             .filter { wanted == nil || Self.name(of: $0) == wanted }
+            .filter { $0.end.timeIntervalSince($0.start) >= minimumSeconds }
             .sorted { $0.start > $1.start }.prefix(limit)
         var routes: [UUID: [RoutePoint]] = [:]
         if routePoints > 0, !withheld.contains(.workouts) {
@@ -107,6 +111,7 @@ public struct WorkoutSummarizer: Sendable {
                 activity: Self.name(of: header), start: header.start, end: header.end, energyKcal: nil, distanceKm: nil,
                 averageHeartRate: nil,
                 route: (routes[header.uuid] ?? []).map { .init(latitude: $0.latitude, longitude: $0.longitude) })
+            summary.id = header.uuid
             let own = recorded[header.uuid] ?? WorkoutTotals()
             if !withheld.contains(.energy) {
                 (summary.energyKcal, summary.energySource) = try await figure(own.energyKcal) { try await energyKcal(span) }

@@ -71,7 +71,7 @@ public struct WorkoutSummaryWire: Codable, Sendable, Equatable {
     /// The kinds of `workout`'s figures a reader of `readable` kinds does not see.
     public static func withheld(_ workout: Workout, readable: Set<HealthDataCategory>) -> Set<HealthDataCategory> {
         var kinds = Set(workout.statistics.map { HealthDataCategory($0.type) })
-        kinds.formUnion(workout.metadata.compactMap { WorkoutMetadata.kind(of: $0.key) })
+        kinds.formUnion(workout.metadata.compactMap { HealthDataCategory(workoutMetadataKey: $0.key) })
         if workout.totalEnergyBurned != nil { kinds.insert(.energy) }
         if workout.totalDistance != nil { kinds.insert(.activity) }
         return kinds.subtracting(readable)
@@ -148,7 +148,7 @@ public struct WorkoutDetailAnswer: Codable, Sendable, Equatable {
         self.workout = WorkoutSummaryWire(workout, readable: readable)
         events = workout.events.map(WorkoutEventWire.init)
         metadata = Dictionary(
-            workout.metadata.filter { WorkoutMetadata.kind(of: $0.key).map(readable.contains) ?? true }
+            workout.metadata.filter { HealthDataCategory(workoutMetadataKey: $0.key).map(readable.contains) ?? true }
                 .map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
         routes = workout.routes.map(WorkoutRouteWire.init)
         keptElements = workout.extras.reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
@@ -270,21 +270,5 @@ public struct WorkoutHeartRateAnswer: Codable, Sendable, Equatable {
         self.zones = zones
         self.belowZonesSeconds = belowZonesSeconds
         self.readings = readings
-    }
-}
-
-/// The kind of data a workout's metadata entry tells of, when it is one a token may be
-/// refused: `HKAverageMETs` is energy; elevation, distance, speed, laps and strokes are
-/// activity; heart-rate entries are heart. Others (indoor, weather, time zone, a third
-/// party's own keys) go with the workout.
-public enum WorkoutMetadata {
-    public static func kind(of key: String) -> HealthDataCategory? {
-        let name = key.lowercased()
-        if name.contains("heartrate") { return .heart }
-        if name.contains("mets") || name.contains("energy") || name.contains("calorie") { return .energy }
-        for word in ["elevation", "distance", "speed", "lap", "stroke", "cadence", "power", "steps"] where name.contains(word) {
-            return .activity
-        }
-        return nil
     }
 }

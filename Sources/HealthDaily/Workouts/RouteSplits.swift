@@ -1,0 +1,77 @@
+import Foundation
+import HealthCore
+
+/// A route's splits: the time of each whole kilometre (or mile) along it, from its points'
+/// positions and times.
+///
+/// The distance between two points is the great-circle (haversine) distance on a sphere of
+/// the Earth's mean radius, 6,371,008.8 m; the route's points are taken in recorded order,
+/// each route of a workout after the one before. A split ends where the distance passes a
+/// whole unit, at a time interpolated linearly between the two points around it; the rest
+/// after the last whole unit is a last, shorter split. Points without a time are skipped.
+///
+/// ```swift
+/// // Two points 0.009° of latitude apart (1,000.75 m), 300 s apart: one split of 1 km in
+/// // 299.8 s, then 0.75 m in 0.2 s.
+/// RouteSplits.splits([a, b], unit: 1000)
+/// ```
+public enum RouteSplits {
+    public static let earthRadius = 6_371_008.8
+    public static let kilometre = 1_000.0
+    public static let mile = 1_609.344
+
+    public struct Split: Sendable, Equatable, Codable {
+        /// 1 for the first unit.
+        public var index: Int
+        /// Metres in it: the unit, or less for the last.
+        public var meters: Double
+        public var seconds: Double
+
+        public init(index: Int, meters: Double, seconds: Double) {
+            self.index = index
+            self.meters = meters
+            self.seconds = seconds
+        }
+    }
+
+    /// The great-circle distance between two positions, metres.
+    public static func distance(_ a: RoutePoint, _ b: RoutePoint) -> Double {
+        let (phi1, phi2) = (a.latitude * .pi / 180, b.latitude * .pi / 180)
+        let deltaPhi = phi2 - phi1
+        let deltaLambda = (b.longitude - a.longitude) * .pi / 180
+        let h = sin(deltaPhi / 2) * sin(deltaPhi / 2) + cos(phi1) * cos(phi2) * sin(deltaLambda / 2) * sin(deltaLambda / 2)
+        return 2 * earthRadius * asin(min(1, sqrt(h)))
+    }
+
+    /// The splits of `points` by `unit` metres.
+    public static func splits(_ points: [RoutePoint], unit: Double = kilometre) -> [Split] {
+        let timed = points.compactMap { point in point.time.map { (point, $0) } }
+        guard timed.count > 1, unit > 0 else { return [] }
+        var splits: [Split] = []
+        var covered = 0.0  // metres at the previous point
+        var splitStart = (meters: 0.0, time: timed[0].1)
+        for index in 1..<timed.count {
+            let (previous, previousTime) = timed[index - 1]
+            let (point, time) = timed[index]
+            let step = distance(previous, point)
+            let seconds = time.timeIntervalSince(previousTime)
+            var next = (Double(splits.count) + 1) * unit
+            while step > 0, covered + step >= next {
+                let fraction = (next - covered) / step
+                let at = previousTime.addingTimeInterval(seconds * fraction)
+                splits.append(
+                    Split(index: splits.count + 1, meters: unit, seconds: at.timeIntervalSince(splitStart.time)))
+                splitStart = (next, at)
+                next += unit
+            }
+            covered += step
+        }
+        let rest = covered - splitStart.meters
+        if rest > 0.5 {
+            splits.append(
+                Split(index: splits.count + 1, meters: rest, seconds: timed[timed.count - 1].1.timeIntervalSince(splitStart.time))
+            )
+        }
+        return splits
+    }
+}
