@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthMetrics
 
 /// A workout's route as the documents other tools read: GPX 1.1 (Strava, Garmin Connect,
 /// Komoot and Apple's own export import it) and GeoJSON (maps on the web), written in
@@ -126,15 +127,17 @@ public enum RouteDocuments {
     }
 
     private static func trackPoint(_ point: RoutePoint) -> String {
-        var line = "      <trkpt lat=\"\(number(point.latitude))\" lon=\"\(number(point.longitude))\">"
-        if let elevation = point.elevation { line += "<ele>\(number(elevation))</ele>" }
-        if let time = point.time { line += "<time>\(Self.time(time))</time>" }
-        let extensions = [
-            ("speed", point.speed), ("course", point.course), ("hAcc", point.horizontalAccuracy),
-            ("vAcc", point.verticalAccuracy),
-        ]
-        .compactMap { name, value in value.map { "<\(name)>\(number($0))</\(name)>" } }
-        if !extensions.isEmpty { line += "<extensions>\(extensions.joined())</extensions>" }
+        var line = "      <trkpt lat=\"" + number(point.latitude) + "\" lon=\"" + number(point.longitude) + "\">"
+        if let elevation = point.elevation { line += "<ele>" + number(elevation) + "</ele>" }
+        if let time = point.time { line += "<time>" + Self.time(time) + "</time>" }
+        if point.speed != nil || point.course != nil || point.horizontalAccuracy != nil || point.verticalAccuracy != nil {
+            line += "<extensions>"
+            if let speed = point.speed { line += "<speed>" + number(speed) + "</speed>" }
+            if let course = point.course { line += "<course>" + number(course) + "</course>" }
+            if let accuracy = point.horizontalAccuracy { line += "<hAcc>" + number(accuracy) + "</hAcc>" }
+            if let accuracy = point.verticalAccuracy { line += "<vAcc>" + number(accuracy) + "</vAcc>" }
+            line += "</extensions>"
+        }
         return line + "</trkpt>\n"
     }
 
@@ -155,20 +158,8 @@ public enum RouteDocuments {
     private static func optional(_ value: Double?) -> String { value.map(number) ?? "null" }
 
     /// `2024-06-01T07:30:00Z`, or `…:00.250Z` when the instant is not a whole second (to the
-    /// nearest millisecond: 00.9996 is 01).
-    static func time(_ date: Date) -> String {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        let whole = (milliseconds / 1000).rounded(.down)
-        let fraction = Int(milliseconds - whole * 1000)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents(
-            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: whole))
-        let base = String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!,
-            parts.second!)
-        return fraction == 0 ? base + "Z" : base + String(format: ".%03dZ", fraction)
-    }
+    /// nearest millisecond: 00.9996 is 01): ``RFC3339/format(_:)``, as every instant we write.
+    static func time(_ date: Date) -> String { RFC3339.format(date) }
 
     /// Text for XML: the five special characters escaped, characters XML 1.0 cannot hold
     /// (controls but tab and line breaks) left out.

@@ -38,25 +38,27 @@ extension HealthDatabase {
 
     /// The details of the workout at `anchor`; its routes left out unless `withRoutes`.
     static func workoutDetails(_ db: Database, anchor: Int64, withRoutes: Bool = true) throws -> WorkoutDetails? {
-        guard let workout = try Row.fetchOne(db, sql: "SELECT * FROM workout WHERE anchor = ?", arguments: [anchor]) else {
+        guard
+            let workout = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM workout WHERE anchor = ?"), arguments: [anchor])
+        else {
             return nil
         }
         func metadata(_ kind: MetadataOwner, _ owner: Int64) throws -> [MetadataEntry] {
             try Row.fetchAll(
-                db, sql: "SELECT key, value FROM metadata WHERE owner_kind = ? AND owner = ? ORDER BY position",
+                db.cachedStatement(sql: "SELECT key, value FROM metadata WHERE owner_kind = ? AND owner = ? ORDER BY position"),
                 arguments: [kind.rawValue, owner]
             ).map { MetadataEntry(key: $0[0], value: $0[1]) }
         }
         func date(_ value: Double?) -> Date? { value.map(Date.init(timeIntervalSince1970:)) }
         let events = try Row.fetchAll(
-            db, sql: "SELECT * FROM workout_event WHERE workout = ? ORDER BY position", arguments: [anchor]
+            db.cachedStatement(sql: "SELECT * FROM workout_event WHERE workout = ? ORDER BY position"), arguments: [anchor]
         ).map { row in
             WorkoutEvent(
                 type: row["type"], date: Date(timeIntervalSince1970: row["date"]), duration: row["duration"],
                 durationUnit: row["duration_unit"], metadata: try metadata(.workoutEvent, row["id"]))
         }
         let statistics = try Row.fetchAll(
-            db, sql: "SELECT * FROM workout_statistic WHERE workout = ? ORDER BY position", arguments: [anchor]
+            db.cachedStatement(sql: "SELECT * FROM workout_statistic WHERE workout = ? ORDER BY position"), arguments: [anchor]
         ).map { row in
             WorkoutStatistic(
                 type: SampleType(row["type"]), start: date(row["start"]), end: date(row["end"]), average: row["average"],
@@ -66,19 +68,19 @@ extension HealthDatabase {
             try !withRoutes
             ? []
             : Row.fetchAll(
-                db,
-                sql: """
-                    SELECT r.*, src.name AS source_name, src.version AS source_version FROM workout_route r
-                    LEFT JOIN source src ON src.id = r.source_id WHERE r.workout = ? ORDER BY r.position
-                    """, arguments: [anchor]
+                db.cachedStatement(
+                    sql: """
+                        SELECT r.*, src.name AS source_name, src.version AS source_version FROM workout_route r
+                        LEFT JOIN source src ON src.id = r.source_id WHERE r.workout = ? ORDER BY r.position
+                        """), arguments: [anchor]
             ).map { row in
                 let id: Int64 = row["id"]
                 let points = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT time, latitude, longitude, elevation, speed, course, horizontal_accuracy, vertical_accuracy
-                        FROM route_point WHERE route = ? ORDER BY position
-                        """, arguments: [id]
+                    db.cachedStatement(
+                        sql: """
+                            SELECT time, latitude, longitude, elevation, speed, course, horizontal_accuracy, vertical_accuracy
+                            FROM route_point WHERE route = ? ORDER BY position
+                            """), arguments: [id]
                 ).map { point in
                     RoutePoint(
                         time: date(point[0]), latitude: point[1], longitude: point[2], elevation: point[3], speed: point[4],
@@ -86,7 +88,8 @@ extension HealthDatabase {
                 }
                 let version: String? = row["source_version"]
                 let device = try (row["device_id"] as Int64?).flatMap { id in
-                    try Row.fetchOne(db, sql: "SELECT * FROM device WHERE id = ?", arguments: [id]).map(DeviceRow.device(from:))
+                    try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM device WHERE id = ?"), arguments: [id]).map(
+                        DeviceRow.device(from:))
                 }
                 return WorkoutRoute(
                     source: (row["source_name"] as String?).map {
