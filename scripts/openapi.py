@@ -113,7 +113,7 @@ doc = {
       "uuid": {"type": "string", "format": "uuid"}, "activity_type": {"type": "string", "example": "HKWorkoutActivityTypeRunning"}, "activity": {"type": "string", "example": "Running"},
       "start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"},
       "duration_s": {"type": "number", "minimum": 0, "description": "The recorded duration in seconds, else end minus start."},
-      "utc_offset_seconds": {"type": "integer"}, "source": {"type": "string"}, "device": {"type": "object"},
+      "time_zone": {"type": "string", "description": "The IANA zone it was recorded in (HKTimeZone), when known."}, "source": {"type": "string"}, "device": {"type": "object"},
       "total_energy_burned": ref("WorkoutQuantity"), "total_distance": ref("WorkoutQuantity"),
       "statistics": {"type": "array", "items": ref("WorkoutStatistic")}}},
    "WorkoutHeartRate": {"type": "object", "required": ["workout", "start", "end", "readings"], "properties": {
@@ -278,7 +278,7 @@ csv["responses"]["200"]["headers"] = withheld
 csv["description"] += " A named metric the token may not read is a 403; `all` means every metric it may read."
 for route in ["/v1/workouts", "/v1/workouts/{id}"]:
     paths[route]["get"]["responses"]["200"]["headers"] = withheld
-for route, needs in [("/v1/workouts", "workouts"), ("/v1/workouts/{id}", "workouts"), ("/v1/workouts/{id}/route", "workouts"), ("/v1/workouts/{id}/heart-rate", "workouts and heart"), ("/v1/sleep", "sleep"), ("/v1/readiness", "steps, energy, heart and sleep"), ("/v1/changes", "the type's kind of")]:
+for route, needs in [("/v1/workouts", "workouts"), ("/v1/workouts/{id}", "workouts"), ("/v1/workouts/{id}/route", "workouts and activity (a route tells the distance)"), ("/v1/workouts/{id}/heart-rate", "workouts and heart"), ("/v1/sleep", "sleep"), ("/v1/readiness", "steps, energy, heart and sleep"), ("/v1/changes", "the type's kind of")]:
     paths[route]["get"]["description"] += f" Needs read access to {needs} data (403 otherwise)."
 text = json.dumps(doc, indent=2, ensure_ascii=False)
 path = os.path.join(os.path.dirname(__file__), '..', 'Sources/HealthServer/Resources/openapi.json')

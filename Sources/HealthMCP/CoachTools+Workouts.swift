@@ -24,7 +24,7 @@ extension CoachTools {
             Tool(
                 name: "get_workout_route", title: "A workout's route",
                 description:
-                    "The workout's route as [latitude, longitude, elevation m or null, seconds from the start or null] points, evenly thinned to max_points (first and last kept), with its length in km.",
+                    "The workout's route as [latitude, longitude, elevation m or null, seconds from the start or null] points, evenly thinned to max_points (first and last kept), with its length in km. Needs activity data (a route tells the distance).",
                 inputSchema: Schema.object(
                     ["id": id, "max_points": Schema.integer("At most this many points (default 500).", 2...2_000)],
                     required: ["id"]), annotations: readOnly),
@@ -70,7 +70,8 @@ extension CoachTools {
         if withheld.contains(.activity) {
             if !points.isEmpty { left.insert(.activity) }
         } else {
-            let splits = RouteSplits.splits(points, unit: mile ? RouteSplits.mile : RouteSplits.kilometre)
+            let splits = RouteSplits.splits(
+                routes: workout.routes.map(\.points), unit: mile ? RouteSplits.mile : RouteSplits.kilometre)
             answer["splits"] = .array(
                 splits.map { split in
                     .object([
@@ -114,7 +115,6 @@ extension CoachTools {
         guard !points.isEmpty else {
             throw ToolError(message: "this workout recorded no route", hint: "get_workouts lists the workouts; some have none.")
         }
-        // Its length tells the distance: activity's.
         let length = zip(points, points.dropFirst()).reduce(0) { $0 + RouteSplits.distance($1.0, $1.1) }
         let rounded = { (value: Double, scale: Double) in Value.double((value * scale).rounded() / scale) }
         let thinned = points.thinned(to: limit).map { point -> Value in
@@ -128,11 +128,11 @@ extension CoachTools {
             "id": .string(workout.uuid.uuidString.lowercased()), "points": .array(thinned),
             "recorded_points": .int(points.count), "columns": .array(["latitude", "longitude", "elevation_m", "seconds"]),
         ]
-        if !source.withheld.contains(.activity) { answer["length_km"] = .double((length / 10).rounded() / 100) }
+        answer["length_km"] = .double((length / 10).rounded() / 100)
         return Answer(
             structured: .object(answer),
             summary: "Route of \(points.count) points" + (points.count > thinned.count ? ", \(thinned.count) shown" : "")
-                + (source.withheld.contains(.activity) ? "." : ", \(figure(length / 1000, 2)) km."))
+                + ", \(figure(length / 1000, 2)) km.")
     }
 
     /// The workout `id` names, or a tool error that says how to find one.

@@ -228,7 +228,9 @@ public struct CoachTools: Sendable {
         switch tool {
         case "get_sleep": [.sleep]
         case "get_readiness": NormalizedDailyMetrics.categories
-        case "get_workouts", "get_workout_details", "get_workout_route": [.workouts]
+        case "get_workouts", "get_workout_details": [.workouts]
+        // A route tells the distance and the pace: activity's.
+        case "get_workout_route": [.workouts, .activity]
         case "get_trends", "compare_periods":
             metric.flatMap { name in metrics.first { $0.name == name }.map { [$0.category] } } ?? []
         case "query_samples": type.map { [HealthDataCategory((try? SampleTypeNames.type(named: $0)) ?? SampleType($0))] } ?? []

@@ -37,4 +37,21 @@ import Testing
         #expect(miles.count == 2 && abs(miles[0].seconds - 300 * 1.609344) < 1e-6)
         #expect(RouteSplits.splits([points[0]]).isEmpty)
     }
+
+    /// Two routes of a workout: the way between them (the recording stopped) is not
+    /// counted; its time is. 600 m, a jump of 10 km, 600 m: one split of 1 km and 200 m.
+    @Test func theWayBetweenRoutesIsNotCounted() {
+        let metre = 1 / (Double.pi / 180 * RouteSplits.earthRadius)
+        let first = [0.0, 600].enumerated().map {
+            RoutePoint(time: Self.t0 + Double($0.offset) * 200, latitude: 0, longitude: $0.element * metre)
+        }
+        let second = [10_600.0, 11_200].enumerated().map {
+            RoutePoint(time: Self.t0 + 600 + Double($0.offset) * 200, latitude: 0, longitude: $0.element * metre)
+        }
+        let splits = RouteSplits.splits(routes: [first, second])
+        #expect(splits.count == 2)
+        #expect(abs(splits[0].meters - 1_000) < 1e-6 && abs(splits[1].meters - 200) < 1e-3)
+        // 600 m in 200 s, the 400 s gap, 400 m of the second route's 600 in 133.3 s.
+        #expect(abs(splits[0].seconds - (200 + 400 + 400.0 / 3)) < 1e-6)
+    }
 }

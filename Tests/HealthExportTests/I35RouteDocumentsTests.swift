@@ -43,6 +43,13 @@ import Testing
         #expect(RouteDocuments.tracks(Self.workout([RoutePoint(latitude: 91, longitude: 0)])).isEmpty)
     }
 
+    /// A route of one point is a GeoJSON Point (a LineString needs two positions).
+    @Test func aOnePointRouteIsAPoint() async throws {
+        let text = try await RouteDocuments.geoJSON(Self.workout([RoutePoint(latitude: 48.85, longitude: 2.35)]))
+        #expect(text.contains(#"{"geometry":{"coordinates":[2.35,48.85],"type":"Point"}"#), "\(text)")
+        #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) is [String: Any])
+    }
+
     @Test func namesHoldOnlyWhatXMLCan() async throws {
         let gpx = try await RouteDocuments.gpx(
             Self.workout([RoutePoint(latitude: 1, longitude: 1)], activity: "Run<&>\"'\u{1}\u{8}x"))

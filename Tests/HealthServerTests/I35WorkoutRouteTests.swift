@@ -215,9 +215,11 @@ import Testing
                     #expect(!body.contains("METs") && !body.contains("Elevation"), "\(uri)")
                 }
             }
+            // A route tells the distance and the pace: it needs activity too.
             try await client.execute(uri: "/v1/workouts/\(uuid.uuidString)/route", method: .get, headers: headers) {
                 response in
-                #expect(response.status == .ok)
+                #expect(response.status == .forbidden)
+                #expect(String(buffer: response.body).contains("activity"))
             }
             try await client.execute(uri: "/v1/workouts/\(uuid.uuidString)/heart-rate", method: .get, headers: headers) {
                 response in
@@ -233,6 +235,23 @@ import Testing
                 }
             }
         }
+    }
+
+    /// Found reviewing: an event's metadata of a kind the reader may not see (a lap's
+    /// length) was given whole; it is left out and named, as the workout's own.
+    @Test func eventMetadataOfAWithheldKindIsLeftOut() {
+        let start = Date(timeIntervalSince1970: 1_717_228_800)
+        let workout = Workout(
+            activityType: "HKWorkoutActivityTypeSwimming", start: start, end: start + 1_800, source: Source(name: "Watch"),
+            events: [
+                WorkoutEvent(
+                    type: "HKWorkoutEventTypeLap", date: start + 60,
+                    metadata: [MetadataEntry(key: "HKLapLength", value: "50 m"), MetadataEntry(key: "Note", value: "x")])
+            ])
+        let detail = WorkoutDetailAnswer(workout, readable: [.workouts])
+        #expect(detail.events.first?.metadata == ["Note": "x"])
+        #expect(WorkoutSummaryWire.withheld(workout, readable: [.workouts]) == [.activity])
+        #expect(WorkoutDetailAnswer(workout, readable: [.workouts, .activity]).events.first?.metadata.count == 2)
     }
 
     /// The route file inside the fixture's zip, read by the importer's own GPX reader.

@@ -45,7 +45,19 @@ public enum RouteSplits {
 
     /// The splits of `points` by `unit` metres.
     public static func splits(_ points: [RoutePoint], unit: Double = kilometre) -> [Split] {
-        let timed = points.compactMap { point in point.time.map { (point, $0) } }
+        splits(routes: [points], unit: unit)
+    }
+
+    /// The splits of a workout's routes, one after another: the way from one route's last
+    /// point to the next one's first is not counted (the recording stopped), its time is.
+    public static func splits(routes: [[RoutePoint]], unit: Double = kilometre) -> [Split] {
+        var timed: [(RoutePoint, Date)] = []
+        var starts: Set<Int> = []  // indexes of `timed` that begin a route after the first
+        for route in routes {
+            let points = route.compactMap { point in point.time.map { (point, $0) } }
+            if !timed.isEmpty, !points.isEmpty { starts.insert(timed.count) }
+            timed += points
+        }
         guard timed.count > 1, unit > 0 else { return [] }
         var splits: [Split] = []
         var covered = 0.0  // metres at the previous point
@@ -53,7 +65,7 @@ public enum RouteSplits {
         for index in 1..<timed.count {
             let (previous, previousTime) = timed[index - 1]
             let (point, time) = timed[index]
-            let step = distance(previous, point)
+            let step = starts.contains(index) ? 0 : distance(previous, point)
             let seconds = time.timeIntervalSince(previousTime)
             var next = (Double(splits.count) + 1) * unit
             while step > 0, covered + step >= next {

@@ -52,7 +52,8 @@ public enum RouteDocuments {
         try await out.finish(to: sink)
     }
 
-    /// A GeoJSON `FeatureCollection` with one `LineString` feature per recorded route
+    /// A GeoJSON `FeatureCollection` with one `LineString` feature per recorded route (a
+    /// `Point` for a route of one point)
     /// (coordinates `[longitude, latitude]`, or `[longitude, latitude, elevation]` for every
     /// point when all have one) and the points' times, speeds, courses and accuracies as
     /// arrays in its properties, index for index (`null` where a point has none).
@@ -60,7 +61,9 @@ public enum RouteDocuments {
         var out = Chunks()
         try await out.add(to: sink, #"{"features":["#)
         for (index, points) in tracks(workout).enumerated() {
-            try await out.add(to: sink, (index == 0 ? "" : ",") + #"{"geometry":{"coordinates":["#)
+            // A route of one point is a Point: a LineString needs two positions.
+            let line = points.count > 1
+            try await out.add(to: sink, (index == 0 ? "" : ",") + #"{"geometry":{"coordinates":"# + (line ? "[" : ""))
             let withElevation = points.allSatisfy { $0.elevation != nil }
             for (position, point) in points.enumerated() {
                 let elevation = withElevation ? "," + number(point.elevation!) : ""
@@ -68,7 +71,9 @@ public enum RouteDocuments {
                     to: sink,
                     (position == 0 ? "" : ",") + "[\(number(point.longitude)),\(number(point.latitude))\(elevation)]")
             }
-            try await out.add(to: sink, #"],"type":"LineString"},"properties":{"activity_type":"#)
+            try await out.add(
+                to: sink,
+                (line ? "]" : "") + #","type":""# + (line ? "LineString" : "Point") + #""},"properties":{"activity_type":"#)
             try await out.add(to: sink, jsonString(workout.activityType))
             let columns: [(String, (RoutePoint) -> String)] = [
                 ("courses", { optional($0.course) }), ("horizontal_accuracies", { optional($0.horizontalAccuracy) }),
@@ -148,11 +153,14 @@ public enum RouteDocuments {
         let text = value.description
         guard text.contains("e") else { return text.hasSuffix(".0") ? String(text.dropLast(2)) : text }
         guard abs(value) < 1 else { return String(format: "%.0f", value) }  // ≥ 1e16: whole, exact in %.0f
-        for digits in 1...1_100 {
+        // A value below 1e-4: its leading zeros, then up to 17 significant digits — found in a
+        // few tries from there, never one format a digit (5e-324 would take 340).
+        let zeros = Int(-log10(abs(value)).rounded(.down))
+        for digits in (zeros + 1)...(zeros + 18) {
             let plain = String(format: "%.\(digits)f", value)
             if Double(plain) == value { return plain }
         }
-        return String(format: "%.1100f", value)
+        return String(format: "%.\(zeros + 18)f", value)
     }
 
     private static func optional(_ value: Double?) -> String { value.map(number) ?? "null" }

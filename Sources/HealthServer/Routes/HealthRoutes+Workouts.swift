@@ -56,11 +56,13 @@ extension HealthRoutes {
 
     /// `GET /v1/workouts/{id}/route[?format=gpx|geojson]`: every point of the workout's
     /// routes as GPX 1.1 (the default: what Strava and Garmin import) or GeoJSON; a 404 when
-    /// the workout recorded no route.
+    /// the workout recorded no route. Needs `activity` besides `workouts`.
     func getWorkoutRoute(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let format = request.uri.queryParameters["format"].map(String.init) ?? "gpx"
         guard format == "gpx" || format == "geojson" else { throw Problem.badRequest("format must be gpx or geojson") }
-        let (workout, _) = try await requestedWorkout(context)
+        let (workout, access) = try await requestedWorkout(context)
+        // A route tells the distance and the pace: activity's, as the distance total is.
+        try access.require([.activity])
         guard !RouteDocuments.tracks(workout).isEmpty else {
             throw Problem(.notFound, "No route", detail: "this workout recorded no route")
         }

@@ -41,25 +41,34 @@ extension SyncEngine {
         return batches
     }
 
-    /// About the JSON a workout's details take: 150 bytes a route point, 200 an event or a
-    /// statistic.
+    /// About the JSON a workout's details take, generously: 220 bytes a route point (seven
+    /// numbers of up to 17 digits and a time), 300 an event or a statistic, 1 KiB a kept element.
     static func estimatedBytes(_ details: WorkoutWire) -> Int {
         let points = (details.routes ?? []).reduce(0) { $0 + $1.points.count }
-        return points * 150 + ((details.events?.count ?? 0) + (details.statistics?.count ?? 0)) * 200
+        return points * 220 + ((details.events?.count ?? 0) + (details.statistics?.count ?? 0)) * 300
+            + (details.kept?.count ?? 0) * 1_024
     }
 
-    /// `workout` with at most ``WorkoutWire/limits`` route points (evenly thinned, each
-    /// route's first and last kept): the server refuses more, and a batch past its size would
-    /// never be taken. Real routes stay far below (a 24-hour recording at 1 Hz is 86,400).
+    /// The route points a workout is thinned to before it is sent: 60,000 at 220 bytes stay
+    /// under 13.2 MB, below the server's 16 MiB a batch (and its 100,000-point limit).
+    static let sentPoints = 60_000
+
+    /// `workout` within what the server takes: at most ``sentPoints`` route points (evenly
+    /// thinned, each route's first and last kept), and the first of its routes, events and
+    /// statistics up to ``WorkoutWire/limits``. Real workouts stay far below (a 24-hour
+    /// recording at 1 Hz is 86,400 points, a marathon at 1 Hz 15,000).
     static func withinWireLimits(_ workout: Workout) -> Workout {
-        let total = workout.routes.reduce(0) { $0 + $1.points.count }
-        guard total > WorkoutWire.limits.points else { return workout }
-        var thinned = workout
-        let budget = WorkoutWire.limits.points - 2 * workout.routes.count
-        for index in thinned.routes.indices {
-            let share = thinned.routes[index].points.count * budget / total
-            thinned.routes[index].points = thinned.routes[index].points.thinned(to: max(2, share))
+        var trimmed = workout
+        trimmed.routes = Array(trimmed.routes.prefix(WorkoutWire.limits.routes))
+        trimmed.events = Array(trimmed.events.prefix(WorkoutWire.limits.events))
+        trimmed.statistics = Array(trimmed.statistics.prefix(WorkoutWire.limits.statistics))
+        let total = trimmed.routes.reduce(0) { $0 + $1.points.count }
+        guard total > sentPoints else { return trimmed }
+        let budget = sentPoints - 2 * trimmed.routes.count
+        for index in trimmed.routes.indices {
+            let share = trimmed.routes[index].points.count * budget / total
+            trimmed.routes[index].points = trimmed.routes[index].points.thinned(to: max(2, share))
         }
-        return thinned
+        return trimmed
     }
 }

@@ -71,7 +71,8 @@ public struct WorkoutSummaryWire: Codable, Sendable, Equatable {
     /// The kinds of `workout`'s figures a reader of `readable` kinds does not see.
     public static func withheld(_ workout: Workout, readable: Set<HealthDataCategory>) -> Set<HealthDataCategory> {
         var kinds = Set(workout.statistics.map { HealthDataCategory($0.type) })
-        kinds.formUnion(workout.metadata.compactMap { HealthDataCategory(workoutMetadataKey: $0.key) })
+        kinds.formUnion(
+            (workout.metadata + workout.events.flatMap(\.metadata)).compactMap { HealthDataCategory(workoutMetadataKey: $0.key) })
         if workout.totalEnergyBurned != nil { kinds.insert(.energy) }
         if workout.totalDistance != nil { kinds.insert(.activity) }
         return kinds.subtracting(readable)
@@ -146,7 +147,7 @@ public struct WorkoutDetailAnswer: Codable, Sendable, Equatable {
 
     public init(_ workout: Workout, readable: Set<HealthDataCategory>) {
         self.workout = WorkoutSummaryWire(workout, readable: readable)
-        events = workout.events.map(WorkoutEventWire.init)
+        events = workout.events.map { WorkoutEventWire($0, readable: readable) }
         metadata = Dictionary(
             workout.metadata.filter { HealthDataCategory(workoutMetadataKey: $0.key).map(readable.contains) ?? true }
                 .map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
@@ -169,12 +170,15 @@ public struct WorkoutEventWire: Codable, Sendable, Equatable {
         case durationUnit = "duration_unit"
     }
 
-    init(_ event: WorkoutEvent) {
+    /// `event` for a reader of `readable` kinds: metadata of another kind (a lap's length) left out.
+    init(_ event: WorkoutEvent, readable: Set<HealthDataCategory>) {
         type = event.type
         date = event.date
         duration = event.duration.flatMap { $0.isFinite ? $0 : nil }
         durationUnit = event.durationUnit
-        metadata = Dictionary(event.metadata.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+        metadata = Dictionary(
+            event.metadata.filter { HealthDataCategory(workoutMetadataKey: $0.key).map(readable.contains) ?? true }
+                .map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 }
 

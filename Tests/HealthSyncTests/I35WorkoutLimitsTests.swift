@@ -1,0 +1,43 @@
+import Foundation
+import HealthCore
+import HealthWire
+import Testing
+
+@testable import HealthSync
+
+/// Issue 35 §3, found reviewing: a workout the server would refuse, or whose batch would pass
+/// its 16 MiB, would never be taken. The client thins and trims it to what the server takes.
+@Suite struct I35WorkoutLimitsTests {
+    @Test func aWorkoutIsSentWithinTheServersLimits() throws {
+        let t0 = Date(timeIntervalSince1970: 1_717_228_800)
+        func route(_ count: Int, from latitude: Double) -> WorkoutRoute {
+            WorkoutRoute(
+                points: (0..<count).map {
+                    RoutePoint(
+                        time: t0 + Double($0), latitude: latitude + Double($0) * 1e-7, longitude: 2.123456789012345,
+                        elevation: 35.123456789012345, speed: 3.123456789012345, course: 90.12345678901234,
+                        horizontalAccuracy: 3.5123456789012345, verticalAccuracy: 2.123456789012345)
+                })
+        }
+        let workout = Workout(
+            activityType: "HKWorkoutActivityTypeRunning", start: t0, end: t0 + 86_400, source: Source(name: "Watch"),
+            events: (0..<12_000).map { WorkoutEvent(type: "HKWorkoutEventTypeMarker", date: t0 + Double($0)) },
+            routes: [route(86_400, from: 48), route(20_000, from: 49)])
+        let sent = SyncEngine.withinWireLimits(workout)
+        let points = sent.routes.map(\.points)
+        #expect(points.reduce(0) { $0 + $1.count } <= SyncEngine.sentPoints)
+        #expect(points[0].first == workout.routes[0].points.first && points[0].last == workout.routes[0].points.last)
+        #expect(points[1].last == workout.routes[1].points.last)
+        #expect(sent.events.count == WorkoutWire.limits.events)
+        // Encoded as a batch carries it: under the estimate, and under 16 MiB with room.
+        let wire = WorkoutWire(sent)
+        let bytes = try SampleWire.encoder().encode(wire).count
+        #expect(bytes <= SyncEngine.estimatedBytes(wire))
+        #expect(bytes < 16 << 20)
+        // The server takes it.
+        let header = Sample(
+            type: .workout, start: t0, end: t0 + 86_400, value: .category("HKWorkoutActivityTypeRunning"),
+            source: Source(name: "Watch"))
+        #expect(throws: Never.self) { _ = try wire.workout(header: header, pointer: "/samples/0/workout") }
+    }
+}
