@@ -208,7 +208,7 @@ async def http_part():
         async with ClientSession(read, write) as session:
             await session.initialize()
             tools = (await session.list_tools()).tools
-            check(len(tools) == 9, f"http: {len(tools)} tools")
+            check(len(tools) == 11, f"http: {len(tools)} tools")
             days = await pages(session, "get_daily_metrics", {"from": server_first, "to": server_last}, "days")
             reference = get(f"/v1/daily-metrics?from={server_first}&to={server_last}", alice)
             stored = {d["local_date"] for d in reference}
