@@ -57,7 +57,7 @@ extension CoachTools {
                     .object([
                         "type": .string(event.type.replacingOccurrences(of: "HKWorkoutEventType", with: "")),
                         "at": .string(localTime(event.date, zone)),
-                        "duration_minutes": .number(Self.minutes(event.duration, unit: event.durationUnit)),
+                        "duration_minutes": .number(Workout.seconds(event.duration, unit: event.durationUnit).map { $0 / 60 }),
                     ])
                 }),
         ]
@@ -144,16 +144,5 @@ extension CoachTools {
             throw ToolError(message: "no workout with id \(uuid.uuidString.lowercased())", hint: "get_workouts lists them.")
         }
         return workout
-    }
-
-    /// Minutes of a recorded duration in `unit` (min, s, hr), or `nil`.
-    static func minutes(_ duration: Double?, unit: String?) -> Double? {
-        guard let duration, duration.isFinite else { return nil }
-        switch unit ?? "min" {
-        case "min": return duration
-        case "s", "sec": return duration / 60
-        case "hr", "h": return duration * 60
-        default: return nil
-        }
     }
 }

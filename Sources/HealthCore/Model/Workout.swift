@@ -55,6 +55,19 @@ public struct Workout: Hashable, Sendable, Codable {
         self.givenUUID = uuid
     }
 
+    /// Seconds of a recorded duration in `unit` (`s`, `min`, `hr`, `ms`; none given: `min`, as
+    /// exports write it); `nil` for none, a value not finite or negative, or an unknown unit.
+    public static func seconds(_ duration: Double?, unit: String?) -> Double? {
+        let scale: [String: Double] = ["s": 1, "sec": 1, "min": 60, "hr": 3600, "h": 3600, "ms": 0.001]
+        guard let duration, duration.isFinite, duration >= 0, let factor = scale[unit ?? "min"] else { return nil }
+        return duration * factor
+    }
+
+    /// The recorded duration in seconds, else end − start.
+    public var durationSeconds: Double {
+        Self.seconds(duration, unit: durationUnit) ?? max(0, end.timeIntervalSince(start))
+    }
+
     /// The workout's identity: the UUID its writer gave, else the one derived from its content key.
     public var uuid: UUID { givenUUID ?? contentKey.uuid }
 

@@ -16,7 +16,7 @@ public enum WorkoutCSV {
     ]
 
     public static func write(
-        _ workouts: [Workout], zone: (Workout) -> TimeZone, to output: CSVOutput, duration: (Workout) -> Double
+        _ workouts: [Workout], zone: (Workout) -> TimeZone, to output: CSVOutput
     ) throws {
         try output.row(header)
         func number(_ value: Double?) -> String {
@@ -32,7 +32,7 @@ public enum WorkoutCSV {
             let heart = workout.statistics.first { $0.type == .heartRate }
             try output.row([
                 workout.uuid.uuidString.lowercased(), formatter.string(from: workout.start), formatter.string(from: workout.end),
-                HealthKitWorkoutActivities.shortName(workout.activityType), number(duration(workout) / 60),
+                HealthKitWorkoutActivities.shortName(workout.activityType), number(workout.durationSeconds / 60),
                 workout.source.name, number(energy?.sum ?? workout.totalEnergyBurned),
                 energy.map { $0.unit ?? "" } ?? (workout.totalEnergyBurned == nil ? "" : workout.totalEnergyBurnedUnit ?? ""),
                 number(distance?.sum ?? workout.totalDistance),

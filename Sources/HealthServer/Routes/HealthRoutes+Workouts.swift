@@ -31,7 +31,7 @@ extension HealthRoutes {
         let workouts = try await store.workouts(overlapping: interval).filter { workout in
             interval.start <= workout.start && workout.start < interval.end
                 && activity.map { HealthKitWorkoutActivities.matches(workout.activityType, $0) } ?? true
-                && WorkoutSummaryWire.seconds(workout) >= Double(minimum) * 60
+                && workout.durationSeconds >= Double(minimum) * 60
         }
         let withheld = workouts.reduce(into: Set<HealthDataCategory>()) {
             $0.formUnion(WorkoutSummaryWire.withheld($1, readable: access.readable))
@@ -47,7 +47,7 @@ extension HealthRoutes {
     /// `GET /v1/workouts/{id}`: the workout with its events, metadata and routes (without
     /// their points).
     func getWorkout(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
-        let (workout, access) = try await requestedWorkout(context)
+        let (workout, access, _) = try await requestedWorkout(context)
         var response = try json(WorkoutDetailAnswer(workout, readable: access.readable))
         response.headers.append(
             contentsOf: Self.withheldHeader(WorkoutSummaryWire.withheld(workout, readable: access.readable)))
@@ -60,7 +60,7 @@ extension HealthRoutes {
     func getWorkoutRoute(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let format = request.uri.queryParameters["format"].map(String.init) ?? "gpx"
         guard format == "gpx" || format == "geojson" else { throw Problem.badRequest("format must be gpx or geojson") }
-        let (workout, access) = try await requestedWorkout(context)
+        let (workout, access, _) = try await requestedWorkout(context)
         // A route tells the distance and the pace: activity's, as the distance total is.
         try access.require([.activity])
         guard !RouteDocuments.tracks(workout).isEmpty else {
@@ -95,9 +95,8 @@ extension HealthRoutes {
             }
             return Double(value)
         }
-        let (workout, access) = try await requestedWorkout(context)
+        let (workout, access, store) = try await requestedWorkout(context)
         try access.require([.heart])
-        let store = try await repositories.readableStore(access.user.id).queries
         let heart = try await WorkoutHeartRate.of(workout, in: store, maximum: maximum)
         return try json(
             WorkoutHeartRateAnswer(
@@ -111,7 +110,9 @@ extension HealthRoutes {
 
     /// The workout the path names, for a token that may read workouts; a 404 for one the
     /// user's store does not hold (another user's id included).
-    private func requestedWorkout(_ context: AuthenticatedContext) async throws -> (Workout, ReadAccess) {
+    private func requestedWorkout(
+        _ context: AuthenticatedContext
+    ) async throws -> (Workout, ReadAccess, any HealthQuerying) {
         let access = try await readAccess(context)
         try access.require([.workouts])
         guard let text = context.parameters.get("id"), let uuid = UUID(uuidString: text) else {
@@ -121,7 +122,7 @@ extension HealthRoutes {
         guard let workout = try await store.workout(uuid) else {
             throw Problem(.notFound, "No such workout", detail: "no workout with id \(uuid.uuidString.lowercased())")
         }
-        return (workout, access)
+        return (workout, access, store)
     }
 
     /// `type=`: an activity's short name (`running`, `traditional_strength_training`) or

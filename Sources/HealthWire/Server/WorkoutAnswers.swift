@@ -54,7 +54,7 @@ public struct WorkoutSummaryWire: Codable, Sendable, Equatable {
         activity = HealthKitWorkoutActivities.shortName(workout.activityType)
         start = workout.start
         end = workout.end
-        durationSeconds = Self.seconds(workout)
+        durationSeconds = workout.durationSeconds
         timeZone = workout.metadata.timeZoneIdentifier
         source = workout.source.name
         device = workout.device.map(DeviceWire.init)
@@ -76,17 +76,6 @@ public struct WorkoutSummaryWire: Codable, Sendable, Equatable {
         if workout.totalEnergyBurned != nil { kinds.insert(.energy) }
         if workout.totalDistance != nil { kinds.insert(.activity) }
         return kinds.subtracting(readable)
-    }
-
-    /// The recorded duration in seconds (`min`, `s`, `hr` and `ms` known), else end − start.
-    public static func seconds(_ workout: Workout) -> Double {
-        let scale: [String: Double] = ["s": 1, "sec": 1, "min": 60, "hr": 3600, "h": 3600, "ms": 0.001]
-        if let duration = workout.duration, duration.isFinite, duration >= 0,
-            let factor = scale[workout.durationUnit ?? "min"]
-        {
-            return duration * factor
-        }
-        return max(0, workout.end.timeIntervalSince(workout.start))
     }
 }
 

@@ -3,7 +3,6 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthExport
-import HealthWire
 
 struct ExportCSV: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -182,8 +181,7 @@ struct ExportCSV: AsyncParsableCommand {
             found = try await store.workouts(overlapping: span).filter { $0.start >= span.start && $0.start < span.end }
         }
         try WorkoutCSV.write(
-            found, zone: { WorkoutTable.zone(of: $0, configuration: configuration) }, to: output,
-            duration: WorkoutSummaryWire.seconds)
+            found, zone: { WorkoutTable.zone(of: $0, configuration: configuration) }, to: output)
         return "Wrote \(found.count) workout\(found.count == 1 ? "" : "s")"
     }
 

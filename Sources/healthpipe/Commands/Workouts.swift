@@ -42,7 +42,7 @@ struct Workouts: AsyncParsableCommand {
             let workouts = try await store.workouts(overlapping: span).filter { workout in
                 workout.start >= span.start && workout.start < span.end
                     && type.map { HealthKitWorkoutActivities.matches(workout.activityType, $0) } ?? true
-                    && WorkoutSummaryWire.seconds(workout) >= Double(minMinutes) * 60
+                    && workout.durationSeconds >= Double(minMinutes) * 60
             }
             return (first, last, workouts)
         }
@@ -74,7 +74,7 @@ enum WorkoutTable {
             rows.append([
                 LocalDate(workout.start, in: local).description, ClockTime.format(workout.start, in: local),
                 HealthKitWorkoutActivities.shortName(workout.activityType),
-                String(format: "%.1f", WorkoutSummaryWire.seconds(workout) / 60),
+                String(format: "%.1f", workout.durationSeconds / 60),
                 figure(workout, total: workout.totalEnergyBurned, unit: workout.totalEnergyBurnedUnit) {
                     $0 == .activeEnergyBurned
                 },
