@@ -123,12 +123,16 @@ doc = {
       "below_zones_s": {"type": "number", "minimum": 0},
       "readings": {"type": "array", "items": {"type": "object", "required": ["time", "bpm"], "properties": {"time": {"type": "string", "format": "date-time"}, "bpm": {"type": "number"}}}}}},
    "WorkoutList": {"type": "object", "required": ["from", "to", "workouts"], "properties": {"from": date, "to": date, "workouts": {"type": "array", "items": ref("WorkoutSummary")}}},
-   "WorkoutDetail": {"type": "object", "required": ["workout", "events", "metadata", "routes", "kept_elements"], "properties": {
+   "WorkoutDetail": {"type": "object", "required": ["workout", "events", "metadata", "routes", "activities", "kept_elements"], "properties": {
       "workout": ref("WorkoutSummary"),
       "events": {"type": "array", "items": {"type": "object", "required": ["type", "date", "metadata"], "properties": {"type": {"type": "string", "example": "HKWorkoutEventTypePause"}, "date": {"type": "string", "format": "date-time"}, "duration": {"type": "number"}, "duration_unit": {"type": "string"}, "metadata": {"type": "object", "additionalProperties": {"type": "string"}}}}},
       "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
       "routes": {"type": "array", "items": {"type": "object", "required": ["points"], "properties": {"start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"}, "source": {"type": "string"}, "points": {"type": "integer", "minimum": 0}, "file_path": {"type": "string"}}}},
-      "kept_elements": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1}, "description": "Child elements of the export's <Workout> kept as read (WorkoutActivity…), by name."}}},
+      "activities": {"type": "array", "description": "The workout's activities (iOS 16 and later; a multisport workout's legs), in the order recorded. Statistics and metadata of kinds the token may not read are left out.", "items": {"type": "object", "required": ["start", "metadata", "events", "statistics"], "properties": {
+         "uuid": {"type": "string", "format": "uuid"}, "start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"},
+         "duration_s": {"type": "number", "minimum": 0}, "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+         "events": {"type": "array", "items": {"type": "object"}}, "statistics": {"type": "array", "items": ref("WorkoutStatistic")}}}},
+      "kept_elements": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1}, "description": "Child elements of the export's <Workout> kept as read (WorkoutActivity, also modelled in activities, and anything newer), by name."}}},
    "RouteGeoJSON": {"type": "object", "required": ["type", "features"], "properties": {"type": {"const": "FeatureCollection"}, "features": {"type": "array", "items": {"type": "object", "required": ["type", "geometry", "properties"], "properties": {
       "type": {"const": "Feature"}, "geometry": {"type": "object", "required": ["type", "coordinates"], "properties": {"type": {"const": "LineString"}, "coordinates": {"type": "array", "items": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 3}}}},
       "properties": {"type": "object"}}}}}},

@@ -15,7 +15,7 @@ extension HealthKitQuerying {
     }
 
     /// Units tried, in order, for a quantity type ``unit(for:)`` does not know.
-    private static let fallbackUnits = [
+    static let fallbackUnits = [
         "count", "count/min", "kcal", "m", "kg", "s", "%", "mmHg", "mg/dL", "degC", "mL", "dBASPL", "m/s", "W", "IU",
     ].map { HKUnit(from: $0) }
 
@@ -39,8 +39,7 @@ extension HealthKitQuerying {
         default:
             value = .none
         }
-        let metadata = (object.metadata ?? [:]).map { MetadataEntry(key: $0.key, value: text($0.value)) }
-            .sorted { $0.key < $1.key }
+        let metadata = metadata(object.metadata)
         let device = object.device.map {
             Device(
                 name: $0.name, manufacturer: $0.manufacturer, model: $0.model, hardware: $0.hardwareVersion,
@@ -55,7 +54,7 @@ extension HealthKitQuerying {
     }
 
     /// A metadata value as exports write it.
-    private static func text(_ value: Any) -> String {
+    static func text(_ value: Any) -> String {
         switch value {
         case let text as String: text
         case let date as Date: date.formatted(.iso8601)

@@ -3,7 +3,8 @@ import HealthCore
 import HealthKitCompat
 
 /// The rest of the read port over HealthKit: what the store holds per type, correlations
-/// with their members, and what HealthKit's API does not give here yet.
+/// with their members, and what HealthKit's API does not give here yet (workouts are in
+/// HealthKitQuerying+Workouts.swift).
 extension HealthKitQuerying {
     /// Per type of ``types`` that has samples: the count, the first and the latest start and
     /// the sources (most samples first), from every sample of the type (HealthKit cannot
@@ -52,30 +53,6 @@ extension HealthKitQuerying {
             return (sample, members)
         }
         .sorted { $0.correlation.start < $1.correlation.start }
-    }
-
-    /// None yet: HealthKitCompat's `HKWorkout` does not carry a workout's own statistics
-    /// (issue 35 adds them), so readers recompute them from the samples.
-    public func workoutTotals(overlapping interval: DateInterval) async throws -> [UUID: WorkoutTotals] { [:] }
-
-    /// None yet: HealthKitCompat has no `HKWorkoutRouteQuery` (issue 35 adds it).
-    public func workoutRoutes(overlapping interval: DateInterval, maxPoints: Int) async throws -> [UUID: [RoutePoint]] {
-        [:]
-    }
-
-    /// The workouts overlapping `interval` with what HealthKitCompat's `HKWorkout` carries.
-    public func workouts(overlapping interval: DateInterval) async throws -> [Workout] {
-        try await samples(of: .workout, overlapping: interval).map { Workout(header: $0, details: nil) }
-    }
-
-    /// The workout `uuid` with what HealthKitCompat's `HKWorkout` carries (its type, times,
-    /// source, device and metadata); its events, statistics and route are not there yet.
-    public func workout(_ uuid: UUID) async throws -> Workout? {
-        let found = try await query(
-            HKObjectType.workoutType(), predicate: HKQuery.predicateForObject(with: uuid), limit: 1,
-            ascendingBy: HKSampleSortIdentifierStartDate)
-        guard let header = found.first.flatMap(Self.sample), header.type == .workout else { return nil }
-        return Workout(header: header, details: nil)
     }
 
     /// None: HealthKitCompat has no `HKActivitySummaryQuery`; the rings' goals come from the

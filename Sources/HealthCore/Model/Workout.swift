@@ -176,3 +176,18 @@ public struct RoutePoint: Hashable, Sendable, Codable {
         self.verticalAccuracy = verticalAccuracy
     }
 }
+
+extension RoutePoint {
+    /// The Earth's mean radius, metres: the sphere ``metres(to:)`` measures on.
+    public static let earthRadius = 6_371_008.8
+
+    /// The great-circle (haversine) distance to `other`, metres, on a sphere of the Earth's
+    /// mean radius.
+    public func metres(to other: RoutePoint) -> Double {
+        let (phi1, phi2) = (latitude * .pi / 180, other.latitude * .pi / 180)
+        let deltaPhi = phi2 - phi1
+        let deltaLambda = (other.longitude - longitude) * .pi / 180
+        let h = sin(deltaPhi / 2) * sin(deltaPhi / 2) + cos(phi1) * cos(phi2) * sin(deltaLambda / 2) * sin(deltaLambda / 2)
+        return 2 * Self.earthRadius * asin(min(1, sqrt(h)))
+    }
+}

@@ -16,7 +16,7 @@ import HealthCore
 /// RouteSplits.splits([a, b], unit: 1000)
 /// ```
 public enum RouteSplits {
-    public static let earthRadius = 6_371_008.8
+    public static let earthRadius = RoutePoint.earthRadius
     public static let kilometre = 1_000.0
     public static let mile = 1_609.344
 
@@ -34,14 +34,8 @@ public enum RouteSplits {
         }
     }
 
-    /// The great-circle distance between two positions, metres.
-    public static func distance(_ a: RoutePoint, _ b: RoutePoint) -> Double {
-        let (phi1, phi2) = (a.latitude * .pi / 180, b.latitude * .pi / 180)
-        let deltaPhi = phi2 - phi1
-        let deltaLambda = (b.longitude - a.longitude) * .pi / 180
-        let h = sin(deltaPhi / 2) * sin(deltaPhi / 2) + cos(phi1) * cos(phi2) * sin(deltaLambda / 2) * sin(deltaLambda / 2)
-        return 2 * earthRadius * asin(min(1, sqrt(h)))
-    }
+    /// The great-circle distance between two positions, metres (``RoutePoint/metres(to:)``).
+    public static func distance(_ a: RoutePoint, _ b: RoutePoint) -> Double { a.metres(to: b) }
 
     /// The splits of `points` by `unit` metres.
     public static func splits(_ points: [RoutePoint], unit: Double = kilometre) -> [Split] {

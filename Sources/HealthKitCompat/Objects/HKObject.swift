@@ -120,25 +120,6 @@
         public var categoryType: HKCategoryType { sampleType as! HKCategoryType }
     }
 
-    /// A workout: its activity type and time span. Events, routes and per-type statistics are
-    /// not provided here (docs/healthkit-compat.md).
-    public final class HKWorkout: HKSample, @unchecked Sendable {
-        public let workoutActivityType: HKWorkoutActivityType
-
-        init(
-            activityType: HKWorkoutActivityType, start: Date, end: Date, uuid: UUID, metadata: [String: Any]?,
-            sourceRevision: HKSourceRevision, device: HKDevice?
-        ) {
-            self.workoutActivityType = activityType
-            super.init(
-                type: HKObjectType.workoutType(), start: start, end: end, uuid: uuid, metadata: metadata,
-                sourceRevision: sourceRevision, device: device)
-        }
-
-        /// The time between start and end, in seconds.
-        public var duration: TimeInterval { endDate.timeIntervalSince(startDate) }
-    }
-
     /// Samples recorded together (a blood pressure's systolic and diastolic values, a meal's
     /// nutrients).
     public final class HKCorrelation: HKSample, @unchecked Sendable {

@@ -28,7 +28,18 @@
             case categoryValue(NSComparisonPredicate.Operator, Int)
             case categoryValues(Set<Int>)
             case workoutActivity(HKWorkoutActivityType)
+            /// What a workout recorded: its routes, and the samples of its source within its span.
+            case workout(uuid: UUID, start: Date, end: Date, source: HKSource)
+            case workoutDuration(NSComparisonPredicate.Operator, TimeInterval)
+            case workoutTotal(WorkoutTotal, NSComparisonPredicate.Operator, HKQuantity)
+            /// Workouts with an activity `predicate` matches.
+            case workoutActivities(NSPredicate)
+            /// Conditions on an ``HKWorkoutActivity``.
+            case activityType(HKWorkoutActivityType)
+            case activityDuration(NSComparisonPredicate.Operator, TimeInterval)
         }
+
+        enum WorkoutTotal { case energy, distance }
 
         let condition: Condition
 
@@ -40,6 +51,13 @@
         required init?(coder: NSCoder) { nil }
 
         override func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
+            if let activity = object as? HKWorkoutActivity {
+                switch condition {
+                case .activityType(let type): return activity.workoutConfiguration.activityType == type
+                case .activityDuration(let comparison, let seconds): return Self.compare(activity.duration, comparison, seconds)
+                default: return false
+                }
+            }
             guard let object = object as? HKObject else { return false }
             let sample = object as? HKSample
             switch condition {
@@ -65,18 +83,53 @@
                 return values.map { $0.contains("\(value)") } ?? true
             case .categoryValue(let comparison, let value):
                 guard let sample = object as? HKCategorySample else { return false }
-                switch comparison {
-                case .lessThan: return sample.value < value
-                case .lessThanOrEqualTo: return sample.value <= value
-                case .greaterThan: return sample.value > value
-                case .greaterThanOrEqualTo: return sample.value >= value
-                case .equalTo: return sample.value == value
-                case .notEqualTo: return sample.value != value
-                default: return false
-                }
+                return Self.compare(sample.value, comparison, value)
             case .categoryValues(let values): return (object as? HKCategorySample).map { values.contains($0.value) } ?? false
             case .workoutActivity(let type): return (object as? HKWorkout)?.workoutActivityType == type
+            case .workout(let uuid, let start, let end, let source):
+                if let route = object as? HKWorkoutRoute { return route.workoutUUID == uuid }
+                guard let sample, !(sample is HKWorkout), !(sample is HKWorkoutRoute) else { return false }
+                return sample.startDate >= start && sample.endDate <= end && sample.sourceRevision.source == source
+            case .workoutDuration(let comparison, let seconds):
+                return (object as? HKWorkout).map { Self.compare($0.duration, comparison, seconds) } ?? false
+            case .workoutTotal(let total, let comparison, let quantity):
+                guard let workout = object as? HKWorkout,
+                    let recorded = total == .energy ? workout.totalEnergyBurned : workout.totalDistance,
+                    recorded.is(compatibleWith: quantity.unit)
+                else { return false }
+                return Self.compare(recorded.doubleValue(for: quantity.unit), comparison, quantity.value)
+            case .workoutActivities(let predicate):
+                return (object as? HKWorkout)?.workoutActivities.contains { predicate.evaluate(with: $0) } ?? false
+            case .activityType, .activityDuration:
+                return false
             }
+        }
+
+        /// `lhs operator rhs` for the comparisons HealthKit's predicates take; any other
+        /// operator matches nothing.
+        private static func compare<Value: Comparable>(
+            _ lhs: Value, _ comparison: NSComparisonPredicate.Operator, _ rhs: Value
+        ) -> Bool {
+            switch comparison {
+            case .lessThan: lhs < rhs
+            case .lessThanOrEqualTo: lhs <= rhs
+            case .greaterThan: lhs > rhs
+            case .greaterThanOrEqualTo: lhs >= rhs
+            case .equalTo: lhs == rhs
+            case .notEqualTo: lhs != rhs
+            default: false
+            }
+        }
+
+        /// The workout a workout predicate names (alone or in an AND).
+        static func workout(of predicate: NSPredicate?) -> UUID? {
+            if let predicate = predicate as? HKObjectPredicate, case .workout(let uuid, _, _, _) = predicate.condition {
+                return uuid
+            }
+            if let compound = predicate as? NSCompoundPredicate, compound.compoundPredicateType == .and {
+                return compound.subpredicates.lazy.compactMap { workout(of: $0 as? NSPredicate) }.first
+            }
+            return nil
         }
 
         private static func property(_ key: String, of device: HKDevice) -> String? {
@@ -116,6 +169,9 @@
                 // rule includes it: fetch from a millisecond earlier.
                 let lower = start?.addingTimeInterval(-0.001) ?? .distantPast
                 return DateInterval(start: lower, end: max(lower, end ?? .distantFuture))
+            }
+            if let predicate = predicate as? HKObjectPredicate, case .workout(_, let start, let end, _) = predicate.condition {
+                return DateInterval(start: start, end: max(start, end))
             }
             if let compound = predicate as? NSCompoundPredicate, compound.compoundPredicateType == .and {
                 let windows = compound.subpredicates.compactMap { window(of: $0 as? NSPredicate) }

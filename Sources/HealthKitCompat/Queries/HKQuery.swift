@@ -80,5 +80,55 @@
         public class func predicateForWorkouts(with workoutActivityType: HKWorkoutActivityType) -> NSPredicate {
             HKObjectPredicate(.workoutActivity(workoutActivityType))
         }
+
+        /// Workouts whose duration compares with `duration` (seconds) by `operatorType`.
+        public class func predicateForWorkouts(
+            with operatorType: NSComparisonPredicate.Operator, duration: TimeInterval
+        ) -> NSPredicate {
+            HKObjectPredicate(.workoutDuration(operatorType, duration))
+        }
+
+        /// Workouts whose total energy burned compares with `totalEnergyBurned`.
+        public class func predicateForWorkouts(
+            with operatorType: NSComparisonPredicate.Operator, totalEnergyBurned: HKQuantity
+        ) -> NSPredicate {
+            HKObjectPredicate(.workoutTotal(.energy, operatorType, totalEnergyBurned))
+        }
+
+        /// Workouts whose total distance compares with `totalDistance`.
+        public class func predicateForWorkouts(
+            with operatorType: NSComparisonPredicate.Operator, totalDistance: HKQuantity
+        ) -> NSPredicate {
+            HKObjectPredicate(.workoutTotal(.distance, operatorType, totalDistance))
+        }
+
+        /// Workouts with at least one activity that `activityPredicate` matches (made by a
+        /// `predicateForWorkoutActivities` method).
+        public class func predicateForWorkouts(activityPredicate: NSPredicate) -> NSPredicate {
+            HKObjectPredicate(.workoutActivities(activityPredicate))
+        }
+
+        /// Workout activities of `workoutActivityType`.
+        public class func predicateForWorkoutActivities(workoutActivityType: HKWorkoutActivityType) -> NSPredicate {
+            HKObjectPredicate(.activityType(workoutActivityType))
+        }
+
+        /// Workout activities whose duration compares with `duration` (seconds).
+        public class func predicateForWorkoutActivities(
+            operatorType: NSComparisonPredicate.Operator, duration: TimeInterval
+        ) -> NSPredicate {
+            HKObjectPredicate(.activityDuration(operatorType, duration))
+        }
+
+        /// What `workout` recorded: its routes (``HKWorkoutRoute``), and the samples of the
+        /// workout's source that lie within its span (HealthKit associates the samples a
+        /// workout session collects with it; exports do not keep that link, so the source and
+        /// the span stand for it).
+        public class func predicateForObjects(from workout: HKWorkout) -> NSPredicate {
+            HKObjectPredicate(
+                .workout(
+                    uuid: workout.uuid, start: workout.startDate, end: workout.endDate,
+                    source: workout.sourceRevision.source))
+        }
     }
 #endif

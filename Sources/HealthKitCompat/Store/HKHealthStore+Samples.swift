@@ -11,7 +11,11 @@
             let window = HKObjectPredicate.window(of: predicate) ?? DateInterval(start: .distantPast, end: .distantFuture)
             let sampleType = SampleType(type.identifier)
             let objects: [HKSample]
-            if sampleType.kind == .correlation {
+            if type is HKSeriesType {
+                objects = try await routes(predicate: predicate, window: window)
+            } else if sampleType.kind == .workout {
+                objects = try await store.workouts(overlapping: window).compactMap(SampleBridge.workout)
+            } else if sampleType.kind == .correlation {
                 objects = try await store.correlations(of: sampleType, overlapping: window).compactMap {
                     SampleBridge.object($0.correlation, members: $0.members)
                 }
@@ -20,6 +24,24 @@
             }
             guard let predicate else { return objects }
             return objects.filter { predicate.evaluate(with: $0) }
+        }
+
+        /// The routes of the workouts `predicate` can match: of its workout when it names one
+        /// (``HKQuery/predicateForObjects(from:)-(HKWorkout)``), else of every workout in `window`.
+        private func routes(predicate: NSPredicate?, window: DateInterval) async throws -> [HKSample] {
+            let store = try store()
+            let uuids: [UUID]
+            if let workout = HKObjectPredicate.workout(of: predicate) {
+                uuids = [workout]
+            } else {
+                uuids = try await store.workouts(overlapping: window).map(\.uuid)
+            }
+            var routes: [HKSample] = []
+            for uuid in uuids {
+                guard let workout = try await store.workout(uuid) else { continue }
+                routes += SampleBridge.routes(of: workout)
+            }
+            return routes
         }
 
         // MARK: Writing

@@ -10,9 +10,7 @@
             let revision = HKSourceRevision(
                 source: HKSource(name: sample.source.name), version: sample.source.version)
             let device = sample.device.map(device)
-            var metadata: [String: Any] = [:]
-            for entry in sample.metadata where metadata[entry.key] == nil { metadata[entry.key] = entry.value }
-            let meta = metadata.isEmpty ? nil : metadata
+            let meta = metadata(sample.metadata)
             switch sample.type.kind {
             case .quantity:
                 guard case .quantity(let value, let symbol) = sample.value, let unit = HKUnit.stored(symbol) else {
@@ -43,6 +41,13 @@
             case .other:
                 return nil
             }
+        }
+
+        /// Metadata as HealthKit gives it: `nil` for none, a key written twice keeps its first value.
+        static func metadata(_ entries: [MetadataEntry]) -> [String: Any]? {
+            var metadata: [String: Any] = [:]
+            for entry in entries where metadata[entry.key] == nil { metadata[entry.key] = entry.value }
+            return metadata.isEmpty ? nil : metadata
         }
 
         /// The HealthKit device of a stored one; a store has a handful, each made once and

@@ -70,9 +70,12 @@ public struct WorkoutSummaryWire: Codable, Sendable, Equatable {
 
     /// The kinds of `workout`'s figures a reader of `readable` kinds does not see.
     public static func withheld(_ workout: Workout, readable: Set<HealthDataCategory>) -> Set<HealthDataCategory> {
-        var kinds = Set(workout.statistics.map { HealthDataCategory($0.type) })
-        kinds.formUnion(
-            (workout.metadata + workout.events.flatMap(\.metadata)).compactMap { HealthDataCategory(workoutMetadataKey: $0.key) })
+        let activities = workout.activities
+        var kinds = Set((workout.statistics + activities.flatMap(\.statistics)).map { HealthDataCategory($0.type) })
+        let metadata =
+            workout.metadata + workout.events.flatMap(\.metadata) + activities.flatMap(\.metadata)
+            + activities.flatMap(\.events).flatMap(\.metadata)
+        kinds.formUnion(metadata.compactMap { HealthDataCategory(workoutMetadataKey: $0.key) })
         if workout.totalEnergyBurned != nil { kinds.insert(.energy) }
         if workout.totalDistance != nil { kinds.insert(.activity) }
         return kinds.subtracting(readable)
@@ -125,22 +128,23 @@ public struct WorkoutDetailAnswer: Codable, Sendable, Equatable {
     public var events: [WorkoutEventWire]
     public var metadata: [String: String]
     public var routes: [WorkoutRouteWire]
+    /// The workout's activities (a multisport workout's legs), in the order recorded.
+    public var activities: [WorkoutActivityWire]
     /// Child elements of the export's `<Workout>` kept as read, by name and count
-    /// (`WorkoutActivity` of a multisport workout, …).
+    /// (`WorkoutActivity`, modelled in ``activities`` too, and anything newer).
     public var keptElements: [String: Int]
 
     enum CodingKeys: String, CodingKey {
-        case workout, events, metadata, routes
+        case workout, events, metadata, routes, activities
         case keptElements = "kept_elements"
     }
 
     public init(_ workout: Workout, readable: Set<HealthDataCategory>) {
         self.workout = WorkoutSummaryWire(workout, readable: readable)
         events = workout.events.map { WorkoutEventWire($0, readable: readable) }
-        metadata = Dictionary(
-            workout.metadata.filter { HealthDataCategory(workoutMetadataKey: $0.key).map(readable.contains) ?? true }
-                .map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+        metadata = readableMetadata(workout.metadata, readable)
         routes = workout.routes.map(WorkoutRouteWire.init)
+        activities = workout.activities.map { WorkoutActivityWire($0, readable: readable) }
         keptElements = workout.extras.reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
     }
 }
@@ -165,10 +169,45 @@ public struct WorkoutEventWire: Codable, Sendable, Equatable {
         date = event.date
         duration = event.duration.flatMap { $0.isFinite ? $0 : nil }
         durationUnit = event.durationUnit
-        metadata = Dictionary(
-            event.metadata.filter { HealthDataCategory(workoutMetadataKey: $0.key).map(readable.contains) ?? true }
-                .map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+        metadata = readableMetadata(event.metadata, readable)
     }
+}
+
+/// One activity of a workout (a leg of a multisport workout): its span, events, metadata and
+/// the statistics of kinds the reader may read.
+public struct WorkoutActivityWire: Codable, Sendable, Equatable {
+    public var uuid: UUID?
+    public var start: Date
+    public var end: Date?
+    /// Seconds: the recorded duration converted, else end − start.
+    public var durationSeconds: Double?
+    public var metadata: [String: String]
+    public var events: [WorkoutEventWire]
+    public var statistics: [WorkoutStatisticWire]
+
+    enum CodingKeys: String, CodingKey {
+        case uuid, start, end, metadata, events, statistics
+        case durationSeconds = "duration_s"
+    }
+
+    init(_ activity: WorkoutActivity, readable: Set<HealthDataCategory>) {
+        uuid = activity.uuid
+        start = activity.start
+        end = activity.end
+        durationSeconds = activity.durationSeconds
+        metadata = readableMetadata(activity.metadata, readable)
+        events = activity.events.map { WorkoutEventWire($0, readable: readable) }
+        statistics = activity.statistics.filter { readable.contains(HealthDataCategory($0.type)) }
+            .map(WorkoutStatisticWire.init)
+    }
+}
+
+/// Metadata as a dictionary, entries of a kind the reader may not read left out (a key
+/// written twice keeps its last value).
+private func readableMetadata(_ entries: [MetadataEntry], _ readable: Set<HealthDataCategory>) -> [String: String] {
+    Dictionary(
+        entries.filter { HealthDataCategory(workoutMetadataKey: $0.key).map(readable.contains) ?? true }
+            .map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
 }
 
 /// A recorded route, without its points.
