@@ -90,7 +90,8 @@ async def stdio_part():
         await session.initialize()
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         expected = {"get_coach_context", "get_daily_metrics", "get_sleep", "get_readiness", "get_workouts", "get_trends",
-                    "compare_periods", "list_data_types", "query_samples", "get_workout_details", "get_workout_route"}
+                    "compare_periods", "list_data_types", "query_samples", "get_workout_details", "get_workout_route",
+                    "get_training_load"}
         check(set(tools) == expected, f"tools: {sorted(tools)}")
         check(all(tool.annotations and tool.annotations.read_only_hint for tool in tools.values()), "a tool is not read-only")
         check(all(tool.input_schema.get("type") == "object" for tool in tools.values()), "a tool has no object schema")
@@ -140,6 +141,8 @@ async def stdio_part():
         route = structured(await session.call_tool("get_workout_route", {"id": workout_id, "max_points": 50}),
                            "get_workout_route")
         check(0 < len(route["points"]) <= 50, f"get_workout_route: {len(route['points'])} points")
+        load = structured(await session.call_tool("get_training_load", {"date": last}), "get_training_load")
+        check(load["basis"] == "energy" and len(load["days"]) == 28, f"get_training_load: {sorted(load)}")
         for tool, arguments in [
             ("get_workouts", {"from": month_from, "to": last, "include_route": True}),
             ("get_trends", {"metric": "steps", "period": 30, "date": last}),
@@ -208,7 +211,7 @@ async def http_part():
         async with ClientSession(read, write) as session:
             await session.initialize()
             tools = (await session.list_tools()).tools
-            check(len(tools) == 11, f"http: {len(tools)} tools")
+            check(len(tools) == 12, f"http: {len(tools)} tools")
             days = await pages(session, "get_daily_metrics", {"from": server_first, "to": server_last}, "days")
             reference = get(f"/v1/daily-metrics?from={server_first}&to={server_last}", alice)
             stored = {d["local_date"] for d in reference}

@@ -136,6 +136,7 @@ public struct CoachTools: Sendable {
                     ]) { $1 }, required: ["type", "from", "to"]), annotations: readOnly),
         ]
         tools += Self.workoutTools
+        tools.append(Self.trainingLoadTool)
         if source.allowWrites {
             tools.append(
                 Tool(
@@ -172,6 +173,7 @@ public struct CoachTools: Sendable {
             case "get_workouts": answer = try await workouts(arguments)
             case "get_workout_details": answer = try await workoutDetails(arguments)
             case "get_workout_route": answer = try await workoutRoute(arguments)
+            case "get_training_load": answer = try await trainingLoad(arguments)
             case "get_trends": answer = try await trends(arguments)
             case "compare_periods": answer = try await comparePeriods(arguments)
             case "list_data_types": answer = try await dataTypes(arguments)
@@ -228,7 +230,7 @@ public struct CoachTools: Sendable {
         switch tool {
         case "get_sleep": [.sleep]
         case "get_readiness": NormalizedDailyMetrics.categories
-        case "get_workouts", "get_workout_details": [.workouts]
+        case "get_workouts", "get_workout_details", "get_training_load": [.workouts]
         // A route tells the distance and the pace: activity's.
         case "get_workout_route": [.workouts, .activity]
         case "get_trends", "compare_periods":

@@ -100,7 +100,7 @@ enum CoachStore {
 
     @Test func everyAnswerStaysUnderTheCap() async throws {
         let tools = try await CoachStore.tools(allowWrites: true)
-        #expect(tools.definitions.count == 12)
+        #expect(tools.definitions.count == 13)
         let calls: [(String, [String: Value])] = [
             ("get_coach_context", ["at": "2024-04-29T20:00:00-07:00"]),
             ("get_daily_metrics", ["from": "2024-01-01", "to": "2024-12-31"]),
@@ -108,7 +108,7 @@ enum CoachStore {
             ("get_sleep", ["from": "2024-03-01", "to": "2024-04-29", "include_timeline": true]),
             ("get_readiness", ["from": "2024-03-01", "to": "2024-04-29"]),
             ("get_workouts", ["from": "2024-03-01", "to": "2024-04-29", "include_route": true]),
-            ("get_trends", ["metric": "hrv", "period": 365]), ("list_data_types", [:]),
+            ("get_trends", ["metric": "hrv", "period": 365]), ("list_data_types", [:]), ("get_training_load", [:]),
             (
                 "query_samples",
                 ["type": "HKQuantityTypeIdentifierHeartRate", "from": "2024-04-16", "to": "2024-04-29", "bucket": "hour"]

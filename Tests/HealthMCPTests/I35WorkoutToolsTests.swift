@@ -92,3 +92,50 @@ import Testing
         #expect(long["workouts"]?.arrayValue?.count == 0)
     }
 }
+
+/// Issue 35 §5: `get_training_load` over the generated months, checked against the loads
+/// read straight from the store (each workout's own active-energy statistic, its minutes).
+@Suite struct I35TrainingLoadToolTests {
+    @Test func theRatioFromTheWorkoutsOwnFigures() async throws {
+        let tools = try await CoachStore.tools()
+        let zone = tools.source.normalization.homeZone
+        let through = CoachStore.last
+        let first = through.adding(days: -27)
+        let window = DateInterval(
+            start: first.instant(hour: 0, in: zone), end: through.adding(days: 1).instant(hour: 0, in: zone))
+        let workouts = try await tools.source.store.workouts(overlapping: window).filter { window.contains($0.start) }
+        #expect(!workouts.isEmpty)
+        for basis in ["energy", "duration"] {
+            let answer = try I35WorkoutToolsTests.structured(
+                await tools.call("get_training_load", arguments: ["date": .string(through.description), "basis": .string(basis)]))
+            var days = [Double](repeating: 0, count: 28)
+            for workout in workouts {
+                let index = LocalDate(workout.start, in: zone).dayNumber - first.dayNumber
+                if basis == "duration" {
+                    days[index] += workout.end.timeIntervalSince(workout.start) / 60
+                } else {
+                    let energy = try #require(workout.statistics.first { $0.type == .activeEnergyBurned })
+                    #expect(["kcal", "Cal"].contains(energy.unit))
+                    days[index] += try #require(energy.sum)
+                }
+            }
+            let acute = days.suffix(7).reduce(0, +) / 7
+            let chronic = days.reduce(0, +) / 28
+            #expect(answer["acute_daily_mean"]?.doubleValue == (acute * 10).rounded() / 10, "\(basis)")
+            #expect(answer["chronic_daily_mean"]?.doubleValue == (chronic * 10).rounded() / 10, "\(basis)")
+            #expect(answer["ratio"]?.doubleValue == (acute / chronic * 100).rounded() / 100, "\(basis)")
+            #expect(answer["workouts"]?.intValue == workouts.count && answer["covered_days"]?.intValue == 28)
+            #expect(answer["days"]?.arrayValue?.count == 28)
+        }
+    }
+
+    @Test func withoutEnergyItCountsMinutes() async throws {
+        let tools = try await CoachStore.tools(withheld: [.energy])
+        let answer = try I35WorkoutToolsTests.structured(await tools.call("get_training_load", arguments: [:]))
+        #expect(answer["basis"]?.stringValue == "duration" && answer["unit"]?.stringValue == "min")
+        let refused = await tools.call("get_training_load", arguments: ["basis": "energy"])
+        #expect(refused.isError == true)
+        let none = try await CoachStore.tools(withheld: [.workouts])
+        #expect(await none.call("get_training_load", arguments: [:]).isError == true)
+    }
+}

@@ -15,7 +15,8 @@ struct MCPServe: AsyncParsableCommand {
         abstract: "An MCP server for AI coaches over standard input and output, on the local store.",
         discussion: """
             Tools: get_coach_context, get_daily_metrics, get_sleep, get_readiness, get_workouts, \
-            get_trends, compare_periods, list_data_types, query_samples (and log_subjective with \
+            get_workout_details, get_workout_route, get_training_load, get_trends, compare_periods, \
+            list_data_types, query_samples (and log_subjective with \
             --allow-writes). Resources: health://coach/context, health://readiness/today, \
             health://days/{from}/{to}. Prompts: weekly-review, morning-check-in. Standard output \
             carries only the protocol; messages go to standard error. See docs/mcp.md.
