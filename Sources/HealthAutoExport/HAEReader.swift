@@ -233,10 +233,19 @@ public enum HAEReader {
                 let longitude = (point["lon"] as? NSNumber)?.doubleValue
             else { throw ReadError(pointer: "\(pointer)/route/\(index)", reason: "a route point needs lat and lon") }
             let time = try (point["timestamp"] as? String).map { try date($0, "\(pointer)/route/\(index)/timestamp").date }
-            points.append(
-                RoutePoint(
-                    time: time, latitude: latitude, longitude: longitude, elevation: (point["altitude"] as? NSNumber)?.doubleValue
-                ))
+            let read = RoutePoint(
+                time: time, latitude: latitude, longitude: longitude, elevation: (point["altitude"] as? NSNumber)?.doubleValue)
+            if let problem = read.problem {
+                let field = problem.field == "ele" ? "altitude" : problem.field
+                throw ReadError(
+                    pointer: "\(pointer)/route/\(index)/\(field)",
+                    reason: problem.reason.replacingOccurrences(of: "ele ", with: "altitude "))
+            }
+            points.append(read)
+        }
+        guard points.count <= RoutePoint.maximumPerWorkout else {
+            throw ReadError(
+                pointer: "\(pointer)/route", reason: "a route has at most \(RoutePoint.maximumPerWorkout) points")
         }
         let energy = quantity("activeEnergy")
         let distance = quantity("distance")

@@ -192,20 +192,32 @@ extension CoachTools {
         try arguments.only(["from", "to", "activity", "include_route", "min_minutes"])
         let minimum = Double(try arguments.integer("min_minutes", in: 0...10_000) ?? 0) * 60
         let (first, last) = try arguments.range(maxDays: 3660)
-        let zone = source.normalization.homeZone
-        let window = DateInterval(start: first.instant(hour: 0, in: zone), end: last.adding(days: 1).instant(hour: 0, in: zone))
+        let home = source.normalization.homeZone
+        // The days in the data's zones (a workout's HKTimeZone, else the home zone), as every read.
+        let window = try await DailyNormalizer(store: source.store, configuration: source.normalization, now: source.now)
+            .span(from: first, through: last)
         let routes = try arguments.bool("include_route")
+        // A route tells the distance and the pace: without activity, none (and said so).
+        let routesWithheld = routes && source.withheld.contains(.activity)
         // With routes, fewer workouts: each route is up to 100 points.
         let limit = routes ? 10 : 50
+        let activity = try arguments.string("activity")
+        if let activity, !HealthKitWorkoutActivities.isKnown(activity) {
+            throw ToolError(
+                message: "no activity named '\(activity.prefix(60))'",
+                hint: "For example " + HealthKitWorkoutActivities.closest(to: activity).joined(separator: ", ") + ".")
+        }
         let workouts = try await WorkoutSummarizer(store: source.store, withheld: source.withheld).workouts(
-            in: window, limit: limit, routePoints: routes ? 100 : 0, activity: try arguments.string("activity"),
-            minimumSeconds: minimum)
+            in: window, limit: limit, routePoints: routes ? 100 : 0, activity: activity, minimumSeconds: minimum
+        ).filter { window.start <= $0.start && $0.start < window.end }
         let rows: [Value] = workouts.map { workout in
+            let zone = workout.timeZone.flatMap(TimeZone.init(identifier:)) ?? home
             var row: [String: Value] = [
                 // For get_workout_details and get_workout_route.
                 "id": .text(workout.id?.uuidString.lowercased()),
                 "activity": .string(workout.activity), "start": .string(localTime(workout.start, zone)),
-                "duration_minutes": .double(workout.end.timeIntervalSince(workout.start) / 60),
+                "duration_minutes": .double(
+                    (workout.durationSeconds ?? workout.end.timeIntervalSince(workout.start)) / 60),
                 "active_energy_kcal": .number(workout.energyKcal), "distance_km": .number(workout.distanceKm),
                 "mean_heart_rate_bpm": .number(workout.averageHeartRate),
                 // "workout" (what it recorded of itself) or "samples" (those of its span); null with the figure.
@@ -213,19 +225,22 @@ extension CoachTools {
                 "distance_source": .text(workout.distanceSource?.rawValue),
                 "heart_rate_source": .text(workout.heartRateSource?.rawValue),
             ]
-            if routes {
+            if routes, !routesWithheld {
                 // Five decimals: about a metre, enough to draw the route.
                 let rounded = { (degrees: Double) in Value.double((degrees * 100_000).rounded() / 100_000) }
                 row["route"] = .array(workout.route.map { .array([rounded($0.latitude), rounded($0.longitude)]) })
             }
             return .object(row)
         }
-        let minutes = workouts.reduce(0) { $0 + $1.end.timeIntervalSince($1.start) / 60 }
+        let minutes = workouts.reduce(0) { $0 + ($1.durationSeconds ?? $1.end.timeIntervalSince($1.start)) / 60 }
         let kinds = Dictionary(grouping: workouts, by: \.activity).map { "\($0.value.count) \($0.key)" }.sorted()
         var empty = ""
         if workouts.isEmpty { empty = try await whereTheDataIs(from: first, through: last) }
         return Answer(
-            structured: .object(["workouts": .array(rows), "limit": .int(limit)]),
+            structured: .object([
+                "workouts": .array(rows), "limit": .int(limit),
+                "withheld": .array(routesWithheld ? [.string(HealthDataCategory.activity.rawValue)] : []),
+            ]),
             summary: "\(workouts.count) workouts \(first)–\(last)"
                 + (workouts.isEmpty ? "." : ": \(kinds.joined(separator: ", ")), \(figure(minutes)) minutes in all.") + empty)
     }

@@ -53,7 +53,7 @@ extension CoachTools {
                     ])
                 }),
             "events": .array(
-                workout.events.map { event in
+                workout.events.filter { !withheld.contains(.activity) || !$0.tellsDistance }.map { event in
                     .object([
                         "type": .string(event.type.replacingOccurrences(of: "HKWorkoutEventType", with: "")),
                         "at": .string(localTime(event.date, zone)),
@@ -68,7 +68,7 @@ extension CoachTools {
         // Splits tell the distance: activity's.
         let points = workout.routes.flatMap(\.points)
         if withheld.contains(.activity) {
-            if !points.isEmpty { left.insert(.activity) }
+            if !points.isEmpty || workout.events.contains(where: \.tellsDistance) { left.insert(.activity) }
         } else {
             let splits = RouteSplits.splits(
                 routes: workout.routes.map(\.points), unit: mile ? RouteSplits.mile : RouteSplits.kilometre)

@@ -63,3 +63,26 @@ import Testing
         #expect(batch.unknownMetrics == [longest])
     }
 }
+
+/// Issue 35, found attacking: Health Auto Export took route points off the globe (a latitude
+/// of 1000, an altitude of 1e308) and 300,000 of them, past the 100,000 every other way in
+/// takes.
+@Suite struct I35HAERoutePointsTests {
+    static func workout(_ route: String) -> Data {
+        Data(
+            #"{"data": {"workouts": [{"name": "Running", "start": "2024-06-01 07:00:00 +0000", "end": "2024-06-01 07:30:00 +0000", "route": \#(route)}]}}"#
+                .utf8)
+    }
+
+    @Test func implausiblePointsAreRefusedNamingThem() throws {
+        let off = ReleaseAttackHAETests.refusal(Self.workout(#"[{"lat": 48, "lon": 2}, {"lat": 1000, "lon": 2}]"#))
+        #expect(off?.pointer == "/data/workouts/0/route/1/lat")
+        let high = ReleaseAttackHAETests.refusal(Self.workout(#"[{"lat": 48, "lon": 2, "altitude": 1e308}]"#))
+        #expect(high?.pointer == "/data/workouts/0/route/0/altitude")
+        #expect(high?.reason.hasPrefix("altitude must be between") == true)
+        let point = #"{"lat": 48, "lon": 2}"#
+        let many = "[" + Array(repeating: point, count: RoutePoint.maximumPerWorkout + 1).joined(separator: ",") + "]"
+        #expect(ReleaseAttackHAETests.refusal(Self.workout(many))?.pointer == "/data/workouts/0/route")
+        #expect(ReleaseAttackHAETests.refusal(Self.workout(#"[{"lat": 48, "lon": 2, "altitude": 8849}]"#)) == nil)
+    }
+}

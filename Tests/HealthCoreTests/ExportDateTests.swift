@@ -53,3 +53,18 @@ import Testing
         }
     }
 }
+
+/// Found attacking: a duration of 1e307 minutes is a finite number but not a finite number of
+/// seconds; every list that encoded it answered 500.
+@Suite struct I35DurationSecondsTests {
+    @Test func aDurationWhoseSecondsAreNotFiniteIsNone() {
+        #expect(Workout.seconds(1e307, unit: "min") == nil)
+        #expect(Workout.seconds(30, unit: "min") == 1800)
+        let t0 = Date(timeIntervalSince1970: 1_717_228_800)
+        let workout = Workout(
+            activityType: "HKWorkoutActivityTypeRunning", start: t0, end: t0 + 600, duration: 1e307, durationUnit: "min",
+            source: Source(name: "Watch"))
+        #expect(workout.durationSeconds == 600)
+        #expect(PlausibleRange.violation(of: .workout(workout))?.hasPrefix("duration must be") == true)
+    }
+}

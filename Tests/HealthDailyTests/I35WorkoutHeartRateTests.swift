@@ -50,3 +50,12 @@ import Testing
         #expect(none.meanBpm == nil && none.readings.isEmpty && none.zones?.map(\.seconds) == [0, 0, 0, 0, 0])
     }
 }
+
+/// Found attacking: 180 × 0.7 is 125.99999999999999 in binary, and the zones said so.
+@Suite struct I35ZoneBoundsTests {
+    @Test func boundariesAreTheRoundNumbers() {
+        let t0 = Date(timeIntervalSince1970: 1_717_228_800)
+        let heart = WorkoutHeartRate(readings: [(start: t0, bpm: 126)], span: DateInterval(start: t0, duration: 60), maximum: 180)
+        #expect(heart.zones?.map(\.fromBpm) == [90, 108, 126, 144, 162])
+    }
+}

@@ -244,8 +244,9 @@ import Testing
         let workout = Workout(
             activityType: "HKWorkoutActivityTypeSwimming", start: start, end: start + 1_800, source: Source(name: "Watch"),
             events: [
+                // A marker: a lap itself tells the pace, and a reader without activity gets none.
                 WorkoutEvent(
-                    type: "HKWorkoutEventTypeLap", date: start + 60,
+                    type: "HKWorkoutEventTypeMarker", date: start + 60,
                     metadata: [MetadataEntry(key: "HKLapLength", value: "50 m"), MetadataEntry(key: "Note", value: "x")])
             ])
         let detail = WorkoutDetailAnswer(workout, readable: [.workouts])

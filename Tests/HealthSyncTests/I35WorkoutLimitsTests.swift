@@ -41,3 +41,31 @@ import Testing
         #expect(throws: Never.self) { _ = try wire.workout(header: header, pointer: "/samples/0/workout") }
     }
 }
+
+/// Issue 35, found attacking: a store imported before the importer checked route points could
+/// hold one the server refuses (a latitude of 1000), and the server's 422 dead-lettered the whole
+/// batch. The client sends only plausible points; the server takes what it sends.
+@Suite struct I35ImplausiblePointsAreNotSentTests {
+    @Test func onlyPlausiblePointsGo() throws {
+        let t0 = Date(timeIntervalSince1970: 1_717_228_800)
+        let workout = Workout(
+            activityType: "HKWorkoutActivityTypeRunning", start: t0, end: t0 + 600, source: Source(name: "Watch"),
+            routes: [
+                WorkoutRoute(points: [
+                    RoutePoint(time: t0, latitude: 48.85, longitude: 2.35, elevation: 35),
+                    RoutePoint(time: t0 + 1, latitude: 1000, longitude: 13.4),
+                    RoutePoint(time: t0 + 2, latitude: 48.86, longitude: 2.36, elevation: 1e308),
+                ])
+            ])
+        let sent = SyncEngine.withinWireLimits(workout)
+        #expect(sent.routes[0].points.map(\.latitude) == [48.85, 48.86])
+        #expect(sent.routes[0].points.map(\.elevation) == [35, nil])
+        let header = Sample(
+            type: .workout, start: t0, end: t0 + 600, value: .category("HKWorkoutActivityTypeRunning"),
+            source: Source(name: "Watch"))
+        #expect(throws: Never.self) { _ = try WorkoutWire(sent).workout(header: header, pointer: "/samples/0/workout") }
+        #expect(throws: WireFieldError.self) {
+            _ = try WorkoutWire(workout).workout(header: header, pointer: "/samples/0/workout")
+        }
+    }
+}

@@ -39,6 +39,20 @@ public enum HealthDataCategory: String, Hashable, Sendable, Codable, CaseIterabl
         }
     }
 
+    /// The entries of a workout's `metadata` a reader of `readable` kinds may see
+    /// (``init(workoutMetadataKey:)``), and the kinds of those left out.
+    public static func workoutMetadata(
+        _ metadata: [MetadataEntry], readableBy readable: Set<HealthDataCategory>
+    ) -> (entries: [MetadataEntry], withheld: Set<HealthDataCategory>) {
+        var withheld: Set<HealthDataCategory> = []
+        let entries = metadata.filter { entry in
+            guard let kind = HealthDataCategory(workoutMetadataKey: entry.key), !readable.contains(kind) else { return true }
+            withheld.insert(kind)
+            return false
+        }
+        return (entries, withheld)
+    }
+
     /// The category of a sample type.
     public init(_ type: SampleType) {
         let name = type.identifier

@@ -115,3 +115,17 @@ public enum HealthKitWorkoutActivities {
         return name.replacingOccurrences(of: "_", with: "")
     }
 }
+
+extension HealthKitWorkoutActivities {
+    /// Whether `asked` names one of HealthKit's activities (as ``matches(_:_:)`` reads it).
+    public static func isKnown(_ asked: String) -> Bool { names.values.contains { matches($0, asked) } }
+
+    /// The `limit` activities closest to `asked` by edit distance, closest first, as their
+    /// short names (`Running`).
+    public static func closest(to asked: String, limit: Int = 3) -> [String] {
+        let given = SampleTypeNames.folded(String(asked.prefix(200)).replacingOccurrences(of: prefix, with: ""))
+        return names.values.map { shortName($0) }
+            .map { (distance: SampleTypeNames.editDistance(given, SampleTypeNames.folded($0)), name: $0) }
+            .sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }.prefix(limit).map(\.name)
+    }
+}

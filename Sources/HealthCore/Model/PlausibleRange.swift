@@ -47,8 +47,16 @@ public struct PlausibleRange: Sendable, Hashable {
         case .correlation(let correlation):
             return correlation.objects.lazy.compactMap { violation(of: $0) }.first
         case .workout(let workout):
-            if let duration = workout.duration, !duration.isFinite || abs(duration) > 1e12 {
-                return "duration must be a finite number"
+            if let duration = workout.duration {
+                // In seconds: 1e307 minutes is finite, but not as seconds. Its unit unknown: the
+                // number alone (readers fall back to end − start).
+                let seconds = Workout.seconds(duration, unit: workout.durationUnit ?? "min")
+                let known = Workout.seconds(1, unit: workout.durationUnit ?? "min") != nil
+                if !duration.isFinite || duration < 0 || (known && (seconds ?? .infinity) > Self.longestWorkout)
+                    || (!known && duration > 1e12)
+                {
+                    return "duration must be a number of seconds between 0 and \(Int(Self.longestWorkout)) (a year)"
+                }
             }
             if let energy = workout.totalEnergyBurned,
                 let problem = violation(
@@ -75,6 +83,10 @@ public struct PlausibleRange: Sendable, Hashable {
             return nil
         }
     }
+
+    /// The longest duration a workout may record, seconds: a year (the longest spans imports
+    /// take are shorter).
+    public static let longestWorkout: Double = 366 * 86_400
 
     /// Why `value` in `unit` is implausible for `type`, or `nil`.
     public static func violation(value: Double, unit: String, type: SampleType) -> String? {

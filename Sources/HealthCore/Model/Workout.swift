@@ -56,11 +56,13 @@ public struct Workout: Hashable, Sendable, Codable {
     }
 
     /// Seconds of a recorded duration in `unit` (`s`, `min`, `hr`, `ms`; none given: `min`, as
-    /// exports write it); `nil` for none, a value not finite or negative, or an unknown unit.
+    /// exports write it); `nil` for none, a value not finite or negative (or not finite once
+    /// converted), or an unknown unit.
     public static func seconds(_ duration: Double?, unit: String?) -> Double? {
         let scale: [String: Double] = ["s": 1, "sec": 1, "min": 60, "hr": 3600, "h": 3600, "ms": 0.001]
         guard let duration, duration.isFinite, duration >= 0, let factor = scale[unit ?? "min"] else { return nil }
-        return duration * factor
+        let seconds = duration * factor
+        return seconds.isFinite ? seconds : nil
     }
 
     /// The recorded duration in seconds, else end − start.
@@ -95,6 +97,14 @@ public struct WorkoutEvent: Hashable, Sendable, Codable {
         self.duration = duration
         self.durationUnit = durationUnit
         self.metadata = metadata
+    }
+}
+
+extension WorkoutEvent {
+    /// `true` for a segment or a lap: Apple writes them per kilometre and per mile, so their
+    /// durations tell the distance and the pace (activity's kind of data).
+    public var tellsDistance: Bool {
+        type == "HKWorkoutEventTypeSegment" || type == "HKWorkoutEventTypeLap"
     }
 }
 

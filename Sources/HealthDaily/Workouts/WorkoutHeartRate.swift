@@ -91,10 +91,12 @@ public struct WorkoutHeartRate: Sendable, Equatable {
             index = next
         }
         belowZones = seconds[0]
+        // 180 × 0.7 is 125.99999999999999 in binary: boundaries to a millionth of a beat.
+        func bound(_ fraction: Double) -> Double { (maximum * fraction * 1e6).rounded() / 1e6 }
         zones = (1...5).map { zone in
             Zone(
-                zone: zone, fromBpm: maximum * Self.zoneStarts[zone - 1],
-                toBpm: zone < 5 ? maximum * Self.zoneStarts[zone] : nil, seconds: seconds[zone])
+                zone: zone, fromBpm: bound(Self.zoneStarts[zone - 1]),
+                toBpm: zone < 5 ? bound(Self.zoneStarts[zone]) : nil, seconds: seconds[zone])
         }
     }
 

@@ -22,6 +22,10 @@ public struct WorkoutSummary: Sendable, Hashable, Codable {
     /// The workout's UUID (`healthpipe workouts`, `GET /v1/workouts/{id}`, MCP's
     /// `get_workout_details` take it).
     public var id: UUID?
+    /// The recorded duration in seconds (pauses left out), else end − start.
+    public var durationSeconds: Double?
+    /// The IANA zone the workout was recorded in (its `HKTimeZone`), when known.
+    public var timeZone: String?
 
     /// Where a figure of a workout comes from.
     public enum FigureSource: String, Sendable, Hashable, Codable {
@@ -91,28 +95,27 @@ public struct WorkoutSummarizer: Sendable {
         -> [WorkoutSummary]
     {
         let wanted = activity.map(Self.activityName)
-        let headers = try await store.samples(of: .workout, overlapping: window)
-            .filter { wanted == nil || Self.name(of: $0) == wanted }
-            .filter { $0.end.timeIntervalSince($0.start) >= minimumSeconds }
+        let workouts = try await store.workouts(overlapping: window)
+            .filter { wanted == nil || Self.activityName($0.activityType) == wanted }
+            .filter { $0.durationSeconds >= minimumSeconds }
             .sorted { $0.start > $1.start }.prefix(limit)
         var routes: [UUID: [RoutePoint]] = [:]
-        if routePoints > 0, !withheld.contains(.workouts) {
+        // A route tells the distance and the pace: it needs activity too.
+        if routePoints > 0, withheld.isDisjoint(with: [.workouts, .activity]) {
             routes = try await store.workoutRoutes(overlapping: window, maxPoints: routePoints)
         }
-        // What the workouts recorded of themselves, read only when one of its kinds may be.
-        var recorded: [UUID: WorkoutTotals] = [:]
-        if !headers.isEmpty, !withheld.isSuperset(of: [.energy, .activity, .heart]) {
-            recorded = try await store.workoutTotals(overlapping: window)
-        }
         var summaries: [WorkoutSummary] = []
-        for header in headers {
-            let span = DateInterval(start: header.start, end: max(header.end, header.start))
+        for workout in workouts {
+            let span = DateInterval(start: workout.start, end: max(workout.end, workout.start))
             var summary = WorkoutSummary(
-                activity: Self.name(of: header), start: header.start, end: header.end, energyKcal: nil, distanceKm: nil,
-                averageHeartRate: nil,
-                route: (routes[header.uuid] ?? []).map { .init(latitude: $0.latitude, longitude: $0.longitude) })
-            summary.id = header.uuid
-            let own = recorded[header.uuid] ?? WorkoutTotals()
+                activity: Self.activityName(workout.activityType), start: workout.start, end: workout.end,
+                energyKcal: nil, distanceKm: nil, averageHeartRate: nil,
+                route: (routes[workout.uuid] ?? []).map { .init(latitude: $0.latitude, longitude: $0.longitude) })
+            summary.id = workout.uuid
+            summary.durationSeconds = workout.durationSeconds
+            summary.timeZone = workout.metadata.timeZoneIdentifier
+            // What the workout recorded of itself.
+            let own = WorkoutTotals(workout)
             if !withheld.contains(.energy) {
                 (summary.energyKcal, summary.energySource) = try await figure(own.energyKcal) { try await energyKcal(span) }
             }
@@ -129,11 +132,6 @@ public struct WorkoutSummarizer: Sendable {
             summaries.append(summary)
         }
         return summaries
-    }
-
-    /// `Running` for `HKWorkoutActivityTypeRunning`.
-    static func name(of workout: Sample) -> String {
-        activityName(workout.value.text ?? "Other")
     }
 
     /// An activity's name without HealthKit's prefix.

@@ -179,8 +179,11 @@ struct ExportXMLHandler: XMLHandler {
         } else if tag.nameIs("WorkoutEvent"), let finished = event {
             event = nil
             workout?.events.append(finished)
-        } else if tag.nameIs("WorkoutRoute"), let finished = route {
+        } else if tag.nameIs("WorkoutRoute"), var finished = route {
             route = nil
+            let (points, altered) = finished.points.plausiblePoints()
+            finished.points = points
+            if altered > 0 { warnings[RoutePointWarning.text, default: 0] += altered }
             workout?.routes.append(finished)
         } else if depth == 1 {
             if tag.nameIs("Workout"), let finished = workout {

@@ -137,7 +137,9 @@ public final class AppleExportReader {
                     reading.warnings["route file referenced but missing", default: 0] += 1
                     continue
                 }
-                workout.routes[index].points = try GPXReader.points(data, name: path)
+                let (points, altered) = try GPXReader.points(data, name: path).plausiblePoints()
+                workout.routes[index].points = points
+                if altered > 0 { reading.warnings[RoutePointWarning.text, default: 0] += altered }
                 reading.routeFilesLoaded += 1
                 reading.routePoints += workout.routes[index].points.count
             }
@@ -217,4 +219,11 @@ extension HealthRecord {
 
 extension WorkoutRoute {
     fileprivate var needsPoints: Bool { points.isEmpty && filePath != nil }
+}
+
+/// The warning a route point that no GPS receiver reports leaves (``RoutePoint/plausible``):
+/// a position off the Earth left out, an impossible elevation, speed, course or accuracy
+/// removed from its point.
+public enum RoutePointWarning {
+    public static let text = "route point outside what a GPS reports (left out, or the reading removed)"
 }

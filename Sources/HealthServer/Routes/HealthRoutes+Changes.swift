@@ -37,9 +37,25 @@ extension HealthRoutes {
         let since = try Self.integer(query["since"], name: "since", default: 0, in: 0...Int64.max)
         let limit = try Self.integer(query["limit"], name: "limit", default: 1000, in: 1...10_000)
         let database = try await repositories.readableStore(user.id)
-        let page = try await database.queries.changes(of: type, since: QueryAnchor(since), limit: Int(limit))
+        var page = try await database.queries.changes(of: type, since: QueryAnchor(since), limit: Int(limit))
+        // A workout's metadata of a kind the reader may not see (average METs, elevation, heart
+        // rate) is left out, as `GET /v1/workouts/{id}` leaves it out.
+        var withheld: Set<HealthDataCategory> = []
+        if type == .workout {
+            page.changes = page.changes.map { change in
+                guard case .added(var sample, let anchor) = change else { return change }
+                let kept = HealthDataCategory.workoutMetadata(sample.metadata, readableBy: access.readable)
+                // Its identity stays what it is, whatever is left out.
+                sample.givenUUID = sample.uuid
+                sample.metadata = kept.entries
+                withheld.formUnion(kept.withheld)
+                return .added(sample, anchor: anchor)
+            }
+        }
+        var headers: HTTPFields = [.contentType: "application/json"]
+        headers.append(contentsOf: Self.withheldHeader(withheld))
         return Response(
-            status: .ok, headers: [.contentType: "application/json"],
+            status: .ok, headers: headers,
             body: .init(byteBuffer: ByteBuffer(bytes: try SampleWire.encoder().encode(ChangeFeedPage(page)))))
     }
 

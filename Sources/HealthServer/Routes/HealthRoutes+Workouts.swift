@@ -134,6 +134,11 @@ extension HealthRoutes {
         else {
             throw Problem.badRequest("type must be an activity such as running or HKWorkoutActivityTypeRunning")
         }
+        guard HealthKitWorkoutActivities.isKnown(text) else {
+            throw Problem.unprocessableQuery(
+                "type '\(text)' is no activity; did you mean "
+                    + HealthKitWorkoutActivities.closest(to: text).joined(separator: ", or ") + "?")
+        }
         return text
     }
 }

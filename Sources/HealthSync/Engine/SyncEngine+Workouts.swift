@@ -62,6 +62,11 @@ extension SyncEngine {
         trimmed.routes = Array(trimmed.routes.prefix(WorkoutWire.limits.routes))
         trimmed.events = Array(trimmed.events.prefix(WorkoutWire.limits.events))
         trimmed.statistics = Array(trimmed.statistics.prefix(WorkoutWire.limits.statistics))
+        // A point the server would refuse (stored before the importer checked them) would cost
+        // the whole batch: only plausible points go.
+        for index in trimmed.routes.indices {
+            trimmed.routes[index].points = trimmed.routes[index].points.plausiblePoints().points
+        }
         let total = trimmed.routes.reduce(0) { $0 + $1.points.count }
         guard total > sentPoints else { return trimmed }
         let budget = sentPoints - 2 * trimmed.routes.count

@@ -141,7 +141,7 @@ public struct WorkoutWire: Codable, Sendable, Hashable {
     }
 
     /// The most a workout may carry: more is refused with a 422 naming the list.
-    public static let limits = (events: 10_000, statistics: 1_000, routes: 100, points: 100_000)
+    public static let limits = (events: 10_000, statistics: 1_000, routes: 100, points: RoutePoint.maximumPerWorkout)
 
     /// `header` (the workout's sample, from the ``SampleWire``) with these details, or a
     /// ``WireFieldError`` naming the field under `pointer` (`/samples/3/workout`): numbers
@@ -221,21 +221,26 @@ public struct WorkoutWire: Codable, Sendable, Hashable {
                 filePath: route.filePath,
                 points: try route.points.enumerated().map { position, point in
                     let at = "\(field)/points/\(position)"
-                    guard point.lat.isFinite, (-90...90).contains(point.lat) else {
-                        throw WireFieldError("lat must be a latitude, −90 to 90", pointer: self.at(pointer, "\(at)/lat"))
-                    }
-                    guard point.lon.isFinite, (-180...180).contains(point.lon) else {
-                        throw WireFieldError("lon must be a longitude, −180 to 180", pointer: self.at(pointer, "\(at)/lon"))
-                    }
-                    return RoutePoint(
+                    let read = RoutePoint(
                         time: try instant(point.time, "\(at)/time"), latitude: point.lat, longitude: point.lon,
-                        elevation: try finite(point.ele, "\(at)/ele"), speed: try finite(point.speed, "\(at)/speed"),
-                        course: try finite(point.course, "\(at)/course"),
-                        horizontalAccuracy: try finite(point.hAcc, "\(at)/h_acc"),
-                        verticalAccuracy: try finite(point.vAcc, "\(at)/v_acc"))
+                        elevation: point.ele, speed: point.speed, course: point.course, horizontalAccuracy: point.hAcc,
+                        verticalAccuracy: point.vAcc)
+                    if let problem = read.problem {
+                        throw WireFieldError(problem.reason, pointer: self.at(pointer, "\(at)/\(problem.field)"))
+                    }
+                    return read
                 })
         }
         workout.extras = kept ?? []
+        for (index, statistic) in workout.statistics.enumerated() {
+            if let start = statistic.start, let end = statistic.end, end < start {
+                throw WireFieldError("end must not precede start", pointer: at("statistics/\(index)/end"))
+            }
+        }
+        // The ranges every other way in applies (docs/plausible-ranges.md).
+        if let problem = PlausibleRange.violation(of: .workout(workout)) {
+            throw WireFieldError(problem, pointer: pointer)
+        }
         return workout
     }
 

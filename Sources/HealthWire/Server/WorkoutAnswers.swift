@@ -76,6 +76,7 @@ public struct WorkoutSummaryWire: Codable, Sendable, Equatable {
             workout.metadata + workout.events.flatMap(\.metadata) + activities.flatMap(\.metadata)
             + activities.flatMap(\.events).flatMap(\.metadata)
         kinds.formUnion(metadata.compactMap { HealthDataCategory(workoutMetadataKey: $0.key) })
+        if (workout.events + activities.flatMap(\.events)).contains(where: \.tellsDistance) { kinds.insert(.activity) }
         if workout.totalEnergyBurned != nil { kinds.insert(.energy) }
         if workout.totalDistance != nil { kinds.insert(.activity) }
         return kinds.subtracting(readable)
@@ -122,7 +123,8 @@ public struct WorkoutStatisticWire: Codable, Sendable, Equatable {
 }
 
 /// `GET /v1/workouts/{id}`: a workout with everything recorded of it but its route's points
-/// (`/route` gives them): events, metadata, routes and the elements kept as read.
+/// (`/route` gives them): events, metadata, routes and the elements kept as read. Segments and
+/// laps tell the pace: a reader without activity does not get them.
 public struct WorkoutDetailAnswer: Codable, Sendable, Equatable {
     public var workout: WorkoutSummaryWire
     public var events: [WorkoutEventWire]
@@ -141,7 +143,8 @@ public struct WorkoutDetailAnswer: Codable, Sendable, Equatable {
 
     public init(_ workout: Workout, readable: Set<HealthDataCategory>) {
         self.workout = WorkoutSummaryWire(workout, readable: readable)
-        events = workout.events.map { WorkoutEventWire($0, readable: readable) }
+        events = workout.events.filter { readable.contains(.activity) || !$0.tellsDistance }
+            .map { WorkoutEventWire($0, readable: readable) }
         metadata = readableMetadata(workout.metadata, readable)
         routes = workout.routes.map(WorkoutRouteWire.init)
         activities = workout.activities.map { WorkoutActivityWire($0, readable: readable) }
@@ -196,7 +199,8 @@ public struct WorkoutActivityWire: Codable, Sendable, Equatable {
         end = activity.end
         durationSeconds = activity.durationSeconds
         metadata = readableMetadata(activity.metadata, readable)
-        events = activity.events.map { WorkoutEventWire($0, readable: readable) }
+        events = activity.events.filter { readable.contains(.activity) || !$0.tellsDistance }
+            .map { WorkoutEventWire($0, readable: readable) }
         statistics = activity.statistics.filter { readable.contains(HealthDataCategory($0.type)) }
             .map(WorkoutStatisticWire.init)
     }
@@ -206,8 +210,8 @@ public struct WorkoutActivityWire: Codable, Sendable, Equatable {
 /// written twice keeps its last value).
 private func readableMetadata(_ entries: [MetadataEntry], _ readable: Set<HealthDataCategory>) -> [String: String] {
     Dictionary(
-        entries.filter { HealthDataCategory(workoutMetadataKey: $0.key).map(readable.contains) ?? true }
-            .map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+        HealthDataCategory.workoutMetadata(entries, readableBy: readable).entries.map { ($0.key, $0.value) },
+        uniquingKeysWith: { _, last in last })
 }
 
 /// A recorded route, without its points.

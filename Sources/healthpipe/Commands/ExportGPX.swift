@@ -84,12 +84,13 @@ struct ExportGPX: AsyncParsableCommand {
         printError("Wrote \(written) GPX file\(written == 1 ? "" : "s") to \(folder).")
     }
 
-    /// `2024-06-01_Running_1a2b3c4d.gpx`: the local day it started (in `--tz`, else the zone it
-    /// was recorded in, else the home zone), its activity, the start of its id.
+    /// `2024-06-01_Running_1a2b3c4d-….gpx`: the local day it started (in `--tz`, else the zone
+    /// it was recorded in, else the home zone), its activity, its whole id (two workouts of a
+    /// day may share the start of theirs).
     static func fileName(_ workout: Workout, configuration: DailyNormalizer.Configuration) -> String {
         let day = LocalDate(workout.start, in: WorkoutTable.zone(of: workout, configuration: configuration))
         let activity = HealthKitWorkoutActivities.shortName(workout.activityType).filter { $0.isLetter || $0.isNumber }
-        return "\(day)_\(activity.isEmpty ? "Workout" : activity)_\(workout.uuid.uuidString.lowercased().prefix(8)).gpx"
+        return "\(day)_\(activity.isEmpty ? "Workout" : activity)_\(workout.uuid.uuidString.lowercased()).gpx"
     }
 
     /// Creates `folder` (and its parents), or says why it cannot: exit 2.

@@ -31,11 +31,16 @@ struct Workouts: AsyncParsableCommand {
         if let type, type.isEmpty || !type.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
             throw ValidationError("--type must be an activity such as running or HKWorkoutActivityTypeRunning")
         }
+        if let type, !HealthKitWorkoutActivities.isKnown(type) {
+            throw ValidationError(
+                "--type \(type) is no activity; did you mean "
+                    + HealthKitWorkoutActivities.closest(to: type).joined(separator: ", or ") + "?")
+        }
     }
 
     func run() async throws {
         let configuration = range.configuration()
-        let (first, last, workouts) = try await storage.withQueries { store in
+        let (first, last, workouts, stored) = try await storage.withQueries { store in
             let (first, last) = try await range.dates(store: store, configuration: configuration, defaultDays: 7)
             let span = try await DailyNormalizer(store: store, configuration: configuration, now: { Date() })
                 .span(from: first, through: last)
@@ -44,7 +49,9 @@ struct Workouts: AsyncParsableCommand {
                     && type.map { HealthKitWorkoutActivities.matches(workout.activityType, $0) } ?? true
                     && workout.durationSeconds >= Double(minMinutes) * 60
             }
-            return (first, last, workouts)
+            // Where the workouts are, for an answer with none.
+            let stored = workouts.isEmpty ? try await store.sampleSpans().first { $0.type == .workout } : nil
+            return (first, last, workouts, stored)
         }
         let everything = Set(HealthDataCategory.allCases)
         if format == .json {
@@ -58,7 +65,13 @@ struct Workouts: AsyncParsableCommand {
             return
         }
         guard !workouts.isEmpty else {
-            printError("No workouts from \(first) through \(last).")
+            let zone = configuration.homeZone
+            let hint =
+                stored.map {
+                    " The store's workouts run from \(LocalDate($0.first, in: zone)) to \(LocalDate($0.last, in: zone));"
+                        + " ask with --from and --to."
+                } ?? " The store holds no workouts."
+            printError("No workouts from \(first) through \(last)." + hint)
             return
         }
         print(WorkoutTable.render(workouts, configuration: configuration))

@@ -50,7 +50,13 @@ import Testing
         ])
         #expect(many.status == 0 && many.err.contains("Wrote 1 GPX file"), "\(many.err)")
         let written = try FileManager.default.contentsOfDirectory(atPath: routes)
-        #expect(written == ["2020-02-24_Walking_\(walk.uuid.uuidString.lowercased().prefix(8)).gpx"])
+        // The whole id: two workouts of a day may share the start of theirs (found attacking).
+        #expect(written == ["2020-02-24_Walking_\(walk.uuid.uuidString.lowercased()).gpx"])
+        // An activity that is none says which it might be; an empty range says where the workouts are.
+        let walkType = try CommandLine33.run(["workouts", "--db", store, "--type", "walk"])
+        #expect(walkType.status != 0 && walkType.err.contains("Walking"), "\(walkType.err)")
+        let empty = try CommandLine33.run(["workouts", "--db", store, "--from", "2022-01-01", "--to", "2022-01-07"])
+        #expect(empty.err.contains("The store's workouts run from 2020-02-24 to 2020-02-24"), "\(empty.err)")
 
         // Clock times in the zone the walk was recorded in (its HKTimeZone), or in --tz: never
         // the export's offset.
