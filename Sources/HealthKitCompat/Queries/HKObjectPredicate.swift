@@ -121,6 +121,17 @@
             }
         }
 
+        /// The UUIDs a UUID predicate names (alone or in an AND): nothing else can match.
+        static func uuids(of predicate: NSPredicate?) -> Set<UUID>? {
+            if let predicate = predicate as? HKObjectPredicate, case .uuids(let uuids) = predicate.condition {
+                return uuids
+            }
+            if let compound = predicate as? NSCompoundPredicate, compound.compoundPredicateType == .and {
+                return compound.subpredicates.lazy.compactMap { uuids(of: $0 as? NSPredicate) }.first
+            }
+            return nil
+        }
+
         /// The workout a workout predicate names (alone or in an AND).
         static func workout(of predicate: NSPredicate?) -> UUID? {
             if let predicate = predicate as? HKObjectPredicate, case .workout(let uuid, _, _, _) = predicate.condition {

@@ -13,6 +13,14 @@
             let objects: [HKSample]
             if type is HKSeriesType {
                 objects = try await routes(predicate: predicate, window: window)
+            } else if sampleType.kind == .workout, let uuids = HKObjectPredicate.uuids(of: predicate), uuids.count <= 100 {
+                // A few workouts by UUID (`predicateForObject(with:)`): each read alone, not a
+                // whole history of them.
+                var found: [Workout] = []
+                for uuid in uuids.sorted(by: { $0.uuidString < $1.uuidString }) {
+                    if let workout = try await store.workout(uuid) { found.append(workout) }
+                }
+                objects = found.sorted { $0.start < $1.start }.compactMap(SampleBridge.workout)
             } else if sampleType.kind == .workout {
                 objects = try await store.workouts(overlapping: window).compactMap(SampleBridge.workout)
             } else if sampleType.kind == .correlation {
