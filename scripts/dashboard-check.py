@@ -1,6 +1,6 @@
 """Checks the dashboard as chromium rendered it (scripts/dashboard-screenshots).
 
-argv: the folder with the pages' rendered DOMs ({year,empty,server-*}.dom.html), the folder
+argv: the folder with the pages' rendered DOMs ({year,empty,workout,server-*}.dom.html), the folder
 with their screenshots.
 """
 import struct
@@ -102,6 +102,26 @@ def main():
             print(f"dashboard-check: {path}: {width}×{height}, {colours} colours")
             if colours < 8:
                 failures.append(f"{path}: blank ({colours} colours)")
+    # A workout's page: its route map (to scale, no tiles), its elevation profile, its
+    # splits, no junk, not blank.
+    page = Page()
+    page.feed(open(f"{dom}/workout.dom.html", encoding="utf-8").read())
+    text = " ".join(page.text)
+    for wanted in ("route-map-title", "chart-elevation", "chart-heart", "summary", "route", "splits", "heart"):
+        if wanted not in page.ids:
+            failures.append(f"workout: no {wanted}")
+    if page.charts < 1:
+        failures.append(f"workout: {page.charts} charts")
+    for junk in ("NaN", "undefined", "null", "Infinity"):
+        if junk in text:
+            failures.append(f"workout: the page reads '{junk}'")
+    print(f"dashboard-check: workout: {page.charts} charts, {len(text.split())} words")
+    for shape in ("desktop", "phone"):
+        path = f"{shots}/workout-{shape}.png"
+        width, height, colours = distinct_colours(path)
+        print(f"dashboard-check: {path}: {width}×{height}, {colours} colours")
+        if colours < 8:
+            failures.append(f"{path}: blank ({colours} colours)")
     # The server's pages: every panel and chart for a signed-in user who allowed everything
     # (a year ending today, weighings included: 8 charts); with sleep
     # denied, the denied view in place of the sleep and readiness panels; the consent page

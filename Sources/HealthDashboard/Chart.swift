@@ -93,9 +93,9 @@ struct Plot {
     }
 
     /// The `<svg>` element around `body`, labelled by its own `<title>`.
-    static func svg(id: String, title: String, body: String, height: Double = Plot.height) -> String {
+    static func svg(id: String, title: String, body: String, width: Double = Plot.width, height: Double = Plot.height) -> String {
         """
-        <svg viewBox="0 0 \(f(Plot.width)) \(f(height))" role="img" aria-labelledby="\(id)-title" \
+        <svg viewBox="0 0 \(f(width)) \(f(height))" role="img" aria-labelledby="\(id)-title" \
         preserveAspectRatio="xMidYMid meet"><title id="\(id)-title">\(HTML.escape(title))</title>\(body)</svg>
         """
     }

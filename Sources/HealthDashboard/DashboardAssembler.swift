@@ -81,7 +81,9 @@ public struct DashboardAssembler: Sendable {
                 .nights(from: max(first, last.adding(days: -89)), through: last)
         }
         let weights = withheld.contains(.body) ? [] : try await dailyWeights(days)
-        let workouts = denied.contains(.workouts) ? [] : try await recentWorkouts(before: todayMetrics?.utcDayEnd ?? now())
+        let workoutsEnd = todayMetrics?.utcDayEnd ?? now()
+        let workouts = denied.contains(.workouts) ? [] : try await recentWorkouts(before: workoutsEnd)
+        let totals = denied.contains(.workouts) ? [] : try await monthTotals(before: workoutsEnd)
         let rings =
             denied.contains(.today)
             ? ActivityRings(
@@ -93,7 +95,25 @@ public struct DashboardAssembler: Sendable {
             rangeDays: range, days: days, nights: nights, readiness: readiness, weights: weights, workouts: workouts,
             rings: rings, withheld: withheld)
         data.latestDataNote = note
+        data.workoutTotals = totals
         return data
+    }
+
+    /// The 30 days' workouts ending at `end`, totalled per activity (most workouts first).
+    private func monthTotals(before end: Date) async throws -> [ActivityTotal] {
+        let month = try await WorkoutSummarizer(store: store, withheld: settings.withheld).workouts(
+            in: DateInterval(start: end.addingTimeInterval(-30 * 86400), end: end), limit: 10_000, routePoints: 0)
+        return Dictionary(grouping: month, by: \.activity).map { activity, workouts in
+            func sum(_ values: [Double?]) -> Double? {
+                let known = values.compactMap { $0 }
+                return known.isEmpty ? nil : known.reduce(0, +)
+            }
+            return ActivityTotal(
+                activity: activity, count: workouts.count,
+                seconds: workouts.reduce(0) { $0 + ($1.durationSeconds ?? $1.end.timeIntervalSince($1.start)) },
+                distanceKm: sum(workouts.map(\.distanceKm)), energyKcal: sum(workouts.map(\.energyKcal)))
+        }
+        .sorted { ($1.count, $0.activity) < ($0.count, $1.activity) }
     }
 
     /// Each day's last weighing in kg, `nil` where there is none.

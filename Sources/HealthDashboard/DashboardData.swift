@@ -62,6 +62,8 @@ public struct DashboardData: Sendable {
     /// The latest workouts, newest first; each figure says where it comes from
     /// (``WorkoutSummary/FigureSource``: the workout's own record, or samples).
     public var workouts: [WorkoutSummary]
+    /// The last 30 days' workouts per activity (the workouts panel's totals).
+    public var workoutTotals: [ActivityTotal] = []
     /// Today's rings.
     public var rings: ActivityRings
     /// The data the viewer has not granted: its panels (and trend charts) show the denied view.
@@ -91,6 +93,26 @@ public struct DashboardData: Sendable {
 
     /// Today's daily metrics (the last day of the range).
     public var todayMetrics: NormalizedDailyMetrics? { days.last { $0.localDate == today } }
+}
+
+/// An activity's workouts over a span: how many, their time, distance and energy (`nil`
+/// when none of them has the figure).
+public struct ActivityTotal: Sendable, Hashable {
+    /// `Running`, as ``WorkoutSummary/activity``.
+    public var activity: String
+    public var count: Int
+    /// Their recorded durations, seconds.
+    public var seconds: Double
+    public var distanceKm: Double?
+    public var energyKcal: Double?
+
+    public init(activity: String, count: Int, seconds: Double, distanceKm: Double?, energyKcal: Double?) {
+        self.activity = activity
+        self.count = count
+        self.seconds = seconds
+        self.distanceKm = distanceKm
+        self.energyKcal = energyKcal
+    }
 }
 
 /// Move, exercise and stand for one day, against their goals.

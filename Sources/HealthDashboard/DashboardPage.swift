@@ -18,15 +18,20 @@ public struct DashboardPage: Sendable {
     public var headerExtra: String
     /// Markup above the panels (the server's re-prompt, ``AccessPages/reprompt(off:consentPath:laterAction:csrf:)``).
     public var banner: String
+    /// Where a workout's page is, its id appended (`/dashboard/workouts/` on the server);
+    /// `nil`: workouts are not links (a page written to a file).
+    public var workoutPath: String?
 
     public init(
-        data: DashboardData, path: String = "/", consentPath: String? = nil, headerExtra: String = "", banner: String = ""
+        data: DashboardData, path: String = "/", consentPath: String? = nil, headerExtra: String = "", banner: String = "",
+        workoutPath: String? = nil
     ) {
         self.data = data
         self.path = path
         self.consentPath = consentPath
         self.headerExtra = headerExtra
         self.banner = banner
+        self.workoutPath = workoutPath
     }
 
     /// The response headers of every dashboard page (besides `Content-Type`): no script,
@@ -97,11 +102,11 @@ public struct DashboardPage: Sendable {
         return chart.html + """
             <dl class="figures">\
             <div><dt>Steps</dt><dd>\(HTML.number(day.stepsNormalized))</dd></div>\
-            <div><dt>Active energy</dt><dd>\(figure(day.activeEnergyKcal, "kcal"))</dd></div>\
-            <div><dt>Exercise</dt><dd>\(figure(rings.exerciseMinutes, "min"))</dd></div>\
-            <div><dt>Stand</dt><dd>\(figure(rings.standHours, "h"))</dd></div>\
-            <div><dt>Resting HR</dt><dd>\(figure(day.restingHRBpm, "bpm"))</dd></div>\
-            <div><dt>HRV</dt><dd>\(figure(day.hrvMs, "ms"))</dd></div>\
+            <div><dt>Active energy</dt><dd>\(HTML.figure(day.activeEnergyKcal, "kcal"))</dd></div>\
+            <div><dt>Exercise</dt><dd>\(HTML.figure(rings.exerciseMinutes, "min"))</dd></div>\
+            <div><dt>Stand</dt><dd>\(HTML.figure(rings.standHours, "h"))</dd></div>\
+            <div><dt>Resting HR</dt><dd>\(HTML.figure(day.restingHRBpm, "bpm"))</dd></div>\
+            <div><dt>HRV</dt><dd>\(HTML.figure(day.hrvMs, "ms"))</dd></div>\
             </dl><p class="note">Steps from \(HTML.escape(sources.flatMap { $0.isEmpty ? nil : $0 } ?? "no source"))\
             \(day.stepsSources?.suspiciousSteps == true ? " — <strong>suspicious</strong> (see Data quality)" : "").</p>
             """
@@ -234,17 +239,37 @@ public struct DashboardPage: Sendable {
                 id: "route-\(index)", title: "Route of the \(workout.activity) workout",
                 points: workout.route.map { ($0.latitude, $0.longitude) })
             return """
-                <li class="workout"><div><h3>\(HTML.escape(spaced(workout.activity)))</h3>\
-                <p class="when">\(HTML.escape(localTime(workout.start, zone)))</p><dl class="figures small">\
-                <div><dt>Duration</dt><dd>\(HTML.duration(seconds: workout.end.timeIntervalSince(workout.start)))</dd></div>\
-                <div><dt>Energy</dt>\(sourced(figure(workout.energyKcal, "kcal"), workout.energySource))</div>\
-                <div><dt>Distance</dt>\(sourced(figure(workout.distanceKm, "km", 2), workout.distanceSource))</div>\
-                <div><dt>Heart rate</dt>\(sourced(figure(workout.averageHeartRate, "bpm"), workout.heartRateSource))</div>\
+                <li class="workout"><div><h3>\(title(workout))</h3>\
+                <p class="when">\(HTML.escape(HTML.localTime(workout.start, zone)))</p><dl class="figures small">\
+                <div><dt>Duration</dt><dd>\(HTML.duration(seconds: workout.durationSeconds ?? workout.end.timeIntervalSince(workout.start)))</dd></div>\
+                <div><dt>Energy</dt>\(sourced(HTML.figure(workout.energyKcal, "kcal"), workout.energySource))</div>\
+                <div><dt>Distance</dt>\(sourced(HTML.figure(workout.distanceKm, "km", 2), workout.distanceSource))</div>\
+                <div><dt>Heart rate</dt>\(sourced(HTML.figure(workout.averageHeartRate, "bpm"), workout.heartRateSource))</div>\
                 </dl></div>\
                 \(route ?? "")</li>
                 """
         }
-        return "<ul class=\"workouts\">" + items.joined() + "</ul>"
+        return totals() + "<ul class=\"workouts\">" + items.joined() + "</ul>"
+    }
+
+    /// A workout's name, a link to its page when there is one.
+    private func title(_ workout: WorkoutSummary) -> String {
+        let name = HTML.escape(HTML.spaced(workout.activity))
+        guard let workoutPath, let id = workout.id else { return name }
+        return "<a href=\"\(HTML.escape(workoutPath + id.uuidString.lowercased()))\">\(name)</a>"
+    }
+
+    /// The month's totals per activity: workouts, time, distance, energy.
+    private func totals() -> String {
+        guard !data.workoutTotals.isEmpty else { return "" }
+        let rows = data.workoutTotals.map { total in
+            [
+                HTML.spaced(total.activity), "\(total.count)", HTML.duration(seconds: total.seconds),
+                HTML.figure(total.distanceKm, "km", 1), HTML.figure(total.energyKcal, "kcal"),
+            ]
+        }
+        return DataTable(header: ["Activity", "Workouts", "Time", "Distance", "Energy"], rows: rows)
+            .html(caption: "The last 30 days, per activity")
     }
 
     private func qualityPanel() -> String {
@@ -290,12 +315,6 @@ public struct DashboardPage: Sendable {
             """
     }
 
-    /// `1 348 kcal`, or `—` alone when there is no value.
-    private func figure(_ value: Double?, _ unit: String, _ digits: Int = 0) -> String {
-        let text = HTML.number(value, digits)
-        return text == "—" ? text : text + " " + HTML.escape(unit)
-    }
-
     /// A workout's figure as its `<dd>`, saying where it comes from (`data-source`, and a
     /// tooltip): what the workout recorded of itself, or the samples of its span.
     private func sourced(_ text: String, _ source: WorkoutSummary.FigureSource?) -> String {
@@ -335,14 +354,6 @@ public struct DashboardPage: Sendable {
         return parser.string(from: day)
     }
 
-    private func localTime(_ instant: Date, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = zone
-        formatter.dateFormat = "EEE d MMM yyyy, HH:mm"
-        return formatter.string(from: instant)
-    }
-
     /// `apple_watch` → `Apple Watch`.
     private func sourceName(_ key: String) -> String {
         switch SourceCategory(rawValue: key) {
@@ -351,16 +362,6 @@ public struct DashboardPage: Sendable {
         case .other: "other devices"
         case nil: key
         }
-    }
-
-    /// `TraditionalStrengthTraining` → `Traditional Strength Training`.
-    private func spaced(_ name: String) -> String {
-        var out = ""
-        for character in name {
-            if character.isUppercase, let last = out.last, last.isLowercase { out.append(" ") }
-            out.append(character)
-        }
-        return out
     }
 }
 

@@ -67,6 +67,11 @@ enum DashboardStyle {
         fieldset{border:1px solid var(--line);border-radius:8px;margin:0 0 .75rem;padding:.6rem .9rem}\
         legend{font-weight:600;padding:0 .3rem}fieldset p{margin:.2rem 0}fieldset label{display:inline;font-weight:400;\
         margin-right:1.2rem}
+        .panel-route,.panel-heart{grid-column:1/-1}figure.map{margin:0}figure.map svg{max-height:32rem}
+        .route-line.pace-0,.route-line.heart-0{stroke:#2b6cb0}.route-line.pace-1,.route-line.heart-1{stroke:#2f9e8f}        .route-line.pace-2,.route-line.heart-2{stroke:#6aa84f}.route-line.pace-3,.route-line.heart-3{stroke:#e0a030}        .route-line.pace-4,.route-line.heart-4{stroke:#d9480f}
+        .key.pace-0,.key.heart-0{background:#2b6cb0}.key.pace-1,.key.heart-1{background:#2f9e8f}        .key.pace-2,.key.heart-2{background:#6aa84f}.key.pace-3,.key.heart-3{background:#e0a030}        .key.pace-4,.key.heart-4{background:#d9480f}
+        .start{fill:#1a7f37;stroke:var(--panel);stroke-width:2}.finish{fill:#cf222e;stroke:var(--panel);stroke-width:2}        .scale{stroke:var(--text);stroke-width:3}
+        .zone-1{fill:rgba(120,144,156,.14)}.zone-2{fill:rgba(43,108,176,.14)}.zone-3{fill:rgba(106,168,79,.16)}        .zone-4{fill:rgba(224,160,48,.18)}.zone-5{fill:rgba(217,72,15,.18)}.line.heart{stroke:#cf222e}
         .banner{margin:0 1.25rem 1rem;padding:.7rem 1rem;border:1px solid var(--accent);border-radius:8px;\
         background:var(--panel)}.banner p{margin:0 0 .4rem}
         """

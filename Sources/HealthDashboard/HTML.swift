@@ -46,4 +46,29 @@ enum HTML {
         let minutes = Int(roundingSaturating: seconds / 60) ?? 0
         return minutes >= 60 ? String(format: "%d h %02d min", minutes / 60, minutes % 60) : "\(minutes) min"
     }
+
+    /// `1 348 kcal`, or `—` alone when there is no value.
+    static func figure(_ value: Double?, _ unit: String, _ digits: Int = 0) -> String {
+        let text = number(value, digits)
+        return text == "—" ? text : text + " " + escape(unit)
+    }
+
+    /// `Mon 3 Jun 2024, 07:30` in `zone`.
+    static func localTime(_ instant: Date, _ zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.timeZone = zone
+        formatter.dateFormat = "EEE d MMM yyyy, HH:mm"
+        return formatter.string(from: instant)
+    }
+
+    /// `TraditionalStrengthTraining` → `Traditional Strength Training`.
+    static func spaced(_ name: String) -> String {
+        var out = ""
+        for character in name {
+            if character.isUppercase, let last = out.last, last.isLowercase { out.append(" ") }
+            out.append(character)
+        }
+        return out
+    }
 }

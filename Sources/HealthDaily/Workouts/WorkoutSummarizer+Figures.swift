@@ -42,7 +42,7 @@ extension WorkoutSummarizer {
 /// `totalDistance="0"` for a workout that measured no distance).
 extension WorkoutTotals {
     /// The `ActiveEnergyBurned` statistic's sum, else `totalEnergyBurned`, kcal.
-    var energyKcal: Double? {
+    public var energyKcal: Double? {
         let statistic = statistics.first { $0.type == .activeEnergyBurned && ($0.sum ?? 0) > 0 }
         return Self.amount(statistic?.sum, statistic?.unit ?? "kcal", in: "kcal")
             ?? Self.amount(totalEnergyBurned, totalEnergyBurnedUnit ?? "kcal", in: "kcal")
@@ -50,7 +50,7 @@ extension WorkoutTotals {
 
     /// The first distance statistic's sum (walking/running, cycling, swimming…), else
     /// `totalDistance`, km.
-    var distanceKm: Double? {
+    public var distanceKm: Double? {
         let statistic = statistics.first {
             $0.type.identifier.hasPrefix("HKQuantityTypeIdentifierDistance") && ($0.sum ?? 0) > 0
         }
@@ -59,7 +59,7 @@ extension WorkoutTotals {
     }
 
     /// The `HeartRate` statistic's average, bpm (older exports record none).
-    var heartRateBpm: Double? {
+    public var heartRateBpm: Double? {
         let statistic = statistics.first { $0.type == .heartRate && ($0.average ?? 0) > 0 }
         return Self.amount(statistic?.average, statistic?.unit ?? "count/min", in: "count/min")
     }

@@ -30,7 +30,7 @@ struct WebRoutes: Sendable {
     /// Every page route, as `METHOD /path`.
     static let routes = [
         "GET /login", "POST /login", "POST /logout", "GET /consent", "POST /consent", "POST /consent/later",
-        "GET /dashboard", "GET /tokens", "POST /tokens", "POST /tokens/revoke",
+        "GET /dashboard", "GET /dashboard/workouts/{id}", "GET /tokens", "POST /tokens", "POST /tokens/revoke",
     ]
 
     func register(on router: Router<HealthRequestContext>) {
@@ -41,6 +41,7 @@ struct WebRoutes: Sendable {
         router.post("/consent") { request, _ in try await saveConsent(request) }
         router.post("/consent/later") { request, _ in try await later(request) }
         router.get("/dashboard") { request, _ in try await dashboard(request) }
+        router.get("/dashboard/workouts/:id") { request, context in try await workoutPage(request, context) }
         router.get("/tokens") { request, _ in try await tokensPage(request) }
         router.post("/tokens") { request, _ in try await createToken(request) }
         router.post("/tokens/revoke") { request, _ in try await revokeToken(request) }
@@ -269,13 +270,14 @@ struct WebRoutes: Sendable {
             ? "" : AccessPages.reprompt(off: off, consentPath: "/consent", laterAction: "/consent/later", csrf: session.csrf)
         let html = DashboardPage(
             data: data, path: day.map { "/dashboard?date=\($0)" } ?? "/dashboard", consentPath: "/consent",
-            headerExtra: AccessPages.signOut(name: user.name, csrf: session.csrf), banner: banner
+            headerExtra: AccessPages.signOut(name: user.name, csrf: session.csrf), banner: banner,
+            workoutPath: "/dashboard/workouts/"
         ).html()
         return page(html)
     }
 
     /// The zone of the user's latest stored day in the two weeks up to `date`; UTC without one.
-    private func userZone(_ userID: String, around date: LocalDate) async throws -> TimeZone {
+    func userZone(_ userID: String, around date: LocalDate) async throws -> TimeZone {
         let recent = try await repositories.dailyMetrics.dailyMetrics(
             userID: userID, from: date.adding(days: -14), through: date.adding(days: 1),
             version: .v1)
@@ -321,13 +323,13 @@ struct WebRoutes: Sendable {
         Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
-    private func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+    func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status, headers: .dashboardPage(contentType: "text/html; charset=utf-8"),
             body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
-    private func redirect(_ location: String) -> Response {
+    func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
     }
 

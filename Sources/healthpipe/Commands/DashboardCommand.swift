@@ -35,6 +35,15 @@ struct Dashboard: AsyncParsableCommand {
     @Flag(help: "Write the page to standard output and exit.")
     var print = false
 
+    @Option(help: "With --print: the page of this workout (its id, as `healthpipe workouts` gives it).")
+    var workout: String?
+
+    @Option(help: "Maximum heart rate for a workout page's zones, bpm (default: the highest of the year before it).")
+    var maxHr: Int?
+
+    @Option(help: "What a workout page's route is coloured by: pace or heart.")
+    var colour = "pace"
+
     func validate() throws {
         try norm.rejectFormerFlag()
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535") }
@@ -42,6 +51,12 @@ struct Dashboard: AsyncParsableCommand {
         guard DashboardAssembler.Settings.ranges.contains(range) else {
             throw ValidationError("--range must be one of 7, 30, 90, 365")
         }
+        if let workout {
+            guard print else { throw ValidationError("--workout goes with --print (served, the page is /workouts/<id>)") }
+            guard UUID(uuidString: workout) != nil else { throw ValidationError("--workout must be a workout's id (a UUID)") }
+        }
+        if let maxHr, !(100...250).contains(maxHr) { throw ValidationError("--max-hr must be 100–250") }
+        guard ["pace", "heart"].contains(colour) else { throw ValidationError("--colour must be pace or heart") }
     }
 
     func run() async throws {
@@ -49,11 +64,38 @@ struct Dashboard: AsyncParsableCommand {
         let settings = settings()
         try await store.withDaysCache(settings.normalization) { cache in
             let page = LocalDashboard(store: store, settings: settings, today: today.flatMap(LocalDate.init), cache: cache)
+            if print, let workout, let uuid = UUID(uuidString: workout) {
+                guard let html = try await page.workoutHTML(uuid, maximumHeartRate: maxHr.map(Double.init), colour: colour)
+                else {
+                    printError(
+                        "error: no workout with id \(workout.lowercased()) in this store; `healthpipe workouts` lists them")
+                    throw ExitCode(2)
+                }
+                Swift.print(html)
+                return
+            }
             if print {
-                Swift.print(try await page.html(range: range))
+                Swift.print(try await page.html(range: range, linked: false))
                 return
             }
             let router = Router()
+            router.get("/workouts/:id") { request, context -> Response in
+                guard LoopbackHost.allows(request.head.authority),
+                    let uuid = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+                    let html = try await page.workoutHTML(
+                        uuid,
+                        maximumHeartRate: request.uri.queryParameters["max_hr"].flatMap { Double(String($0)) }
+                            .flatMap { (100...250).contains($0) ? $0 : nil },
+                        colour: request.uri.queryParameters["colour"].map(String.init) ?? "pace")
+                else {
+                    return Response(
+                        status: .notFound, headers: .dashboardPage(contentType: "text/plain; charset=utf-8"),
+                        body: .init(byteBuffer: ByteBuffer(string: "no such workout\n")))
+                }
+                return Response(
+                    status: .ok, headers: .dashboardPage(contentType: "text/html; charset=utf-8"),
+                    body: .init(byteBuffer: ByteBuffer(string: html)))
+            }
             router.get("/") { request, _ -> Response in
                 // Only loopback names: a rebound DNS name of another site gets nothing.
                 guard LoopbackHost.allows(request.head.authority) else {
@@ -105,11 +147,19 @@ struct LocalDashboard: Sendable {
 
     /// The page about `date` (`?date=`), else `--today`, else today — or the last day with
     /// data when the store holds nothing newer.
-    func html(range: Int, date: LocalDate? = nil) async throws -> String {
+    func html(range: Int, date: LocalDate? = nil, linked: Bool = true) async throws -> String {
         var settings = settings
         settings.rangeDays = range
         let data = try await DashboardAssembler(store: store.store, settings: settings, now: { Date() }, daily: cache)
             .assemble(today: date ?? today)
-        return DashboardPage(data: data, path: date.map { "/?date=\($0)" } ?? "/").html()
+        return DashboardPage(data: data, path: date.map { "/?date=\($0)" } ?? "/", workoutPath: linked ? "/workouts/" : nil)
+            .html()
+    }
+
+    /// The page of the workout `uuid`; `nil` when the store has none.
+    func workoutHTML(_ uuid: UUID, maximumHeartRate: Double?, colour: String) async throws -> String? {
+        let assembler = DashboardAssembler(store: store.store, settings: settings, now: { Date() }, daily: cache)
+        guard let data = try await assembler.workoutPage(uuid, maximumHeartRate: maximumHeartRate) else { return nil }
+        return WorkoutPage(data: data, backPath: "/", colouring: colour).html()
     }
 }
