@@ -221,7 +221,7 @@ let package = Package(
                 "HealthServer", "HealthMetrics", "HealthReadiness", "HealthAutoExport", "HealthCore", "HealthDaily",
                 "HealthImport", "HealthImportReader", "HealthSQLite", "HealthSynth", "HealthWire", "HealthSync",
                 "HealthPostgres", "HealthDashboard", "HealthTestSupport", "HealthServerRecords", "HealthServerStorage",
-                "HealthExport",
+                "HealthExport", "HealthKitCompat", "HealthKitQuerying",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

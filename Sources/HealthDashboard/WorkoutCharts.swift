@@ -73,7 +73,7 @@ enum WorkoutCharts {
             "<circle class=\"start\" cx=\"\(start[0])\" cy=\"\(start[1])\" r=\"7\"/>"
             + "<rect class=\"finish\" x=\"\(f((Double(finish[0]) ?? 0) - 6))\" y=\"\(f((Double(finish[1]) ?? 0) - 6))\" width=\"12\" height=\"12\"/>"
         let title =
-            "Route, \(HTML.number(RouteSplits.splits(points, unit: 1).reduce(0) { $0 + $1.meters } / 1000, 2)) km, "
+            "Route, \(HTML.number(zip(all, all.dropFirst()).reduce(0) { $0 + $1.0.metres(to: $1.1) } / 1000, 2)) km, "
             + "coloured by \(colouring == .pace ? "pace" : "heart rate")"
         let svg = Plot.svg(
             id: "route-map", title: title, body: lines.joined() + marks + scaleBar(pixelsPerMetre: scale / 111_195),

@@ -35,8 +35,14 @@ public final class HealthKitQuerying: HealthQuerying, @unchecked Sendable {
     ]
 
     /// The HealthKit types to ask read access for (`requestAuthorization(toShare:read:)`)
-    /// before using this object: one per type in ``types`` that HealthKit has.
-    public var readTypes: Set<HKObjectType> { Set(types.compactMap { Self.sampleType($0) }) }
+    /// before using this object: one per type in ``types`` that HealthKit has, and the route
+    /// type with workouts.
+    public var readTypes: Set<HKObjectType> {
+        var read = Set<HKObjectType>(types.compactMap { Self.sampleType($0) })
+        // A workout's routes are samples of their own type.
+        if types.contains(.workout) { read.insert(HKSeriesType.workoutRoute()) }
+        return read
+    }
 
     /// The unit values of `type` are read in: the unit HealthKit keeps the type in.
     public static func unit(for type: SampleType) -> String? {

@@ -202,14 +202,15 @@ extension CoachTools {
         // With routes, fewer workouts: each route is up to 100 points.
         let limit = routes ? 10 : 50
         let activity = try arguments.string("activity")
-        if let activity, !HealthKitWorkoutActivities.isKnown(activity) {
+        let workouts = try await WorkoutSummarizer(store: source.store, withheld: source.withheld).workouts(
+            in: window, limit: limit, routePoints: routes ? 100 : 0, activity: activity, minimumSeconds: minimum
+        ).filter { window.start <= $0.start && $0.start < window.end }
+        // A name that is no activity (HealthKit's, or one stored) and matched nothing: said.
+        if let activity, workouts.isEmpty, !HealthKitWorkoutActivities.isKnown(activity) {
             throw ToolError(
                 message: "no activity named '\(activity.prefix(60))'",
                 hint: "For example " + HealthKitWorkoutActivities.closest(to: activity).joined(separator: ", ") + ".")
         }
-        let workouts = try await WorkoutSummarizer(store: source.store, withheld: source.withheld).workouts(
-            in: window, limit: limit, routePoints: routes ? 100 : 0, activity: activity, minimumSeconds: minimum
-        ).filter { window.start <= $0.start && $0.start < window.end }
         let rows: [Value] = workouts.map { workout in
             let zone = workout.timeZone.flatMap(TimeZone.init(identifier:)) ?? home
             var row: [String: Value] = [

@@ -75,8 +75,12 @@ extension CoachTools {
         } else if load.coveredDays < TrainingLoad.minimumChronicDays {
             summary +=
                 "no ratio: the data covers \(load.coveredDays) of the last \(TrainingLoad.chronicDays) days; it needs \(TrainingLoad.minimumChronicDays)."
-        } else {
+        } else if workouts.isEmpty {
             summary += "no ratio: no workouts in the last \(TrainingLoad.chronicDays) days."
+        } else {
+            summary +=
+                "no ratio: the \(workouts.count) workouts of the last \(TrainingLoad.chronicDays) days have no "
+                + (load.basis == .energy ? "energy figure; basis=duration counts their minutes." : "duration.")
         }
         if let note {
             structured["note"] = .string(note)

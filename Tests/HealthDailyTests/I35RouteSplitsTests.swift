@@ -54,4 +54,18 @@ import Testing
         // 600 m in 200 s, the 400 s gap, 400 m of the second route's 600 in 133.3 s.
         #expect(abs(splits[0].seconds - (200 + 400 + 400.0 / 3)) < 1e-6)
     }
+
+    /// Found reviewing: two points on opposite sides of the Earth a second apart made 20,000
+    /// splits of a kilometre (and a page of a route made of such jumps, billions): a jump
+    /// faster than any GPS reports is no way travelled, and splits stop at 40,000.
+    @Test func aJumpAcrossTheEarthIsNoWayTravelled() {
+        let t0 = Date(timeIntervalSince1970: 1_717_228_800)
+        let points = (0..<1_000).map { index in
+            RoutePoint(time: t0 + Double(index), latitude: 0, longitude: index % 2 == 0 ? 0 : 180)
+        }
+        #expect(RouteSplits.splits(points).isEmpty)
+        // A real kilometre in 300 s still is one.
+        let walk = [RoutePoint(time: t0, latitude: 48, longitude: 2), RoutePoint(time: t0 + 300, latitude: 48.009, longitude: 2)]
+        #expect(RouteSplits.splits(walk).first?.meters == 1_000)
+    }
 }

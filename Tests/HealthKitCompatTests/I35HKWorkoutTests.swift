@@ -124,6 +124,11 @@ import Testing
         #expect(try await health.workoutRoutes(overlapping: span, maxPoints: 10_000)[stored.uuid] == full.routes[0].points)
         let totals = try #require(try await health.workoutTotals(overlapping: span)[stored.uuid])
         #expect(totals.statistics.count == 3)
+        // Found reviewing: the documented way — ask for `readTypes` — must cover the routes.
+        let fresh = HKHealthStore(store: database.store)
+        let reader = HealthKitQuerying(healthStore: fresh, types: [.workout])
+        try await fresh.requestAuthorization(toShare: [], read: reader.readTypes)
+        #expect(try await reader.workout(stored.uuid)?.routes.first?.points.count == 644)
     }
 
     /// `read` (through HealthKit, in HealthKit's units) holds what `stored` holds.

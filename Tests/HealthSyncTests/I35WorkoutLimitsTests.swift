@@ -68,4 +68,25 @@ import Testing
             _ = try WorkoutWire(workout).workout(header: header, pointer: "/samples/0/workout")
         }
     }
+
+    /// Found reviewing: the same for a statistic ending before it starts, a heart rate of
+    /// 1e308, a duration of 1e307 minutes: the workout goes without them, its good figures kept.
+    @Test func onlyPlausibleFiguresGo() throws {
+        let t0 = Date(timeIntervalSince1970: 1_717_228_800)
+        let workout = Workout(
+            activityType: "HKWorkoutActivityTypeRunning", start: t0, end: t0 + 600, duration: 1e307, durationUnit: "min",
+            totalEnergyBurned: 321.5, totalEnergyBurnedUnit: "kcal", source: Source(name: "Watch"),
+            statistics: [
+                WorkoutStatistic(type: .heartRate, average: 1e308, unit: "count/min"),
+                WorkoutStatistic(type: .stepCount, start: t0 + 60, end: t0, sum: 50, unit: "count"),
+                WorkoutStatistic(type: .activeEnergyBurned, start: t0, end: t0 + 600, sum: 321.5, unit: "kcal"),
+            ])
+        let sent = SyncEngine.withinWireLimits(workout)
+        #expect(sent.statistics.map(\.type) == [.activeEnergyBurned])
+        #expect(sent.duration == nil && sent.totalEnergyBurned == 321.5)
+        let header = Sample(
+            type: .workout, start: t0, end: t0 + 600, value: .category("HKWorkoutActivityTypeRunning"),
+            source: Source(name: "Watch"))
+        #expect(throws: Never.self) { _ = try WorkoutWire(sent).workout(header: header, pointer: "/samples/0/workout") }
+    }
 }

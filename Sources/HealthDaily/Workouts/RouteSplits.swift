@@ -42,6 +42,9 @@ public enum RouteSplits {
         splits(routes: [points], unit: unit)
     }
 
+    /// The most splits given (40,000 km of kilometres): a bound, whatever a route holds.
+    public static let maximumSplits = 40_000
+
     /// The splits of a workout's routes, one after another: the way from one route's last
     /// point to the next one's first is not counted (the recording stopped), its time is.
     public static func splits(routes: [[RoutePoint]], unit: Double = kilometre) -> [Split] {
@@ -59,10 +62,13 @@ public enum RouteSplits {
         for index in 1..<timed.count {
             let (previous, previousTime) = timed[index - 1]
             let (point, time) = timed[index]
-            let step = starts.contains(index) ? 0 : distance(previous, point)
             let seconds = time.timeIntervalSince(previousTime)
+            // A jump faster than any GPS reports (a position glitch: the other side of the
+            // Earth a second later) is not a way travelled.
+            var step = starts.contains(index) ? 0 : distance(previous, point)
+            if step > RoutePoint.speedBounds.upperBound * max(seconds, 1) { step = 0 }
             var next = (Double(splits.count) + 1) * unit
-            while step > 0, covered + step >= next {
+            while step > 0, covered + step >= next, splits.count < maximumSplits {
                 let fraction = (next - covered) / step
                 let at = previousTime.addingTimeInterval(seconds * fraction)
                 splits.append(

@@ -86,17 +86,16 @@ public struct WorkoutSummarizer: Sendable {
         self.withheld = withheld
     }
 
-    /// The workouts overlapping `window` (of `activity` when given: `Running` or
-    /// `HKWorkoutActivityTypeRunning`; at least `minimumSeconds` long), newest first, at most
+    /// The workouts overlapping `window` (of `activity` when given: `Running`, `running` or
+    /// `HKWorkoutActivityTypeRunning`, as ``HealthKitWorkoutActivities/matches(_:_:)`` reads it; at least `minimumSeconds` long), newest first, at most
     /// `limit`; routes thinned evenly to at most `routePoints` points (0: none read).
     public func workouts(
         in window: DateInterval, limit: Int, routePoints: Int, activity: String? = nil, minimumSeconds: Double = 0
     ) async throws
         -> [WorkoutSummary]
     {
-        let wanted = activity.map(Self.activityName)
         let workouts = try await store.workouts(overlapping: window)
-            .filter { wanted == nil || Self.activityName($0.activityType) == wanted }
+            .filter { workout in activity.map { HealthKitWorkoutActivities.matches(workout.activityType, $0) } ?? true }
             .filter { $0.durationSeconds >= minimumSeconds }
             .sorted { $0.start > $1.start }.prefix(limit)
         var routes: [UUID: [RoutePoint]] = [:]

@@ -33,6 +33,13 @@ extension HealthRoutes {
                 && activity.map { HealthKitWorkoutActivities.matches(workout.activityType, $0) } ?? true
                 && workout.durationSeconds >= Double(minimum) * 60
         }
+        // A name that is no activity, HealthKit's or one stored (Health Auto Export's
+        // `OutdoorRun`), and matched nothing: said, with the closest names.
+        if let activity, workouts.isEmpty, !HealthKitWorkoutActivities.isKnown(activity) {
+            throw Problem.unprocessableQuery(
+                "type '\(activity)' is no activity; did you mean "
+                    + HealthKitWorkoutActivities.closest(to: activity).joined(separator: ", or ") + "?")
+        }
         let withheld = workouts.reduce(into: Set<HealthDataCategory>()) {
             $0.formUnion(WorkoutSummaryWire.withheld($1, readable: access.readable))
         }
@@ -133,11 +140,6 @@ extension HealthRoutes {
             text.contains(where: { $0.isLetter || $0.isNumber })
         else {
             throw Problem.badRequest("type must be an activity such as running or HKWorkoutActivityTypeRunning")
-        }
-        guard HealthKitWorkoutActivities.isKnown(text) else {
-            throw Problem.unprocessableQuery(
-                "type '\(text)' is no activity; did you mean "
-                    + HealthKitWorkoutActivities.closest(to: text).joined(separator: ", or ") + "?")
         }
         return text
     }

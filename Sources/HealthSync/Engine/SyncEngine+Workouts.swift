@@ -62,11 +62,12 @@ extension SyncEngine {
         trimmed.routes = Array(trimmed.routes.prefix(WorkoutWire.limits.routes))
         trimmed.events = Array(trimmed.events.prefix(WorkoutWire.limits.events))
         trimmed.statistics = Array(trimmed.statistics.prefix(WorkoutWire.limits.statistics))
-        // A point the server would refuse (stored before the importer checked them) would cost
-        // the whole batch: only plausible points go.
+        // What the server would refuse (stored before the importer checked it) would cost the
+        // whole batch: only plausible points, statistics, totals and duration go.
         for index in trimmed.routes.indices {
             trimmed.routes[index].points = trimmed.routes[index].points.plausiblePoints().points
         }
+        trimmed = plausibleFigures(trimmed)
         let total = trimmed.routes.reduce(0) { $0 + $1.points.count }
         guard total > sentPoints else { return trimmed }
         let budget = sentPoints - 2 * trimmed.routes.count
@@ -75,5 +76,41 @@ extension SyncEngine {
             trimmed.routes[index].points = trimmed.routes[index].points.thinned(to: max(2, share))
         }
         return trimmed
+    }
+
+    /// `workout` without the figures the server's ranges refuse (``PlausibleRange``): a
+    /// statistic ending before it starts or out of its type's range, an implausible total
+    /// or duration.
+    static func plausibleFigures(_ workout: Workout) -> Workout {
+        var kept = workout
+        func refused(_ change: (inout Workout) -> Void) -> Bool {
+            var alone = Workout(
+                activityType: workout.activityType, start: workout.start, end: workout.end, source: workout.source)
+            change(&alone)
+            return PlausibleRange.violation(of: .workout(alone)) != nil
+        }
+        kept.statistics = workout.statistics.filter { statistic in
+            if let start = statistic.start, let end = statistic.end, end < start { return false }
+            return !refused { $0.statistics = [statistic] }
+        }
+        if refused({
+            $0.duration = workout.duration; $0.durationUnit = workout.durationUnit
+        }) {
+            kept.duration = nil
+            kept.durationUnit = nil
+        }
+        if refused({
+            $0.totalEnergyBurned = workout.totalEnergyBurned; $0.totalEnergyBurnedUnit = workout.totalEnergyBurnedUnit
+        }) {
+            kept.totalEnergyBurned = nil
+            kept.totalEnergyBurnedUnit = nil
+        }
+        if refused({
+            $0.totalDistance = workout.totalDistance; $0.totalDistanceUnit = workout.totalDistanceUnit
+        }) {
+            kept.totalDistance = nil
+            kept.totalDistanceUnit = nil
+        }
+        return kept
     }
 }

@@ -76,7 +76,9 @@ public struct WorkoutSummaryWire: Codable, Sendable, Equatable {
             workout.metadata + workout.events.flatMap(\.metadata) + activities.flatMap(\.metadata)
             + activities.flatMap(\.events).flatMap(\.metadata)
         kinds.formUnion(metadata.compactMap { HealthDataCategory(workoutMetadataKey: $0.key) })
-        if (workout.events + activities.flatMap(\.events)).contains(where: \.tellsDistance) { kinds.insert(.activity) }
+        if (workout.events + activities.flatMap(\.events)).contains(where: \.tellsDistance) || !workout.routes.isEmpty {
+            kinds.insert(.activity)
+        }
         if workout.totalEnergyBurned != nil { kinds.insert(.energy) }
         if workout.totalDistance != nil { kinds.insert(.activity) }
         return kinds.subtracting(readable)
@@ -146,7 +148,8 @@ public struct WorkoutDetailAnswer: Codable, Sendable, Equatable {
         events = workout.events.filter { readable.contains(.activity) || !$0.tellsDistance }
             .map { WorkoutEventWire($0, readable: readable) }
         metadata = readableMetadata(workout.metadata, readable)
-        routes = workout.routes.map(WorkoutRouteWire.init)
+        // A route tells the distance: even its count and span are activity's.
+        routes = readable.contains(.activity) ? workout.routes.map(WorkoutRouteWire.init) : []
         activities = workout.activities.map { WorkoutActivityWire($0, readable: readable) }
         keptElements = workout.extras.reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
     }

@@ -31,11 +31,6 @@ struct Workouts: AsyncParsableCommand {
         if let type, type.isEmpty || !type.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
             throw ValidationError("--type must be an activity such as running or HKWorkoutActivityTypeRunning")
         }
-        if let type, !HealthKitWorkoutActivities.isKnown(type) {
-            throw ValidationError(
-                "--type \(type) is no activity; did you mean "
-                    + HealthKitWorkoutActivities.closest(to: type).joined(separator: ", or ") + "?")
-        }
     }
 
     func run() async throws {
@@ -52,6 +47,13 @@ struct Workouts: AsyncParsableCommand {
             // Where the workouts are, for an answer with none.
             let stored = workouts.isEmpty ? try await store.sampleSpans().first { $0.type == .workout } : nil
             return (first, last, workouts, stored)
+        }
+        // A name that is no activity (HealthKit's, or one stored) and matched nothing: said.
+        if let type, workouts.isEmpty, !HealthKitWorkoutActivities.isKnown(type) {
+            printError(
+                "error: --type \(type) is no activity; did you mean "
+                    + HealthKitWorkoutActivities.closest(to: type).joined(separator: ", or ") + "?")
+            throw ExitCode(2)
         }
         let everything = Set(HealthDataCategory.allCases)
         if format == .json {

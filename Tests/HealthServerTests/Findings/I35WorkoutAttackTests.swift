@@ -75,6 +75,32 @@ import Testing
         }
     }
 
+    /// Found reviewing: Health Auto Export stores its own names (`HKWorkoutActivityTypeOutdoorRun`);
+    /// asking for one is no error — only a name that matched nothing and is no activity is.
+    @Test(arguments: ServerBackend.enabled) func aStoredActivityThatHealthKitDoesNotNameIsFound(
+        _ backend: ServerBackend
+    ) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let body = Self.body(UUID(), "{}").replacingOccurrences(
+            of: "HKWorkoutActivityTypeRunning", with: "HKWorkoutActivityTypeOutdoorRun")
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "o"),
+                body: ByteBuffer(string: body)
+            ) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(
+                uri: "/v1/workouts?from=2024-06-01&to=2024-06-01&type=outdoor_run", method: .get,
+                headers: harness.headers("alice")
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("OutdoorRun"))
+            }
+        }
+    }
+
     @Test(arguments: ServerBackend.enabled) func aWorkoutsOnlyTokenGetsNeitherItsMetadataNorItsSegments(
         _ backend: ServerBackend
     ) async throws {
