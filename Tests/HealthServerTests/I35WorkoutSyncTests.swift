@@ -145,3 +145,111 @@ import Testing
         #expect(stored.routes.first?.points.map(\.speed) == [nil, 2.5])
     }
 }
+
+/// Issue 35 §3's last clause: a correlation travels with its members — a blood pressure's
+/// systolic and diastolic readings linked to it on the server as on the device — and its
+/// deletion takes them. (Before, the correlation went as its row and the readings as theirs,
+/// the link between them not at all: the server's blood pressure had no readings.)
+@Suite struct I35CorrelationSyncTests {
+    static let export = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/apple-health/rinoshiyo-apple-health-mcp-server/sample_export.xml").path
+
+    @Test(arguments: ServerBackend.enabled) func aBloodPressureTravelsWithItsReadings(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let device = try HealthDatabase(path: harness.folder.appendingPathComponent("device.sqlite").path)
+        _ = try await HealthImporter(database: device).run(path: Self.export)
+        let everything = DateInterval(start: Date(timeIntervalSince1970: 0), duration: 2e9)
+        let onDevice = try #require(try await device.store.correlations(of: .bloodPressure, overlapping: everything).first)
+        #expect(onDevice.members.count == 2)
+        try await harness.app.test(.live) { client in
+            let url = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
+            let token = try #require(harness.tokens["alice"])
+            let state = try SyncState(folder: harness.folder.appendingPathComponent("sync").path)
+            let transport = HTTPSyncTransport(baseURL: url, token: token, timeout: 120)
+            _ = try await DeviceEnrolment.enrol(server: url, token: token, name: "test", state: state, transport: transport)
+            var configuration = SyncConfiguration()
+            configuration.backfill = .all
+            let stored = try await device.store.storedSampleTypes()
+            let engine = SyncEngine(
+                source: device.store, state: state, transport: transport, configuration: configuration,
+                types: { stored }, onEvent: { _ in })
+            let first = try await engine.runOnce()
+            #expect(first.deadLetters == 0)
+            let server = try await harness.healthStore("alice")
+            let arrived = try await server.correlations(of: .bloodPressure, overlapping: everything)
+            #expect(arrived.count == 1)
+            #expect(arrived.first?.correlation.uuid == onDevice.correlation.uuid)
+            #expect(arrived.first?.members.map(\.uuid) == onDevice.members.map(\.uuid))
+            #expect(arrived.first?.members.compactMap(\.value.number).sorted() == [76, 118])
+            // Each reading once on the server, as on the device.
+            let systolic = try await server.samples(
+                of: SampleType("HKQuantityTypeIdentifierBloodPressureSystolic"), overlapping: everything)
+            let deviceSystolic = try await device.store.samples(
+                of: SampleType("HKQuantityTypeIdentifierBloodPressureSystolic"), overlapping: everything)
+            let serverIDs: Set<UUID> = Set(systolic.map(\.uuid))
+            let deviceIDs: Set<UUID> = Set(deviceSystolic.map(\.uuid))
+            #expect(serverIDs == deviceIDs && systolic.count == deviceSystolic.count)
+
+            // Deleted on the device, with its readings: gone on the server too.
+            _ = try await device.store.delete(uuids: [onDevice.correlation.uuid])
+            _ = try await engine.runOnce()
+            #expect(try await server.correlations(of: .bloodPressure, overlapping: everything).isEmpty)
+            let left = try await server.samples(
+                of: SampleType("HKQuantityTypeIdentifierBloodPressureSystolic"), overlapping: everything)
+            #expect(Set(left.map(\.uuid)).isDisjoint(with: onDevice.members.map(\.uuid)))
+        }
+    }
+}
+
+/// `POST /v1/samples` takes a correlation with its members too, each checked.
+@Suite struct I35PostedCorrelationTests {
+    @Test(arguments: ServerBackend.enabled) func membersAreCheckedAndLinked(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let uuid = UUID()
+        @Sendable func reading(_ type: String, _ value: Double) -> String {
+            """
+            {"uuid": "\(UUID().uuidString)", "type": "\(type)", "start": "2024-06-01T07:00:00Z",
+             "end": "2024-06-01T07:00:00Z", "value": \(value), "unit": "mmHg", "source": "Cuff"}
+            """
+        }
+        @Sendable func body(type: String = "HKCorrelationTypeIdentifierBloodPressure", members: String) -> String {
+            """
+            {"samples": [{"uuid": "\(uuid.uuidString)", "type": "\(type)", "start": "2024-06-01T07:00:00Z",
+              "end": "2024-06-01T07:00:00Z", "source": "Cuff", "members": \(members)}]}
+            """
+        }
+        let systolic = reading("HKQuantityTypeIdentifierBloodPressureSystolic", 121)
+        let diastolic = reading("HKQuantityTypeIdentifierBloodPressureDiastolic", 79)
+        try await harness.app.test(.router) { client in
+            for (key, text, pointer) in [
+                ("c1", body(type: "HKQuantityTypeIdentifierStepCount", members: "[\(systolic)]"), "/samples/0/members"),
+                ("c2", body(members: "[]"), "/samples/0/members"),
+                (
+                    "c3", body(members: "[\(reading("HKQuantityTypeIdentifierBloodPressureSystolic", 1e6))]"),
+                    "/samples/0/members/0/value"
+                ),
+                ("c4", body(members: "[\(body(members: "[\(systolic)]").dropFirst(13).dropLast(2))]"), "/samples/0/members/0"),
+            ] {
+                try await client.execute(
+                    uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: key),
+                    body: ByteBuffer(string: text)
+                ) { response in
+                    #expect(response.status == .unprocessableContent, "\(key)")
+                    #expect(String(buffer: response.body).contains(pointer), "\(key): \(String(buffer: response.body))")
+                }
+            }
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "ok"),
+                body: ByteBuffer(string: body(members: "[\(systolic), \(diastolic)]"))
+            ) { response in
+                #expect(response.status == .ok)
+            }
+        }
+        let everything = DateInterval(start: Date(timeIntervalSince1970: 0), duration: 2e9)
+        let stored = try await harness.healthStore("alice").correlations(of: .bloodPressure, overlapping: everything)
+        #expect(stored.map(\.correlation.uuid) == [uuid])
+        #expect(stored.first?.members.compactMap(\.value.number).sorted() == [79, 121])
+    }
+}

@@ -11,10 +11,18 @@ extension SyncEngine {
     /// The plaintext a batch of workouts is kept under (about 4 MiB).
     static let batchBytes = 4 << 20
 
-    /// `items` with each added workout's details read from the source, cut into batches.
-    /// A workout deleted meanwhile goes as its row; its tombstone follows in a later page.
+    /// `items` with each added workout's details and each added correlation's members read
+    /// from the source, cut into batches. A workout or correlation deleted meanwhile goes as
+    /// its row; its tombstone follows in a later page.
     func wholeWorkouts(_ items: [SyncItem]) async throws -> [[SyncItem]] {
-        guard items.contains(where: { if case .add(let wire) = $0 { wire.type == SampleType.workout.identifier } else { false } })
+        guard
+            items.contains(where: {
+                if case .add(let wire) = $0 {
+                    wire.type == SampleType.workout.identifier || SampleType(wire.type).kind == .correlation
+                } else {
+                    false
+                }
+            })
         else { return items.isEmpty ? [] : [items] }
         var batches: [[SyncItem]] = []
         var batch: [SyncItem] = []
@@ -28,6 +36,15 @@ extension SyncEngine {
                 wire.workout = WorkoutWire(Self.withinWireLimits(workout))
                 size += Self.estimatedBytes(wire.workout!)
                 item = .add(wire)
+            } else if case .add(var wire) = item, SampleType(wire.type).kind == .correlation, let uuid = wire.uuid {
+                // A correlation with its readings, so that the server links them.
+                let around = DateInterval(start: wire.start.addingTimeInterval(-1), end: max(wire.start, wire.end) + 1)
+                let found = try await source.correlations(of: SampleType(wire.type), overlapping: around)
+                if let match = found.first(where: { $0.correlation.uuid == uuid }), !match.members.isEmpty {
+                    wire.members = match.members.prefix(SampleWire.maximumMembers).map(SampleWire.init)
+                    size += 600 * match.members.count
+                    item = .add(wire)
+                }
             }
             if !batch.isEmpty, bytes + size > Self.batchBytes {
                 batches.append(batch)

@@ -30,13 +30,20 @@ public struct SampleWire: Codable, Sendable, Hashable {
     /// A workout's events, statistics, totals and routes (``WorkoutWire``): only on a
     /// sample of type `HKWorkoutTypeIdentifier`. Without it a workout is its sample row.
     public var workout: WorkoutWire?
+    /// A correlation's readings (a blood pressure's systolic and diastolic, a meal's
+    /// nutrients), each a sample with its own UUID: only on a sample of an
+    /// `HKCorrelationTypeIdentifier…` type. Without it a correlation is its sample row.
+    public var members: [SampleWire]?
+
+    /// The most members a correlation carries.
+    public static let maximumMembers = 100
 
     enum CodingKeys: String, CodingKey {
         case uuid, type, start, end, value, unit
         case valueText = "value_text"
         case source
         case sourceVersion = "source_version"
-        case device, metadata, workout
+        case device, metadata, workout, members
     }
 
     /// The wire form of a stored sample.
@@ -68,6 +75,7 @@ public struct SampleWire: Codable, Sendable, Hashable {
     /// ``WireFieldError`` names the field under `pointer`.
     public func record(pointer: String) throws -> HealthRecord {
         let sample = try sample(pointer: pointer)
+        if let members { return .correlation(try correlation(sample, members: members, pointer: pointer)) }
         guard let workout else { return .sample(sample) }
         return .workout(try workout.workout(header: sample, pointer: "\(pointer)/workout"))
     }
