@@ -202,6 +202,45 @@ import Testing
     }
 }
 
+extension I35CorrelationSyncTests {
+    /// The readings synced first by their own types' feeds (a device that synced before
+    /// correlations carried members), the correlation after: found by content and linked,
+    /// not stored twice.
+    @Test(arguments: ServerBackend.enabled) func readingsAlreadyThereAreLinked(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let device = try HealthDatabase(path: harness.folder.appendingPathComponent("device.sqlite").path)
+        _ = try await HealthImporter(database: device).run(path: Self.export)
+        let everything = DateInterval(start: Date(timeIntervalSince1970: 0), duration: 2e9)
+        let onDevice = try #require(try await device.store.correlations(of: .bloodPressure, overlapping: everything).first)
+        let readings = [
+            SampleType("HKQuantityTypeIdentifierBloodPressureSystolic"),
+            SampleType("HKQuantityTypeIdentifierBloodPressureDiastolic"),
+        ]
+        try await harness.app.test(.live) { client in
+            let url = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
+            let token = try #require(harness.tokens["alice"])
+            let state = try SyncState(folder: harness.folder.appendingPathComponent("sync").path)
+            let transport = HTTPSyncTransport(baseURL: url, token: token, timeout: 120)
+            _ = try await DeviceEnrolment.enrol(server: url, token: token, name: "test", state: state, transport: transport)
+            var configuration = SyncConfiguration()
+            configuration.backfill = .all
+            for types in [readings, readings + [.bloodPressure]] {
+                let engine = SyncEngine(
+                    source: device.store, state: state, transport: transport, configuration: configuration,
+                    types: { types }, onEvent: { _ in })
+                #expect(try await engine.runOnce().deadLetters == 0)
+            }
+            let server = try await harness.healthStore("alice")
+            let arrived = try #require(try await server.correlations(of: .bloodPressure, overlapping: everything).first)
+            #expect(Set(arrived.members.map(\.uuid)) == Set(onDevice.members.map(\.uuid)))
+            let systolic = try await server.samples(of: readings[0], overlapping: everything)
+            let deviceSystolic = try await device.store.samples(of: readings[0], overlapping: everything)
+            #expect(systolic.count == deviceSystolic.count)
+        }
+    }
+}
+
 /// `POST /v1/samples` takes a correlation with its members too, each checked.
 @Suite struct I35PostedCorrelationTests {
     @Test(arguments: ServerBackend.enabled) func membersAreCheckedAndLinked(_ backend: ServerBackend) async throws {
