@@ -21,10 +21,19 @@ enum WorkoutCharts {
     /// slowest fifth to the fastest (or the lowest heart rate to the highest), a start and a
     /// finish mark and a scale bar. `nil` for fewer than two points.
     static func routeMap(
-        points all: [RoutePoint], colouring: Colouring, heart: [WorkoutHeartRate.Reading]
+        points all: [RoutePoint], colouring: Colouring, heart: [WorkoutHeartRate.Reading], metres: Double
     ) -> (svg: String, legend: String)? {
-        let points = all.thinned(to: drawnPoints)
+        var points = all.thinned(to: drawnPoints)
         guard points.count > 1 else { return nil }
+        // A route across the antimeridian (179.9° to −179.9°) drawn in one piece: its west
+        // longitudes taken past 180°.
+        if let west = points.map(\.longitude).min(), let east = points.map(\.longitude).max(), east - west > 180 {
+            points = points.map { point in
+                var point = point
+                if point.longitude < 0 { point.longitude += 360 }
+                return point
+            }
+        }
         let latitudes = points.map(\.latitude)
         let longitudes = points.map(\.longitude)
         let (south, north) = (latitudes.min()!, latitudes.max()!)
@@ -73,7 +82,7 @@ enum WorkoutCharts {
             "<circle class=\"start\" cx=\"\(start[0])\" cy=\"\(start[1])\" r=\"7\"/>"
             + "<rect class=\"finish\" x=\"\(f((Double(finish[0]) ?? 0) - 6))\" y=\"\(f((Double(finish[1]) ?? 0) - 6))\" width=\"12\" height=\"12\"/>"
         let title =
-            "Route, \(HTML.number(zip(all, all.dropFirst()).reduce(0) { $0 + $1.0.metres(to: $1.1) } / 1000, 2)) km, "
+            "Route, \(HTML.number(metres / 1000, 2)) km, "
             + "coloured by \(colouring == .pace ? "pace" : "heart rate")"
         let svg = Plot.svg(
             id: "route-map", title: title, body: lines.joined() + marks + scaleBar(pixelsPerMetre: scale / 111_195),
@@ -87,9 +96,11 @@ enum WorkoutCharts {
     /// A bar of a round distance about a quarter of the map wide, in its bottom left corner.
     private static func scaleBar(pixelsPerMetre: Double) -> String {
         let target = mapWidth / 4 / max(pixelsPerMetre, 1e-9)
-        let lengths = [10.0, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000]
-        let metres = lengths.last { $0 <= target } ?? lengths[0]
+        let lengths = [1.0, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000]
+        // A route of one spot (every point alike) has no scale worth drawing.
+        guard let metres = lengths.last(where: { $0 <= target }) else { return "" }
         let width = metres * pixelsPerMetre
+        guard width >= 8, width <= mapWidth / 2 else { return "" }
         let label = metres >= 1_000 ? "\(HTML.number(metres / 1_000)) km" : "\(HTML.number(metres)) m"
         return "<line class=\"scale\" x1=\"12\" x2=\"\(f(12 + width))\" y1=\"\(f(mapHeight - 12))\" y2=\"\(f(mapHeight - 12))\"/>"
             + "<text class=\"tick\" x=\"12\" y=\"\(f(mapHeight - 18))\">\(label)</text>"

@@ -62,7 +62,7 @@ public struct WorkoutPage: Sendable {
     private func figuresSection() -> String {
         let workout = data.workout
         let recorded = WorkoutTotals(workout)
-        let distance = recorded.distanceKm ?? (data.points.count > 1 ? data.splits.reduce(0) { $0 + $1.meters } / 1_000 : nil)
+        let distance = recorded.distanceKm ?? data.routeMetres.map { $0 / 1_000 }
         let seconds = workout.durationSeconds
         let pace = distance.flatMap { $0 > 0.05 ? seconds / $0 : nil }
         let elevation = workout.metadata.first { $0.key == "HKElevationAscended" }?.value
@@ -81,12 +81,17 @@ public struct WorkoutPage: Sendable {
 
     private func routeSection() -> String {
         guard !data.withheld.contains(.activity) else { return section("route", "Route", withheldNote(.activity, "The route")) }
-        let colouring = WorkoutCharts.Colouring(rawValue: colouring).flatMap { $0 == .heart && data.heart == nil ? nil : $0 }
+        // Heart rate without readings colours nothing: pace then.
+        let colouring = WorkoutCharts.Colouring(rawValue: colouring).flatMap {
+            $0 == .heart && (data.heart?.readings.count ?? 0) < 2 ? nil : $0
+        }
         guard
             let map = WorkoutCharts.routeMap(
-                points: data.points, colouring: colouring ?? .pace, heart: data.heart?.readings ?? [])
+                points: data.points, colouring: colouring ?? .pace, heart: data.heart?.readings ?? [],
+                metres: data.routeMetres ?? 0)
         else {
-            return section("route", "Route", "<p class=\"placeholder\">This workout recorded no route.</p>")
+            let what = data.points.count == 1 ? "a route of one point, nothing to draw" : "no route"
+            return section("route", "Route", "<p class=\"placeholder\">This workout recorded \(what).</p>")
         }
         let profile = WorkoutCharts.elevationProfile(points: data.points)?.html ?? ""
         return section("route", "Route", "<figure class=\"chart map\">\(map.svg)\(map.legend)</figure>\(profile)")
@@ -159,11 +164,12 @@ public struct WorkoutPage: Sendable {
     }
 
     /// Metres of a metadata quantity such as `3120 cm` (HKElevationAscended); `nil` when it
-    /// is no length.
+    /// is no length, or none a workout climbs (0 to 100 km).
     static func metres(_ text: String) -> Double? {
         let parts = text.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, let value = Double(parts[0]), value.isFinite,
-            let metres = try? HealthUnit.convert(value, from: String(parts[1]), to: "m"), metres.isFinite
+            let metres = try? HealthUnit.convert(value, from: String(parts[1]), to: "m"), metres.isFinite,
+            (0...100_000).contains(metres)
         else { return nil }
         return metres
     }

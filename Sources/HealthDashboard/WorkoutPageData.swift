@@ -10,6 +10,9 @@ public struct WorkoutPageData: Sendable {
     public var zone: TimeZone
     /// Every route point, routes one after another; empty when activity is withheld.
     public var points: [RoutePoint]
+    /// The length of the way travelled along the routes, metres (each route on its own, a
+    /// jump faster than any GPS reports left out); `nil` without two points.
+    public var routeMetres: Double?
     public var splits: [RouteSplits.Split]
     /// `nil` when heart is withheld.
     public var heart: WorkoutHeartRate?
@@ -42,9 +45,12 @@ extension DashboardAssembler {
         let zone = workout.metadata.timeZoneIdentifier.flatMap(TimeZone.init(identifier:)) ?? settings.normalization.homeZone
         var points: [RoutePoint] = []
         var splits: [RouteSplits.Split] = []
+        var routeMetres: Double?
         if !withheld.contains(.activity) {
-            points = workout.routes.flatMap(\.points).compactMap(\.plausible)
-            splits = RouteSplits.splits(routes: workout.routes.map { $0.points.compactMap(\.plausible) })
+            let routes = workout.routes.map { $0.points.compactMap(\.plausible) }
+            points = routes.flatMap { $0 }
+            splits = RouteSplits.splits(routes: routes)
+            if points.count > 1 { routeMetres = routes.reduce(0) { $0 + Self.travelled($1) } }
         }
         // What the reader may not see leaves the workout before it reaches the page.
         workout.routes = []
@@ -60,19 +66,41 @@ extension DashboardAssembler {
         if !withheld.contains(.heart) {
             var maximum = maximumHeartRate
             source = maximum == nil ? nil : "given"
-            if maximum == nil {
-                let year = DateInterval(start: workout.start.addingTimeInterval(-365 * 86_400), end: workout.end)
-                let observed = try await store.statistics(of: .heartRate, over: year, unit: HealthUnit(parsing: "count/min"))
-                if let highest = observed.maximum, highest.isFinite, (100...250).contains(highest) {
-                    maximum = highest
-                    source = "observed"
-                }
+            if maximum == nil, let highest = try await highestHeartRate(before: workout.start) {
+                maximum = highest
+                source = "observed"
             }
             heart = try await WorkoutHeartRate.of(workout, in: store, maximum: maximum)
         }
-        return WorkoutPageData(
+        var page = WorkoutPageData(
             workout: workout, zone: zone, points: points, splits: splits, heart: heart, maximumSource: source,
             withheld: withheld.intersection([.energy, .activity, .heart]))
+        page.routeMetres = routeMetres
+        return page
+    }
+
+    /// The highest heart rate of the 365 days before `start` that a heart can beat (100–250
+    /// bpm: a stray reading of 399 does not count), `nil` without one.
+    private func highestHeartRate(before start: Date) async throws -> Double? {
+        let year = DateInterval(start: start.addingTimeInterval(-365 * 86_400), end: start)
+        let bpm = try HealthUnit(parsing: "count/min")
+        var highest: Double?
+        for sample in try await store.samples(of: .heartRate, overlapping: year) {
+            guard case .quantity(let raw, let symbol) = sample.value,
+                let value = try? HealthUnit(parsing: symbol).convert(raw, to: bpm), (100...250).contains(value)
+            else { continue }
+            highest = max(highest ?? value, value)
+        }
+        return highest
+    }
+
+    /// Metres along `points`, a step faster than any GPS reports (350 m/s) left out.
+    private static func travelled(_ points: [RoutePoint]) -> Double {
+        zip(points, points.dropFirst()).reduce(0) { total, pair in
+            let step = pair.0.metres(to: pair.1)
+            let seconds = pair.0.time.flatMap { a in pair.1.time.map { $0.timeIntervalSince(a) } } ?? .infinity
+            return step > RoutePoint.speedBounds.upperBound * max(seconds, 1) ? total : total + step
+        }
     }
 
     private static func readable(_ withheld: Set<HealthDataCategory>) -> Set<HealthDataCategory> {

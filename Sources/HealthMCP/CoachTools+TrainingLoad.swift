@@ -76,7 +76,9 @@ extension CoachTools {
             summary +=
                 "no ratio: the data covers \(load.coveredDays) of the last \(TrainingLoad.chronicDays) days; it needs \(TrainingLoad.minimumChronicDays)."
         } else if workouts.isEmpty {
-            summary += "no ratio: no workouts in the last \(TrainingLoad.chronicDays) days."
+            summary +=
+                "no ratio: no workouts in the last \(TrainingLoad.chronicDays) days."
+                + (try await whereTheDataIs(from: first, through: through))
         } else {
             summary +=
                 "no ratio: the \(workouts.count) workouts of the last \(TrainingLoad.chronicDays) days have no "

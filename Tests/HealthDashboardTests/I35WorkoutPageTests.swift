@@ -46,6 +46,9 @@ import Testing
         // HKElevationAscended="217 cm"; each split's time as minutes and seconds.
         #expect(html.contains("<dt>Elevation gain</dt><dd>2 m</dd>"))
         #expect(html.contains("<td>\(WorkoutPage.clock(data.splits[0].seconds))</td>"))
+        // Coloured by heart rate without a reading: by pace, as said.
+        let heartless = WorkoutPage(data: data, colouring: "heart").html()
+        #expect(heartless.contains("route-line pace-") && !heartless.contains("route-line heart-"))
 
         // Without activity: no route, no splits, no distance, no segments; said.
         var settings = DashboardAssembler.Settings()
@@ -75,10 +78,14 @@ import Testing
                 type: .heartRate, start: start + Double(index) * 10, end: start + Double(index) * 10,
                 value: .quantity(100 + Double(index) * 79 / 179, unit: "count/min"), source: Source(name: "Watch"))
         }
+        // A stray reading no heart beats (399 bpm) does not set the zones.
+        let stray = Sample(
+            type: .heartRate, start: start - 30 * 86_400, end: start - 30 * 86_400, value: .quantity(399, unit: "count/min"),
+            source: Source(name: "Watch"))
         let earlier = Sample(
             type: .heartRate, start: start - 90 * 86_400, end: start - 90 * 86_400, value: .quantity(185, unit: "count/min"),
             source: Source(name: "Watch"))
-        let store = InMemoryHealthStore(samples: [run, earlier] + readings)
+        let store = InMemoryHealthStore(samples: [run, earlier, stray] + readings)
         let assembler = DashboardAssembler(store: store, settings: .init(), now: { Date() })
         let given = try #require(try await assembler.workoutPage(run.uuid, maximumHeartRate: 190))
         let heart = try #require(given.heart)
@@ -115,5 +122,26 @@ import Testing
         let first = try #require(data.workouts.first?.id)
         #expect(linked.contains("<a href=\"/dashboard/workouts/\(first.uuidString.lowercased())\">"))
         #expect(!DashboardPage(data: data).html().contains("/dashboard/workouts/"))
+    }
+
+    /// Found attacking: a route across the antimeridian drawn across the whole map, an
+    /// elevation gain of 1e308 m printed in 309 digits, a scale bar of a route of one spot
+    /// 300,000 units wide.
+    @Test func oddRoutesDrawSensibly() throws {
+        let t0 = Date(timeIntervalSince1970: 1_717_228_800)
+        let across = (0..<20).map { (index: Int) -> RoutePoint in
+            let step = Double(index % 10) * 0.005
+            let longitude: Double = index < 10 ? 179.95 + step : -180 + step
+            return RoutePoint(time: t0 + Double(index) * 10, latitude: -17, longitude: longitude)
+        }
+        let map = try #require(WorkoutCharts.routeMap(points: across, colouring: .pace, heart: [], metres: 1_000))
+        let xs = map.svg.components(separatedBy: "points=\"").dropFirst().flatMap { part in
+            part.prefix { $0 != "\"" }.split(separator: " ").compactMap { Double($0.split(separator: ",")[0]) }
+        }
+        #expect(zip(xs, xs.dropFirst()).allSatisfy { abs($0 - $1) < 100 })
+        #expect(WorkoutPage.metres("1e308 m") == nil && WorkoutPage.metres("3120 cm") == 31.2)
+        let spot = Array(repeating: RoutePoint(time: t0, latitude: 48, longitude: 2), count: 50)
+        let still = try #require(WorkoutCharts.routeMap(points: spot, colouring: .pace, heart: [], metres: 0))
+        #expect(!still.svg.contains("class=\"scale\""))
     }
 }

@@ -264,4 +264,20 @@ import Testing
         }
         return points
     }
+
+    /// Found attacking: other apps' metadata keys told a workouts-only reader the heart rate,
+    /// the climb and the energy (only Apple's spellings were recognised).
+    @Test func otherAppsMetadataKeysHaveTheirKinds() {
+        for (key, kind) in [
+            ("Average Heart Rate", HealthDataCategory.heart), ("avg_hr", .heart), ("HR_avg", .heart), ("Avg Pulse", .heart),
+            ("Avg Pace", .activity), ("Total Ascent", .activity), ("Km", .activity), ("Strides", .activity),
+            ("Kilojoules", .energy), ("HKPhysicalEffort", .energy), ("HKAverageMETs", .energy),
+            ("HKElevationAscended", .activity), ("HKLapLength", .activity), ("HKMaximumHeartRate", .heart),
+        ] {
+            #expect(HealthDataCategory(workoutMetadataKey: key) == kind, "\(key)")
+        }
+        for key in ["HKTimeZone", "HKIndoorWorkout", "HKWeatherTemperature", "HKWeatherHumidity", "HAEWorkoutID", "Note"] {
+            #expect(HealthDataCategory(workoutMetadataKey: key) == nil, "\(key)")
+        }
+    }
 }

@@ -25,18 +25,53 @@ public enum HealthDataCategory: String, Hashable, Sendable, Codable, CaseIterabl
     /// refused: `HKAverageMETs` is energy; elevation, distance, speed, laps, strokes, cadence
     /// and power are activity; heart-rate entries are heart. `nil` for the others (indoor,
     /// weather, time zone, a third party's own keys): they go with the workout.
+    ///
+    /// Other apps' spellings count too (`Average Heart Rate`, `avg_hr`, `Total Ascent`, `Km`,
+    /// `Kilojoules`): a key is read as its lower-cased text and as its words (split at
+    /// anything not a letter or digit and where a lower-case letter meets an upper-case one).
     public init?(workoutMetadataKey key: String) {
         let name = key.lowercased()
-        if name.contains("heartrate") {
+        let words = Self.words(key)
+        func any(_ parts: [String], _ wholeWords: [String]) -> Bool {
+            parts.contains(where: name.contains) || !words.isDisjoint(with: wholeWords)
+        }
+        if any(["heartrate", "heart", "pulse"], ["hr", "bpm"]) {
             self = .heart
-        } else if name.contains("mets") || name.contains("energy") || name.contains("calorie") {
+        } else if any(["mets", "energy", "calorie", "kilojoule", "kcal", "effort"], ["kj", "cal"]) {
             self = .energy
-        } else if ["elevation", "distance", "speed", "lap", "stroke", "cadence", "power", "steps"].contains(where: name.contains)
+        } else if any(
+            [
+                "elevation", "ascen", "descen", "distance", "speed", "pace", "lap", "stroke", "stride", "cadence",
+                "power", "steps", "vo2", "metre", "meter", "mile",
+            ], ["km", "mi", "m"])
         {
             self = .activity
         } else {
             return nil
         }
+    }
+
+    /// `Average Heart Rate` → {average, heart, rate}; `avgHR` → {avg, hr}.
+    private static func words(_ key: String) -> Set<String> {
+        var words: Set<String> = []
+        var word = ""
+        var previousLower = false
+        for character in key {
+            guard character.isLetter || character.isNumber else {
+                if !word.isEmpty { words.insert(word.lowercased()) }
+                word = ""
+                previousLower = false
+                continue
+            }
+            if character.isUppercase, previousLower {
+                words.insert(word.lowercased())
+                word = ""
+            }
+            word.append(character)
+            previousLower = character.isLowercase
+        }
+        if !word.isEmpty { words.insert(word.lowercased()) }
+        return words
     }
 
     /// The entries of a workout's `metadata` a reader of `readable` kinds may see

@@ -34,10 +34,9 @@ private struct GPXHandler: XMLHandler {
         if tag.nameIs("trkpt") || tag.nameIs("rtept") {
             let latitude = tag.attribute("lat").flatMap { ByteParsing.double(tag.bytes($0.value)) }
             let longitude = tag.attribute("lon").flatMap { ByteParsing.double(tag.bytes($0.value)) }
-            guard let latitude, let longitude else {
-                throw ExportFormatError("a <\(tag.nameString)> without numeric lat and lon")
-            }
-            current = RoutePoint(latitude: latitude, longitude: longitude)
+            // A point without a readable position is kept as no position: the reader leaves it
+            // out and counts it (RoutePoint.plausible), as any point off the Earth.
+            current = RoutePoint(latitude: latitude ?? .nan, longitude: longitude ?? .nan)
         } else if current != nil {
             field =
                 if tag.nameIs("ele") { .ele } else if tag.nameIs("time") { .time } else if tag.nameIs("speed") {

@@ -136,7 +136,8 @@ extension HealthRoutes {
     /// its HealthKit identifier (``HealthKitWorkoutActivities/matches(_:_:)``).
     private static func activityFilter(_ request: Request) throws -> String? {
         guard let text = request.uri.queryParameters["type"].map(String.init) else { return nil }
-        guard (1...121).contains(text.count), text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
+        guard (1...121).contains(text.count),
+            text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }),
             text.contains(where: { $0.isLetter || $0.isNumber })
         else {
             throw Problem.badRequest("type must be an activity such as running or HKWorkoutActivityTypeRunning")

@@ -185,6 +185,9 @@ public struct WorkoutWire: Codable, Sendable, Hashable {
         if let duration = workout.duration, duration < 0 {
             throw WireFieldError("duration must not be negative", pointer: at("duration"))
         }
+        if let durationUnit, Workout.seconds(1, unit: durationUnit) == nil {
+            throw WireFieldError("duration_unit must be s, min, hr or ms", pointer: at("duration_unit"))
+        }
         workout.durationUnit = durationUnit
         for (value, field) in [(totalDistance, "total_distance"), (totalEnergyBurned, "total_energy_burned")] {
             if let value, value < 0 { throw WireFieldError("\(field) must not be negative", pointer: at(field)) }
@@ -194,7 +197,17 @@ public struct WorkoutWire: Codable, Sendable, Hashable {
         workout.totalEnergyBurned = try finite(totalEnergyBurned, "total_energy_burned")
         workout.totalEnergyBurnedUnit = totalEnergyBurnedUnit
         workout.events = try events.enumerated().map { index, event in
-            WorkoutEvent(
+            let field = "events/\(index)"
+            if let unit = event.durationUnit, Workout.seconds(1, unit: unit) == nil {
+                throw WireFieldError("duration_unit must be s, min, hr or ms", pointer: at("\(field)/duration_unit"))
+            }
+            if let duration = event.duration,
+                !(duration.isFinite && duration >= 0
+                    && (Workout.seconds(duration, unit: event.durationUnit) ?? .infinity) <= PlausibleRange.longestWorkout)
+            {
+                throw WireFieldError("duration must be 0 to a year", pointer: at("\(field)/duration"))
+            }
+            return WorkoutEvent(
                 type: event.type, date: try instant(event.date, "events/\(index)/date")!,
                 duration: try finite(event.duration, "events/\(index)/duration"), durationUnit: event.durationUnit,
                 metadata: entries(event.metadata))

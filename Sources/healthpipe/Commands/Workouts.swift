@@ -28,7 +28,7 @@ struct Workouts: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...10_000).contains(minMinutes) else { throw ValidationError("--min-minutes must be 0…10000") }
-        if let type, type.isEmpty || !type.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
+        if let type, type.isEmpty || !type.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) {
             throw ValidationError("--type must be an activity such as running or HKWorkoutActivityTypeRunning")
         }
     }

@@ -32,6 +32,11 @@ import Testing
                 ("d1", #"{"duration": 1e307, "duration_unit": "min"}"#, "duration must be"),
                 ("d2", #"{"duration": 1e308, "duration_unit": "hr"}"#, "duration must be"),
                 ("e1", #"{"routes": [{"points": [{"lat": 48, "lon": 2, "ele": 1e308}]}]}"#, "/routes/0/points/0/ele"),
+                ("u1", #"{"duration": 1e12, "duration_unit": "parsec"}"#, "/duration_unit"),
+                (
+                    "v1", #"{"events": [{"type": "HKWorkoutEventTypeLap", "date": "2024-06-01T07:05:00Z", "duration": 1e300}]}"#,
+                    "/events/0/duration"
+                ),
                 ("e2", #"{"routes": [{"points": [{"lat": 48, "lon": 2, "speed": 5000}]}]}"#, "/routes/0/points/0/speed"),
                 (
                     "s1",
