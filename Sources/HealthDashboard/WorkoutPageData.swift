@@ -97,9 +97,8 @@ extension DashboardAssembler {
     /// Metres along `points`, a step faster than any GPS reports (350 m/s) left out.
     private static func travelled(_ points: [RoutePoint]) -> Double {
         zip(points, points.dropFirst()).reduce(0) { total, pair in
-            let step = pair.0.metres(to: pair.1)
-            let seconds = pair.0.time.flatMap { a in pair.1.time.map { $0.timeIntervalSince(a) } } ?? .infinity
-            return step > RoutePoint.speedBounds.upperBound * max(seconds, 1) ? total : total + step
+            total
+                + pair.0.travelled(to: pair.1, seconds: pair.0.time.flatMap { a in pair.1.time.map { $0.timeIntervalSince(a) } })
         }
     }
 

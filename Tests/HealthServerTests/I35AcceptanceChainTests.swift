@@ -34,16 +34,7 @@ import Testing
         let health = HealthKitQuerying(healthStore: healthStore, types: [.workout])
 
         try await harness.app.test(.live) { client in
-            let url = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
-            let token = try #require(harness.tokens["alice"])
-            let state = try SyncState(folder: harness.folder.appendingPathComponent("sync").path)
-            let transport = HTTPSyncTransport(baseURL: url, token: token, timeout: 120)
-            _ = try await DeviceEnrolment.enrol(server: url, token: token, name: "phone", state: state, transport: transport)
-            var configuration = SyncConfiguration()
-            configuration.backfill = .all
-            let engine = SyncEngine(
-                source: health, state: state, transport: transport, configuration: configuration, types: { [.workout] },
-                onEvent: { _ in })
+            let engine = try await DeviceSync(harness, port: client.port, name: "phone").engine(health) { [.workout] }
             let run = try await engine.runOnce()
             #expect(run.deadLetters == 0 && run.added == 1)
         }

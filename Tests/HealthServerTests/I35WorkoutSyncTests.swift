@@ -63,16 +63,7 @@ import Testing
         let onDevice = try #require(try await device.store.workout(listed.uuid))
         #expect(onDevice.routes.first?.points.count == 644 && onDevice.events.count == 4)
         try await harness.app.test(.live) { client in
-            let url = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
-            let token = try #require(harness.tokens["alice"])
-            let state = try SyncState(folder: harness.folder.appendingPathComponent("sync").path)
-            let transport = HTTPSyncTransport(baseURL: url, token: token, timeout: 120)
-            _ = try await DeviceEnrolment.enrol(server: url, token: token, name: "test", state: state, transport: transport)
-            var configuration = SyncConfiguration()
-            configuration.backfill = .all
-            let engine = SyncEngine(
-                source: device.store, state: state, transport: transport, configuration: configuration,
-                types: { [.workout] }, onEvent: { _ in })
+            let engine = try await DeviceSync(harness, port: client.port).engine(device.store) { [.workout] }
             let first = try await engine.runOnce()
             #expect(first.deadLetters == 0 && first.added == 1)
             let server = try await harness.healthStore("alice")
@@ -163,17 +154,8 @@ import Testing
         let onDevice = try #require(try await device.store.correlations(of: .bloodPressure, overlapping: everything).first)
         #expect(onDevice.members.count == 2)
         try await harness.app.test(.live) { client in
-            let url = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
-            let token = try #require(harness.tokens["alice"])
-            let state = try SyncState(folder: harness.folder.appendingPathComponent("sync").path)
-            let transport = HTTPSyncTransport(baseURL: url, token: token, timeout: 120)
-            _ = try await DeviceEnrolment.enrol(server: url, token: token, name: "test", state: state, transport: transport)
-            var configuration = SyncConfiguration()
-            configuration.backfill = .all
             let stored = try await device.store.storedSampleTypes()
-            let engine = SyncEngine(
-                source: device.store, state: state, transport: transport, configuration: configuration,
-                types: { stored }, onEvent: { _ in })
+            let engine = try await DeviceSync(harness, port: client.port).engine(device.store) { stored }
             let first = try await engine.runOnce()
             #expect(first.deadLetters == 0)
             let server = try await harness.healthStore("alice")
@@ -218,18 +200,9 @@ extension I35CorrelationSyncTests {
             SampleType("HKQuantityTypeIdentifierBloodPressureDiastolic"),
         ]
         try await harness.app.test(.live) { client in
-            let url = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
-            let token = try #require(harness.tokens["alice"])
-            let state = try SyncState(folder: harness.folder.appendingPathComponent("sync").path)
-            let transport = HTTPSyncTransport(baseURL: url, token: token, timeout: 120)
-            _ = try await DeviceEnrolment.enrol(server: url, token: token, name: "test", state: state, transport: transport)
-            var configuration = SyncConfiguration()
-            configuration.backfill = .all
+            let sync = try await DeviceSync(harness, port: client.port)
             for types in [readings, readings + [.bloodPressure]] {
-                let engine = SyncEngine(
-                    source: device.store, state: state, transport: transport, configuration: configuration,
-                    types: { types }, onEvent: { _ in })
-                #expect(try await engine.runOnce().deadLetters == 0)
+                #expect(try await sync.engine(device.store) { types }.runOnce().deadLetters == 0)
             }
             let server = try await harness.healthStore("alice")
             let arrived = try #require(try await server.correlations(of: .bloodPressure, overlapping: everything).first)

@@ -51,7 +51,7 @@ public struct PlausibleRange: Sendable, Hashable {
                 // In seconds: 1e307 minutes is finite, but not as seconds. Its unit unknown: the
                 // number alone (readers fall back to end − start).
                 let seconds = Workout.seconds(duration, unit: workout.durationUnit ?? "min")
-                let known = Workout.seconds(1, unit: workout.durationUnit ?? "min") != nil
+                let known = Workout.isDurationUnit(workout.durationUnit)
                 if !duration.isFinite || duration < 0 || (known && (seconds ?? .infinity) > Self.longestWorkout)
                     || (!known && duration > 1e12)
                 {

@@ -65,6 +65,9 @@ public struct Workout: Hashable, Sendable, Codable {
         return seconds.isFinite ? seconds : nil
     }
 
+    /// Whether `unit` is one ``seconds(_:unit:)`` converts (none given: minutes, as exports write).
+    public static func isDurationUnit(_ unit: String?) -> Bool { seconds(1, unit: unit) != nil }
+
     /// The recorded duration in seconds, else end − start.
     public var durationSeconds: Double {
         Self.seconds(duration, unit: durationUnit) ?? max(0, end.timeIntervalSince(start))
@@ -199,5 +202,14 @@ extension RoutePoint {
         let deltaLambda = (other.longitude - longitude) * .pi / 180
         let h = sin(deltaPhi / 2) * sin(deltaPhi / 2) + cos(phi1) * cos(phi2) * sin(deltaLambda / 2) * sin(deltaLambda / 2)
         return 2 * Self.earthRadius * asin(min(1, sqrt(h)))
+    }
+
+    /// The way travelled to `other`, `seconds` later (`nil`: not known), metres: the distance,
+    /// or 0 for a jump faster than any GPS reports (a position glitch, not a way travelled;
+    /// ``speedBounds``).
+    public func travelled(to other: RoutePoint, seconds: Double?) -> Double {
+        let step = metres(to: other)
+        guard let seconds else { return step }
+        return step > Self.speedBounds.upperBound * max(seconds, 1) ? 0 : step
     }
 }

@@ -63,10 +63,9 @@ public enum RouteSplits {
             let (previous, previousTime) = timed[index - 1]
             let (point, time) = timed[index]
             let seconds = time.timeIntervalSince(previousTime)
-            // A jump faster than any GPS reports (a position glitch: the other side of the
-            // Earth a second later) is not a way travelled.
-            var step = starts.contains(index) ? 0 : distance(previous, point)
-            if step > RoutePoint.speedBounds.upperBound * max(seconds, 1) { step = 0 }
+            // A jump faster than any GPS reports (the other side of the Earth a second later)
+            // is not a way travelled.
+            let step = starts.contains(index) ? 0 : previous.travelled(to: point, seconds: seconds)
             var next = (Double(splits.count) + 1) * unit
             while step > 0, covered + step >= next, splits.count < maximumSplits {
                 let fraction = (next - covered) / step

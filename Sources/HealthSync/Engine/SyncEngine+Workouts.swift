@@ -111,13 +111,12 @@ extension SyncEngine {
             return !refused { $0.statistics = [statistic] }
         }
         // A unit the server does not know, or a length out of range: the event or duration left out.
-        let known = { (unit: String?) in unit.map { Workout.seconds(1, unit: $0) != nil } ?? true }
         kept.events = workout.events.filter { event in
-            guard known(event.durationUnit) else { return false }
+            guard Workout.isDurationUnit(event.durationUnit) else { return false }
             guard let duration = event.duration else { return true }
             return (Workout.seconds(duration, unit: event.durationUnit) ?? .infinity) <= PlausibleRange.longestWorkout
         }
-        if !known(workout.durationUnit)
+        if !Workout.isDurationUnit(workout.durationUnit)
             || refused({
                 $0.duration = workout.duration
                 $0.durationUnit = workout.durationUnit

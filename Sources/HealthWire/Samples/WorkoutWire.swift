@@ -185,7 +185,7 @@ public struct WorkoutWire: Codable, Sendable, Hashable {
         if let duration = workout.duration, duration < 0 {
             throw WireFieldError("duration must not be negative", pointer: at("duration"))
         }
-        if let durationUnit, Workout.seconds(1, unit: durationUnit) == nil {
+        if !Workout.isDurationUnit(durationUnit) {
             throw WireFieldError("duration_unit must be s, min, hr or ms", pointer: at("duration_unit"))
         }
         workout.durationUnit = durationUnit
@@ -198,7 +198,7 @@ public struct WorkoutWire: Codable, Sendable, Hashable {
         workout.totalEnergyBurnedUnit = totalEnergyBurnedUnit
         workout.events = try events.enumerated().map { index, event in
             let field = "events/\(index)"
-            if let unit = event.durationUnit, Workout.seconds(1, unit: unit) == nil {
+            if !Workout.isDurationUnit(event.durationUnit) {
                 throw WireFieldError("duration_unit must be s, min, hr or ms", pointer: at("\(field)/duration_unit"))
             }
             if let duration = event.duration,
