@@ -8,7 +8,9 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
     /// Largest request body accepted on the JSON routes, in bytes (larger: 413).
-    public var maxBodyBytes = 4 << 20
+    public var maxBodyBytes = Self.defaultMaxBodyBytes
+    /// ``maxBodyBytes`` unless configured: 4 MiB.
+    public static let defaultMaxBodyBytes = 4 << 20
     /// Largest Health Auto Export body, in bytes (a day of minute-level data is ~1 MB).
     public var maxIngestBytes = 32 << 20
     /// Requests a minute per token (more: 429).

@@ -33,6 +33,8 @@ struct ServerHarness {
     let store: any ServerStore
     let folder: URL
     let app: any ApplicationProtocol
+    /// What the application was built over.
+    let repositories: ServerRepositories
     let tokens: [String: String]
     let ids: [String: String]
     let schema: String?
@@ -75,6 +77,7 @@ struct ServerHarness {
             samples.map(PostgresUserHealthStores.init(database:)) ?? SQLiteUserHealthStores(folder: folder.path)
         var repositories = ServerRepositories(store: store, healthStores: healthStores, dataFolder: folder.path)
         adjust(&repositories)
+        self.repositories = repositories
         app = try buildApplication(configuration: configuration, repositories: repositories)
     }
 

@@ -1,10 +1,21 @@
 import HealthServerRecords
 import Hummingbird
 
+/// What the server's contexts share: its JSON coders (``HealthRequestDecoder``,
+/// ``HealthResponseEncoder``) and a body limit that a route group sets
+/// (``BodyLimitMiddleware``): 4 MiB unless the group says otherwise.
+public protocol HealthContext: RequestContext
+where Decoder == HealthRequestDecoder, Encoder == HealthResponseEncoder {
+    var maxUploadSize: Int { get set }
+}
+
 /// The request context of every route: the authenticated user, once the bearer middleware
 /// has found one. The `/v1` and `/mcp` handlers see an ``AuthenticatedContext`` instead.
-public struct HealthRequestContext: RequestContext {
+public struct HealthRequestContext: HealthContext {
     public var coreContext: CoreRequestContextStorage
+    public var maxUploadSize = ServerConfiguration.defaultMaxBodyBytes
+    public var requestDecoder: HealthRequestDecoder { HealthRequestDecoder() }
+    public var responseEncoder: HealthResponseEncoder { HealthResponseEncoder() }
     /// Set by the bearer middleware; read by the rate limit and by ``AuthenticatedContext``.
     public var user: User?
     /// The peer's IP address, for limits on failed sign-ins (`nil` in router tests).
@@ -20,14 +31,18 @@ public struct HealthRequestContext: RequestContext {
 /// is known, so no handler holds an optional or checks for one. Made from the parent context
 /// by the router group; without a user (a route mounted without the bearer middleware) the
 /// request is a 401.
-public struct AuthenticatedContext: ChildRequestContext {
+public struct AuthenticatedContext: ChildRequestContext, HealthContext {
     public var coreContext: CoreRequestContextStorage
     public let user: User
+    public var maxUploadSize: Int
+    public var requestDecoder: HealthRequestDecoder { HealthRequestDecoder() }
+    public var responseEncoder: HealthResponseEncoder { HealthResponseEncoder() }
 
     public init(context: HealthRequestContext) throws {
         guard let user = context.user else { throw Problem.unauthorized("send Authorization: Bearer <token>") }
         self.coreContext = context.coreContext
         self.user = user
+        self.maxUploadSize = context.maxUploadSize
     }
 
     /// The user, when the token has `scope`; else a 403 that names the scope.

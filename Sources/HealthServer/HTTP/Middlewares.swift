@@ -9,6 +9,8 @@ import Logging
 /// (the log line gets the error's type, never its values).
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = HealthRequestContext
+    /// Every route, as `METHOD /path`, for the `Allow` header of a 405.
+    var routes: [String] = []
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -37,7 +39,7 @@ struct ProblemMiddleware: RouterMiddleware {
             case .contentTooLarge:
                 problem = Problem(.contentTooLarge, "Body too large", detail: "the body is larger than this server accepts")
             case .notFound:
-                let allowed = allowedMethods(forPath: request.uri.path)
+                let allowed = allowedMethods(forPath: request.uri.path, among: routes)
                 if allowed.isEmpty {
                     problem = Problem(.notFound, "Not found", detail: "no route \(request.method) \(request.uri.path)")
                 } else {
@@ -79,12 +81,12 @@ struct StrictTransportSecurityMiddleware: RouterMiddleware {
     }
 }
 
-/// The methods `path` has a route for (``serverRoutes`` and the pages; `{name}` matches one segment),
-/// for a 405's `Allow` header.
-func allowedMethods(forPath path: String) -> [String] {
+/// The methods `path` has a route for among `routes` (`{name}` matches one segment), for a
+/// 405's `Allow` header.
+func allowedMethods(forPath path: String, among routes: [String]) -> [String] {
     let segments = path.split(separator: "/", omittingEmptySubsequences: false)
     var methods: [String] = []
-    for route in serverRoutes + WebRoutes.routes + ["POST /mcp"] {
+    for route in routes {
         let parts = route.split(separator: " ", maxSplits: 1)
         let pattern = parts[1].split(separator: "/", omittingEmptySubsequences: false)
         guard pattern.count == segments.count,

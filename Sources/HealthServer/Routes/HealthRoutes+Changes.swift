@@ -9,7 +9,9 @@ import Hummingbird
 extension HealthRoutes {
     /// `GET /v1/changes?type=T&since=A&limit=N`: the user's additions and deletions of `T`
     /// after anchor `A` (default 0), at most `N` (default 1,000, at most 10,000), in anchor order.
-    func getChanges(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func getChanges(
+        _ request: Request, _ context: AuthenticatedContext
+    ) async throws -> EditedResponse<WireJSON<ChangeFeedPage>> {
         let access = try await readAccess(context)
         let user = access.user
         let query = request.uri.queryParameters
@@ -52,11 +54,9 @@ extension HealthRoutes {
                 return .added(sample, anchor: anchor)
             }
         }
-        var headers: HTTPFields = [.contentType: "application/json"]
-        headers.append(contentsOf: Self.withheldHeader(withheld))
-        return Response(
-            status: .ok, headers: headers,
-            body: .init(byteBuffer: ByteBuffer(bytes: try SampleWire.encoder().encode(ChangeFeedPage(page)))))
+        return EditedResponse(
+            headers: Self.withheldHeader(withheld), response: WireJSON(value: ChangeFeedPage(page), encoder: SampleWire.encoder())
+        )
     }
 
     /// `DELETE /v1/samples` with an `Idempotency-Key` and `{"uuids": [...]}` (at most 10,000):
@@ -65,7 +65,7 @@ extension HealthRoutes {
     func deleteSamples(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.require(.write)
         let zone = try dayZone(request)
-        return try await idempotent(request, user: user) { body in
+        return try await idempotent(request, context) { body in
             let uuids = try await offload {
                 let batch = try JSONDecoder().decode(DeletionRequest.self, from: body)
                 guard (1...10_000).contains(batch.uuids.count) else {
@@ -93,17 +93,22 @@ extension HealthRoutes {
         }
     }
 
+    /// The person's account: `DELETE /v1/me`.
+    var accountRoutes: RouteCollection<AuthenticatedContext> {
+        Self.collection().delete("me", use: deleteMe)
+    }
+
     /// `DELETE /v1/me` with `Confirm-Delete: all-my-data`: deletes every row, file, upload
     /// and token of the caller, and answers with what was removed. Only the owner's token
     /// may: a scoped token gets a 403.
-    func deleteMe(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func deleteMe(_ request: Request, _ context: AuthenticatedContext) async throws -> UserDeletionReport {
         let user = try context.requireOwner(.write, to: "delete the account")
         guard request.headers[.init("Confirm-Delete")!] == "all-my-data" else {
             throw Problem(
                 .badRequest, "Confirmation missing",
                 detail: "deleting all your data needs the header Confirm-Delete: all-my-data", pointer: "header/Confirm-Delete")
         }
-        return try json(try await repositories.deleteUser(user))
+        return try await repositories.deleteUser(user)
     }
 
     /// Runs `body` once per Idempotency-Key, as the IETF Idempotency-Key draft says: the
@@ -116,8 +121,9 @@ extension HealthRoutes {
     /// the same key is a new request. The answer is looked up again once the key's slot is
     /// taken, so two requests racing with one key run it once (finding L1 of issue 32).
     func idempotent(
-        _ request: Request, user: User, limit: Int? = nil, _ body: (Data) async throws -> some Encodable
+        _ request: Request, _ context: AuthenticatedContext, _ body: (Data) async throws -> some Encodable
     ) async throws -> Response {
+        let user = context.user
         guard let given = request.headers[.init("Idempotency-Key")!], (1...200).contains(given.count) else {
             throw Problem.badRequest("send an Idempotency-Key header (1–200 characters) naming this batch")
         }
@@ -125,11 +131,11 @@ extension HealthRoutes {
         // that could not have made the request (its kinds are checked in `body`).
         let holder = user.token.role == .owner ? "" : "token \(user.token.id) "
         let key = "\(request.method.rawValue) \(request.uri.path) \(holder)\(given)"
-        let data = try await collectJSON(request, limit: limit ?? configuration.maxIngestBytes)
+        let data = try await context.jsonBody(request)
         let answer: RequestOnce.Answer
         do {
             answer = try await once.run(userID: user.id, key: key, requestHash: Data(SHA256.hash(data: data))) {
-                try encoded(try await body(data))
+                try HealthResponseEncoder.data(try await body(data))
             }
         } catch let refusal as RequestOnce.Refusal {
             throw Self.problem(refusal)
@@ -147,11 +153,6 @@ extension HealthRoutes {
                 headers: [.contentType: "application/json", .init("Idempotent-Replayed")!: "true"],
                 body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
         }
-    }
-
-    /// The policy of requests that run once (``RequestOnce``), over this server's stores.
-    var once: RequestOnce {
-        RequestOnce(remembered: repositories.idempotency, slots: repositories.inFlight, clock: configuration.clock)
     }
 
     /// What a refusal of ``RequestOnce`` is over HTTP.
@@ -181,15 +182,5 @@ extension HealthRoutes {
     /// `^((HK|HAE:)[!-~]*|[a-z][a-z0-9_]*)$`.
     static func isTypeName(_ text: String) -> Bool {
         text.utf8.count <= 200 && text.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
-    }
-
-    /// A query integer in `range`, or a 400 naming it.
-    static func integer(_ text: Substring?, name: String, default fallback: Int64, in range: ClosedRange<Int64>) throws -> Int64 {
-        guard let text else { return fallback }
-        guard let value = Int64(text), range.contains(value) else {
-            throw Problem.badRequest(
-                "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)", pointer: "query/\(name)")
-        }
-        return value
     }
 }

@@ -5,13 +5,20 @@ import Hummingbird
 
 /// Devices enrolled for sync and their keys (docs/sync.md §Keys).
 extension HealthRoutes {
+    var deviceRoutes: RouteCollection<AuthenticatedContext> {
+        Self.collection()
+            .post("devices", use: postDevice)
+            .get("devices", use: getDevices)
+            .delete("devices/{id}", use: deleteDevice)
+            .post("devices/{id}/keys", use: postDeviceKey)
+    }
+
     /// `POST /v1/devices` `{"name": "…"}`: enrols a device for the caller and answers its id
     /// and its first key — the only time the key's secret is shown. Devices are the owner's
     /// to manage: a scoped token gets a 403 on every device route.
-    func postDevice(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func postDevice(_ request: Request, _ context: AuthenticatedContext) async throws -> EditedResponse<DeviceKeyAnswer> {
         let user = try context.requireOwner(.write, to: "enrol devices")
-        let body = try JSONDecoder().decode(
-            DeviceEnrolmentRequest.self, from: try await collectJSON(request, limit: configuration.maxBodyBytes))
+        let body = try await request.decode(as: DeviceEnrolmentRequest.self, context: context)
         let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
         // Code points, as JSON Schema's maxLength counts them (not grapheme clusters).
         guard !name.isEmpty, body.name.unicodeScalars.count <= 100 else {
@@ -20,27 +27,28 @@ extension HealthRoutes {
         let device = SyncDevice(id: UUID().uuidString.lowercased(), userID: user.id, name: name, createdAt: configuration.clock())
         let key = SyncKey.generate()
         try await repositories.devices.addDevice(device, key: key)
-        return try json(DeviceKeyAnswer(device: device, key: DeviceKeyWire(key), previousKeyValidUntil: nil), status: .created)
+        return EditedResponse(
+            status: .created, response: DeviceKeyAnswer(device: device, key: DeviceKeyWire(key), previousKeyValidUntil: nil))
     }
 
     /// `GET /v1/devices`: the caller's devices, revoked ones included.
-    func getDevices(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func getDevices(_ request: Request, _ context: AuthenticatedContext) async throws -> [String: [SyncDevice]] {
         let user = try context.requireOwner(.read, to: "list devices")
-        return try json(["devices": try await repositories.devices.devices(userID: user.id)])
+        return ["devices": try await repositories.devices.devices(userID: user.id)]
     }
 
     /// `DELETE /v1/devices/{id}`: revokes the caller's device; its later batches get 403.
-    func deleteDevice(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func deleteDevice(_ request: Request, _ context: AuthenticatedContext) async throws -> SyncDevice {
         let user = try context.requireOwner(.write, to: "revoke devices")
         let id = try context.parameters.require("id")
         guard let device = try await repositories.devices.revokeDevice(id: id, userID: user.id, at: configuration.clock())
         else { throw Self.noSuchDevice(id) }
-        return try json(device)
+        return device
     }
 
     /// `POST /v1/devices/{id}/keys`: a new key for the caller's device; the previous one is
     /// accepted for ``ServerConfiguration/keyGracePeriod`` more.
-    func postDeviceKey(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func postDeviceKey(_ request: Request, _ context: AuthenticatedContext) async throws -> EditedResponse<DeviceKeyAnswer> {
         let user = try context.requireOwner(.write, to: "replace device keys")
         let id = try context.parameters.require("id")
         guard let device = try await repositories.devices.device(id: id), device.userID == user.id else {
@@ -52,11 +60,11 @@ extension HealthRoutes {
         let now = configuration.clock()
         let key = SyncKey.generate()
         try await repositories.devices.addKey(key, deviceID: id, at: now)
-        return try json(
-            DeviceKeyAnswer(
+        return EditedResponse(
+            status: .created,
+            response: DeviceKeyAnswer(
                 device: device, key: DeviceKeyWire(key),
-                previousKeyValidUntil: now.addingTimeInterval(configuration.keyGracePeriod)),
-            status: .created)
+                previousKeyValidUntil: now.addingTimeInterval(configuration.keyGracePeriod)))
     }
 
     static func noSuchDevice(_ id: String) -> Problem {

@@ -8,13 +8,19 @@ import NIOCore
 /// `POST /v1/imports` and `GET /v1/imports/{id}`: an Apple Health `export.zip` uploaded,
 /// streamed to disk, and imported in the background.
 extension HealthRoutes {
+    var importRoutes: RouteCollection<AuthenticatedContext> {
+        Self.collection()
+            .post("imports", use: postImport)
+            .get("imports/{id}", use: getImport)
+    }
+
     /// Streams the body to `uploads/<id>.zip` (413 past `maxUploadBytes`, checked against
     /// `Content-Length` first and against the bytes received after), then answers 202 with
     /// the job and `Location: /v1/imports/<id>`. An export may hold every kind of data, so
     /// the token needs write for every kind (a scoped token with fewer gets a 403). A user
     /// with `maxImportsInFlightPerUser` imports queued, running or being uploaded gets a 429
     /// before a byte is stored.
-    func postImport(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func postImport(_ request: Request, _ context: AuthenticatedContext) async throws -> EditedResponse<ImportJob> {
         let user = try context.require(.write)
         try Self.requireWrite(Set(HealthDataCategory.allCases), user: user)
         let type = request.headers[.contentType]?.lowercased() ?? ""
@@ -40,10 +46,7 @@ extension HealthRoutes {
         }
         // The job is recorded: counted with the user's unfinished imports from here.
         await imports.endUpload(of: user.id)
-        var response = try json(job)
-        response.status = .accepted
-        response.headers[.location] = "/v1/imports/\(job.id)"
-        return response
+        return EditedResponse(status: .accepted, headers: [.location: "/v1/imports/\(job.id)"], response: job)
     }
 
     /// Stores the upload and records its job (queued here, or in the shared queue).
@@ -114,13 +117,13 @@ extension HealthRoutes {
     }
 
     /// `GET /v1/imports/{id}`: the job, its progress and, once finished, its result.
-    func getImport(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func getImport(_ request: Request, _ context: AuthenticatedContext) async throws -> ImportJob {
         let user = try context.require(.read)
         let id = context.parameters.get("id") ?? ""
         guard let job = try await repositories.imports.importJob(id: id, userID: user.id) else {
             throw Problem(.notFound, "Not found", detail: "no import '\(id)' of yours; POST /v1/imports answers with its id")
         }
-        return try json(job)
+        return job
     }
 
     private func removeUpload(_ path: String) async {

@@ -13,11 +13,22 @@ import NIOPosix
 /// keys make a re-sent batch change nothing), then the daily metrics of every local day
 /// they touched are recomputed and upserted.
 extension HealthRoutes {
+    /// Samples in and out: Health Auto Export's body, our own samples, deletions, and the
+    /// change feed. Bodies up to ``ServerConfiguration/maxIngestBytes``.
+    var sampleRoutes: RouteCollection<AuthenticatedContext> {
+        Self.collection()
+            .add(middleware: BodyLimitMiddleware(bytes: configuration.maxIngestBytes))
+            .post("health-auto-export", use: postHealthAutoExport)
+            .post("samples", use: postSamples)
+            .delete("samples", use: deleteSamples)
+            .get("changes", use: getChanges)
+    }
+
     /// `POST /v1/health-auto-export[?tz=]`: the body the Health Auto Export app sends.
-    func postHealthAutoExport(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func postHealthAutoExport(_ request: Request, _ context: AuthenticatedContext) async throws -> IngestReport {
         let user = try context.require(.write)
         let zone = try dayZone(request)
-        let body = try await collectJSON(request, limit: configuration.maxIngestBytes)
+        let body = try await context.jsonBody(request)
         let batch = try await offload {
             do {
                 return try HAEReader.read(body)
@@ -31,17 +42,17 @@ extension HealthRoutes {
         var report = try await ingest(batch.records, user: user, zone: zone)
         report.ignoredKeys = batch.ignoredKeys
         report.unknownMetrics = batch.unknownMetrics
-        return try json(report)
+        return report
     }
 
     /// `POST /v1/samples[?tz=]` with an `Idempotency-Key`: `{"samples": [SampleWire…]}`. The
     /// same key with the same body replays the first answer (`Idempotent-Replayed: true`);
     /// with another body it is a 422; while the first is still running, another is a 409
-    /// (``idempotent(_:user:limit:_:)``).
+    /// (``idempotent(_:_:_:)``).
     func postSamples(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.require(.write)
         let zone = try dayZone(request)
-        return try await idempotent(request, user: user) { body in
+        return try await idempotent(request, context) { body in
             let records = try await offload {
                 let batch = try SampleWire.decoder().decode(SampleBatch.self, from: body)
                 guard batch.samples.count <= 100_000 else { throw Problem.badRequest("at most 100,000 samples per request") }
@@ -69,26 +80,5 @@ extension HealthRoutes {
                 unknownMetrics: [], daysRecomputed: computed?.0 ?? 0, daily: computed?.1 ?? UpsertCounts(),
                 daysPending: computed == nil ? true : nil)
         }
-    }
-
-    /// Runs CPU-heavy request work (decoding a body of up to 100,000 samples takes about a
-    /// second) on NIO's blocking pool, so the cooperative pool and the event loops stay free
-    /// for every other request (`/healthz` answers during a large ingest).
-    func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await NIOThreadPool.singleton.runIfActive(body)
-    }
-
-    /// `?tz=` (an IANA zone; the zone of days without `HKTimeZone`), default UTC.
-    func dayZone(_ request: Request) throws -> TimeZone {
-        let name = request.uri.queryParameters["tz"].map(String.init) ?? "UTC"
-        // Foundation reads a name only up to a NUL byte: `Asia/Tokyo\0x` must not become a zone.
-        guard name.count <= 64, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/_+-".contains($0)) })
-        else {
-            throw Problem.badRequest("tz must be an IANA zone such as Europe/Paris")
-        }
-        guard let zone = TimeZone(identifier: name) else {
-            throw Problem.badRequest("tz must be an IANA zone such as Europe/Paris, not '\(name)'")
-        }
-        return zone
     }
 }

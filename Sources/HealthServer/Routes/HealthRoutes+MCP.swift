@@ -12,6 +12,9 @@ import NIOCore
 /// token may read. A tool call or resource that needs a kind of data the token may not read
 /// is a 403 (as on `/v1`), before the MCP server sees it.
 extension HealthRoutes {
+    /// Mounted at `/mcp`, beside `/v1`.
+    var mcpRoutes: RouteCollection<AuthenticatedContext> { Self.collection().post(use: postMCP) }
+
     func postMCP(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let access = try await readAccess(context)
         if access.readable.isEmpty { try access.require(Set(HealthDataCategory.allCases)) }
@@ -23,7 +26,7 @@ extension HealthRoutes {
                 .contentTooLarge, "Body too large", detail: "an MCP message is at most \(configuration.maxBodyBytes) bytes")
         }
         // The gate below and the MCP SDK must read the same message: no key twice.
-        try await refuseDuplicateKeys(body)
+        try await HealthRequestDecoder.refuseDuplicateKeys(body)
         try access.require(Self.kindsNeeded(byMCPMessage: body))
         let user = access.user
         // Under the user's lock: a tool may write (the daily log), and a deletion of the user

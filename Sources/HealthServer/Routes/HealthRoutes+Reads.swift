@@ -6,8 +6,11 @@ import Hummingbird
 
 /// Reads from the user's health store: sleep sessions and the CSV export.
 extension HealthRoutes {
+    var sleepRoutes: RouteCollection<AuthenticatedContext> { Self.collection().get("sleep", use: getSleep) }
+    var exportRoutes: RouteCollection<AuthenticatedContext> { Self.collection().get("export.csv", use: getExportCSV) }
+
     /// `GET /v1/sleep?from=&to=[&tz=]`: the sleep of each night, as `healthpipe sleep --format json`.
-    func getSleep(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func getSleep(_ request: Request, _ context: AuthenticatedContext) async throws -> [SleepNight] {
         let access = try await readAccess(context)
         try access.require([.sleep])
         let user = access.user
@@ -15,8 +18,7 @@ extension HealthRoutes {
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = try dayZone(request)
         let database = try await repositories.readableStore(user.id)
-        return try json(
-            try await SleepAnalyzer(store: database.queries, configuration: settings).nights(from: first, through: last))
+        return try await SleepAnalyzer(store: database.queries, configuration: settings).nights(from: first, through: last)
     }
 
     /// `GET /v1/export.csv?metrics=weight,steps|all&from=&to=[&tz=&weight_unit=&glucose_unit=

@@ -8,6 +8,8 @@ import Hummingbird
 /// `GET /v1/snapshot`: the coach context from the user's own store, as
 /// `healthpipe snapshot --format json` gives it.
 extension HealthRoutes {
+    var snapshotRoutes: RouteCollection<AuthenticatedContext> { Self.collection().get("snapshot", use: getSnapshot) }
+
     /// `?at=` (ISO 8601 with an offset; default now), `?tz=` (the zone of days without
     /// `HKTimeZone`), `?lat=&lon=` (the weather there; without them the weather is missing,
     /// with the reason). Every provider has its own deadline; a failing one leaves its
@@ -15,7 +17,7 @@ extension HealthRoutes {
     ///
     /// `?types=` narrows the kinds of data used (each must be readable, or 403); without it,
     /// the parts from kinds the token may not read are empty, "not permitted" their reason.
-    func getSnapshot(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func getSnapshot(_ request: Request, _ context: AuthenticatedContext) async throws -> HealthContextSnapshot {
         let access = try await readAccess(context)
         let shown = try access.requested(request, offered: Set(HealthDataCategory.allCases))
         let user = access.user
@@ -50,7 +52,7 @@ extension HealthRoutes {
             store: database.queries, appData: database.appData, weather: OpenMeteoClient(configuration: configuration.weather),
             location: location, configuration: settings,
             withheld: Set(HealthDataCategory.allCases).subtracting(shown))
-        return try json(await assembler.assemble(at: instant))
+        return await assembler.assemble(at: instant)
     }
 
     static func instant(_ text: String) -> Date? { NormalizedDailyMetrics.parseInstant(text) }

@@ -7,6 +7,13 @@ import Logging
 
 /// `POST /v1/sync/batches`: sealed batches from enrolled devices (docs/sync.md).
 extension HealthRoutes {
+    /// Sealed batches, up to ``ServerConfiguration/maxEnvelopeBytes``.
+    var syncRoutes: RouteCollection<AuthenticatedContext> {
+        Self.collection()
+            .add(middleware: BodyLimitMiddleware(bytes: configuration.maxEnvelopeBytes))
+            .post("sync/batches", use: postSyncBatch)
+    }
+
     /// Takes a ``SyncEnvelope`` with `Idempotency-Key` = its batch id: checks the device is
     /// the caller's and not revoked, the key, the sequence; opens the envelope; applies its
     /// additions and deletions, in order, in one transaction; recomputes the days touched.
@@ -15,7 +22,7 @@ extension HealthRoutes {
         let user = try context.require(.write)
         let zone = try dayZone(request)
         let key = request.headers[.init("Idempotency-Key")!]
-        return try await idempotent(request, user: user, limit: configuration.maxEnvelopeBytes) { body in
+        return try await idempotent(request, context) { body in
             let envelope = try JSONDecoder().decode(SyncEnvelope.self, from: body)
             guard key?.lowercased() == envelope.batchID.uuidString.lowercased() else {
                 throw Problem.unprocessable(

@@ -10,11 +10,19 @@ import Hummingbird
 /// its distance `activity`, each statistic its own type's kind — left out otherwise, and
 /// named in `HealthPipe-Withheld`.
 extension HealthRoutes {
+    var workoutRoutes: RouteCollection<AuthenticatedContext> {
+        Self.collection()
+            .get("workouts", use: getWorkouts)
+            .get("workouts/{id}", use: getWorkout)
+            .get("workouts/{id}/route", use: getWorkoutRoute)
+            .get("workouts/{id}/heart-rate", use: getWorkoutHeartRate)
+    }
+
     /// `GET /v1/workouts?from=&to=[&tz=&type=&min_minutes=]`: the workouts that start in the
     /// local days `from` through `to` (in the data's zones, else `tz`, default UTC), oldest first; `type` keeps
     /// one activity (`running` or `HKWorkoutActivityTypeRunning`), `min_minutes` the workouts
     /// at least that long.
-    func getWorkouts(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func getWorkouts(_ request: Request, _ context: AuthenticatedContext) async throws -> EditedResponse<WorkoutListAnswer> {
         let access = try await readAccess(context)
         try access.require([.workouts])
         let (first, last) = try range(request, maxDays: 3660)
@@ -46,19 +54,16 @@ extension HealthRoutes {
         let answer = WorkoutListAnswer(
             from: first.description, to: last.description,
             workouts: workouts.map { WorkoutSummaryWire($0, readable: access.readable) })
-        var response = try json(answer)
-        response.headers.append(contentsOf: Self.withheldHeader(withheld))
-        return response
+        return EditedResponse(headers: Self.withheldHeader(withheld), response: answer)
     }
 
     /// `GET /v1/workouts/{id}`: the workout with its events, metadata and routes (without
     /// their points).
-    func getWorkout(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func getWorkout(_ request: Request, _ context: AuthenticatedContext) async throws -> EditedResponse<WorkoutDetailAnswer> {
         let (workout, access, _) = try await requestedWorkout(context)
-        var response = try json(WorkoutDetailAnswer(workout, readable: access.readable))
-        response.headers.append(
-            contentsOf: Self.withheldHeader(WorkoutSummaryWire.withheld(workout, readable: access.readable)))
-        return response
+        return EditedResponse(
+            headers: Self.withheldHeader(WorkoutSummaryWire.withheld(workout, readable: access.readable)),
+            response: WorkoutDetailAnswer(workout, readable: access.readable))
     }
 
     /// `GET /v1/workouts/{id}/route[?format=gpx|geojson]`: every point of the workout's
@@ -95,7 +100,7 @@ extension HealthRoutes {
     /// `GET /v1/workouts/{id}/heart-rate[?max_hr=N]`: the heart-rate readings of the
     /// workout's span, their time-weighted mean, lowest and highest, and with `max_hr` (bpm,
     /// 100–250) the seconds in each of five zones. Needs `heart` besides `workouts`.
-    func getWorkoutHeartRate(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+    func getWorkoutHeartRate(_ request: Request, _ context: AuthenticatedContext) async throws -> WorkoutHeartRateAnswer {
         let maximum = try request.uri.queryParameters["max_hr"].map { text -> Double in
             guard let value = Int(text), (100...250).contains(value) else {
                 throw Problem.badRequest("max_hr must be a whole number of bpm from 100 to 250", pointer: "query/max_hr")
@@ -105,14 +110,13 @@ extension HealthRoutes {
         let (workout, access, store) = try await requestedWorkout(context)
         try access.require([.heart])
         let heart = try await WorkoutHeartRate.of(workout, in: store, maximum: maximum)
-        return try json(
-            WorkoutHeartRateAnswer(
-                workout: workout.uuid, start: workout.start, end: workout.end, meanBpm: heart.meanBpm,
-                minimumBpm: heart.minimumBpm, maximumBpm: heart.maximumBpm, maxHeartRate: heart.maximumHeartRate,
-                zones: heart.zones?.map {
-                    WorkoutHeartRateAnswer.Zone(zone: $0.zone, fromBpm: $0.fromBpm, toBpm: $0.toBpm, seconds: $0.seconds)
-                }, belowZonesSeconds: heart.belowZones,
-                readings: heart.readings.map { WorkoutHeartRateAnswer.Reading(time: $0.time, bpm: $0.bpm) }))
+        return WorkoutHeartRateAnswer(
+            workout: workout.uuid, start: workout.start, end: workout.end, meanBpm: heart.meanBpm,
+            minimumBpm: heart.minimumBpm, maximumBpm: heart.maximumBpm, maxHeartRate: heart.maximumHeartRate,
+            zones: heart.zones?.map {
+                WorkoutHeartRateAnswer.Zone(zone: $0.zone, fromBpm: $0.fromBpm, toBpm: $0.toBpm, seconds: $0.seconds)
+            }, belowZonesSeconds: heart.belowZones,
+            readings: heart.readings.map { WorkoutHeartRateAnswer.Reading(time: $0.time, bpm: $0.bpm) })
     }
 
     /// The workout the path names, for a token that may read workouts; a 404 for one the

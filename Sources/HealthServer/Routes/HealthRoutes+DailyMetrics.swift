@@ -1,0 +1,96 @@
+import Foundation
+import HealthCore
+import HealthDaily
+import HealthMetrics
+import HealthReadiness
+import HealthServerRecords
+import HealthWire
+import Hummingbird
+
+/// The days of a person: stored (`POST`), read with what the token may see (`GET`), and
+/// scored for readiness.
+extension HealthRoutes {
+    var dailyMetricsRoutes: RouteCollection<AuthenticatedContext> {
+        Self.collection()
+            .post("daily-metrics", use: postDailyMetrics)
+            .get("daily-metrics", use: getDailyMetrics)
+            .get("readiness", use: getReadiness)
+    }
+
+    /// `POST /v1/daily-metrics`: an array of payloads in the backend schema, upserted per
+    /// (user, local_date, normalization_version) in one transaction. A day replaces the stored
+    /// one whole, so the token needs write for every kind a day holds (steps, energy, sleep, heart).
+    func postDailyMetrics(_ request: Request, _ context: AuthenticatedContext) async throws -> UpsertCounts {
+        let user = try context.require(.write)
+        try Self.requireWrite(NormalizedDailyMetrics.categories, user: user)
+        let days = try NormalizedDailyMetrics.backendDecoder().decode(
+            [NormalizedDailyMetrics].self, from: try await context.jsonBody(request))
+        guard days.count <= configuration.maxDaysPerRequest else {
+            throw Problem.badRequest("at most \(configuration.maxDaysPerRequest) days per request; split the batch")
+        }
+        try DailyMetricsValidation.validate(days, user: user)
+        let owned = days.map { day in
+            var day = day
+            day.userID = user.id
+            return day
+        }
+        return try await repositories.withUser(user.id) {
+            try await repositories.dailyMetrics.upsert(owned, userID: user.id)
+        }
+    }
+
+    /// `GET /v1/daily-metrics?from=&to=[&version=&types=]`: fields of kinds the token may not
+    /// read (or did not ask for) are `null`; `HealthPipe-Withheld` names them.
+    func getDailyMetrics(
+        _ request: Request, _ context: AuthenticatedContext
+    ) async throws -> EditedResponse<WireJSON<[NormalizedDailyMetrics]>> {
+        let access = try await readAccess(context)
+        let shown = try access.requested(request, offered: NormalizedDailyMetrics.categories)
+        let (first, last) = try range(request, maxDays: 3660)
+        let version = try self.version(request)
+        try await recomputer.computeDirtyDaysBeforeReading(userID: access.user.id)
+        let withheld = NormalizedDailyMetrics.categories.subtracting(shown)
+        let days = try await repositories.dailyMetrics.dailyMetrics(
+            userID: access.user.id, from: first, through: last, version: version
+        ).map { $0.withholding(withheld) }
+        return EditedResponse(
+            headers: Self.withheldHeader(withheld),
+            response: WireJSON(value: days, encoder: NormalizedDailyMetrics.backendEncoder()))
+    }
+
+    /// `GET /v1/readiness?date=` (one score) or `?from=&to=` (an array), from the stored days.
+    func getReadiness(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let access = try await readAccess(context)
+        try access.require(NormalizedDailyMetrics.categories)
+        let user = access.user
+        let single = request.uri.queryParameters["date"].map(String.init)
+        let (first, last): (LocalDate, LocalDate)
+        if let single {
+            let date = try Self.queryDate(single, name: "date")
+            for name in ["from", "to"] as [Substring] {
+                guard let value = request.uri.queryParameters[name] else { continue }
+                guard LocalDate(String(value)) != nil else { throw Problem.badRequest("\(name) must be YYYY-MM-DD") }
+                throw Problem.unprocessableQuery("give date, or from and to, not both")
+            }
+            (first, last) = (date, date)
+        } else {
+            (first, last) = try range(request, maxDays: 366)
+        }
+        var settings = ReadinessConfiguration()
+        if let need = request.uri.queryParameters["sleep_need"] {
+            guard let hours = Double(String(need)), (4.0...12.0).contains(hours) else {
+                throw Problem.badRequest("sleep_need must be 4–12 hours")
+            }
+            settings.sleepNeedHours = hours
+        }
+        try await recomputer.computeDirtyDaysBeforeReading(userID: user.id)
+        let history = try await repositories.dailyMetrics.dailyMetrics(
+            userID: user.id, from: first.adding(days: -ReadinessEngine.historyDays), through: last,
+            version: try version(request))
+        let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
+        let scores = try ReadinessEngine(configuration: settings).scores(on: dates, history: history)
+        return single == nil
+            ? try scores.response(from: request, context: context)
+            : try scores[0].response(from: request, context: context)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HealthCore
+import HealthServerRecords
+import Hummingbird
+
+/// The `/v1` handlers over the server's repositories, one ``RouteCollection`` per resource
+/// (each in its `HealthRoutes+<Resource>.swift`). A handler takes the request and the
+/// ``AuthenticatedContext``, and returns its answer as a value the context's
+/// ``HealthResponseEncoder`` writes (or a streamed ``Response``); refusals are
+/// ``Problem``s.
+struct HealthRoutes: Sendable {
+    let configuration: ServerConfiguration
+    let repositories: ServerRepositories
+    let imports: ImportRunner
+
+    /// Every resource under `/v1`: the router mounts exactly these.
+    var collections: [RouteCollection<AuthenticatedContext>] {
+        [
+            dailyMetricsRoutes, sampleRoutes, accountRoutes, deviceRoutes, syncRoutes, sleepRoutes, snapshotRoutes,
+            exportRoutes, importRoutes, workoutRoutes,
+        ]
+    }
+
+    /// An empty collection of this server's `/v1` routes.
+    static func collection() -> RouteCollection<AuthenticatedContext> {
+        RouteCollection(context: AuthenticatedContext.self)
+    }
+
+    /// The days of the person's samples, computed after a write and before a read.
+    var recomputer: DayRecomputer { DayRecomputer(repositories: repositories, logger: imports.logger) }
+
+    /// The policy of requests that run once (``RequestOnce``), over this server's stores.
+    var once: RequestOnce {
+        RequestOnce(remembered: repositories.idempotency, slots: repositories.inFlight, clock: configuration.clock)
+    }
+
+    /// `GET /readyz`: 503 while the store does not answer.
+    func ready() async throws -> [String: String] {
+        do {
+            try await repositories.dailyMetrics.ping()
+        } catch {
+            throw Problem(.serviceUnavailable, "Not ready", detail: "the store does not answer")
+        }
+        return ["status": "ready"]
+    }
+}
+
+/// The query parameters every resource reads the same way.
+extension HealthRoutes {
+    /// The dates a query may name: 1900-01-01 through 2199-12-31. Others are a 422 (a day
+    /// in year 0 with its 60 days of history before it has no zone, no calendar, no data).
+    static let servedDates = LocalDate("1900-01-01")!...LocalDate("2199-12-31")!
+
+    /// A query's `YYYY-MM-DD` (else a 400) within ``servedDates`` (else a 422), naming the
+    /// parameter.
+    static func queryDate(_ text: String, name: String) throws -> LocalDate {
+        guard let date = LocalDate(text) else { throw Problem.badRequest("\(name) must be YYYY-MM-DD") }
+        guard servedDates.contains(date) else {
+            throw Problem.unprocessableQuery(
+                "\(name) must be between \(servedDates.lowerBound) and \(servedDates.upperBound)")
+        }
+        return date
+    }
+
+    /// `from=` and `to=` (both needed), at most `maxDays` apart.
+    func range(_ request: Request, maxDays: Int) throws -> (LocalDate, LocalDate) {
+        guard let from = request.uri.queryParameters["from"], let to = request.uri.queryParameters["to"] else {
+            throw Problem.unprocessableQuery("give from=YYYY-MM-DD and to=YYYY-MM-DD")
+        }
+        let first = try Self.queryDate(String(from), name: "from")
+        let last = try Self.queryDate(String(to), name: "to")
+        guard first <= last, last.dayNumber - first.dayNumber < maxDays else {
+            throw Problem.unprocessableQuery("from must not be after to, and the range at most \(maxDays) days")
+        }
+        return (first, last)
+    }
+
+    /// The `version` query parameter, `norm_v1` when absent.
+    func version(_ request: Request) throws -> NormalizationVersion {
+        guard let text = request.uri.queryParameters["version"] else { return .v1 }
+        guard let version = NormalizationVersion(rawValue: String(text)) else {
+            throw Problem.badRequest("version must be \(NormalizationVersion.names)")
+        }
+        return version
+    }
+
+    /// `?tz=` (an IANA zone; the zone of days without `HKTimeZone`), default UTC.
+    func dayZone(_ request: Request) throws -> TimeZone {
+        let name = request.uri.queryParameters["tz"].map(String.init) ?? "UTC"
+        // Foundation reads a name only up to a NUL byte: `Asia/Tokyo\0x` must not become a zone.
+        guard name.count <= 64, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/_+-".contains($0)) })
+        else {
+            throw Problem.badRequest("tz must be an IANA zone such as Europe/Paris")
+        }
+        guard let zone = TimeZone(identifier: name) else {
+            throw Problem.badRequest("tz must be an IANA zone such as Europe/Paris, not '\(name)'")
+        }
+        return zone
+    }
+
+    /// A query integer in `range`, or a 400 naming it.
+    static func integer(_ text: Substring?, name: String, default fallback: Int64, in range: ClosedRange<Int64>) throws -> Int64 {
+        guard let text else { return fallback }
+        guard let value = Int64(text), range.contains(value) else {
+            throw Problem.badRequest(
+                "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)", pointer: "query/\(name)")
+        }
+        return value
+    }
+}
