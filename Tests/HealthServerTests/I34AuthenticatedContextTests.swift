@@ -13,7 +13,7 @@ import Testing
     /// front) is a 401 in problem+json, not a handler run with no user.
     @Test func aGroupWithoutTheBearerMiddlewareAnswers401() async throws {
         let router = Router(context: HealthRequestContext.self)
-        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: ProblemMiddleware(routes: []))
         let reached = P1P4PostgresNamesTests.Counter()
         router.group("v1").group(context: AuthenticatedContext.self).get("me") { _, context -> String in
             await reached.increment()

@@ -11,9 +11,14 @@ public struct HealthResponseEncoder: ResponseEncoder {
     public init() {}
 
     public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
-        Response(
-            status: .ok, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try Self.data(value))))
+        Self.response(try Self.data(value))
+    }
+
+    /// An answer of JSON bytes already encoded.
+    static func response(_ data: Data, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields: HTTPFields = [.contentType: "application/json"]
+        fields.append(contentsOf: headers)
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// The bytes of `value` as every answer encodes it (an idempotent request remembers them).
@@ -29,6 +34,10 @@ public struct HealthResponseEncoder: ResponseEncoder {
 /// 415), at most the context's `maxUploadSize` bytes (else a 413 that says the limit), no
 /// key twice in one object (else a 400 naming it: parsers disagree on which wins), then
 /// decoded (a field that does not decode is a 400 naming it, by ``ProblemMiddleware``).
+///
+/// Call it as `context.requestDecoder.decode(T.self, from: request, context: context)`:
+/// Hummingbird's `request.decode(as:context:)` turns a `DecodingError` into its own 400
+/// without the field's pointer.
 public struct HealthRequestDecoder: RequestDecoder {
     public init() {}
 
@@ -86,14 +95,12 @@ struct WireJSON<Value: Encodable>: ResponseGenerator {
     let encoder: JSONEncoder
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(
-            status: .ok, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        HealthResponseEncoder.response(try encoder.encode(value))
     }
 }
 
 /// Sets the context's `maxUploadSize`: the largest JSON body the routes after it decode.
-struct BodyLimitMiddleware<Context: HealthContext>: RouterMiddleware {
+struct BodyLimitMiddleware<Context: HealthServerContext>: RouterMiddleware {
     let bytes: Int
 
     func handle(

@@ -2,19 +2,23 @@ import HealthServerRecords
 import Hummingbird
 
 /// What the server's contexts share: its JSON coders (``HealthRequestDecoder``,
-/// ``HealthResponseEncoder``) and a body limit that a route group sets
-/// (``BodyLimitMiddleware``): 4 MiB unless the group says otherwise.
-public protocol HealthContext: RequestContext
+/// ``HealthResponseEncoder``) and a body limit, set by ``BodyLimitMiddleware``: the
+/// server's ``ServerConfiguration/maxBodyBytes`` unless a route collection sets another.
+public protocol HealthServerContext: RequestContext
 where Decoder == HealthRequestDecoder, Encoder == HealthResponseEncoder {
+    /// The largest JSON body, in bytes, the route decodes (larger: 413).
     var maxUploadSize: Int { get set }
 }
 
 /// The request context of every route: the authenticated user, once the bearer middleware
 /// has found one. The `/v1` and `/mcp` handlers see an ``AuthenticatedContext`` instead.
-public struct HealthRequestContext: HealthContext {
+public struct HealthRequestContext: HealthServerContext {
     public var coreContext: CoreRequestContextStorage
+    /// Set by ``BodyLimitMiddleware`` at the router's root.
     public var maxUploadSize = ServerConfiguration.defaultMaxBodyBytes
+    /// JSON bodies as every route reads them.
     public var requestDecoder: HealthRequestDecoder { HealthRequestDecoder() }
+    /// JSON answers as every route writes them.
     public var responseEncoder: HealthResponseEncoder { HealthResponseEncoder() }
     /// Set by the bearer middleware; read by the rate limit and by ``AuthenticatedContext``.
     public var user: User?
@@ -31,11 +35,14 @@ public struct HealthRequestContext: HealthContext {
 /// is known, so no handler holds an optional or checks for one. Made from the parent context
 /// by the router group; without a user (a route mounted without the bearer middleware) the
 /// request is a 401.
-public struct AuthenticatedContext: ChildRequestContext, HealthContext {
+public struct AuthenticatedContext: ChildRequestContext, HealthServerContext {
     public var coreContext: CoreRequestContextStorage
     public let user: User
+    /// The parent's, unless the route's collection sets another (``BodyLimitMiddleware``).
     public var maxUploadSize: Int
+    /// JSON bodies as every route reads them.
     public var requestDecoder: HealthRequestDecoder { HealthRequestDecoder() }
+    /// JSON answers as every route writes them.
     public var responseEncoder: HealthResponseEncoder { HealthResponseEncoder() }
 
     public init(context: HealthRequestContext) throws {

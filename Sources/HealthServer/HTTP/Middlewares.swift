@@ -10,7 +10,7 @@ import Logging
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = HealthRequestContext
     /// Every route, as `METHOD /path`, for the `Allow` header of a 405.
-    var routes: [String] = []
+    let routes: [String]
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response

@@ -1,8 +1,5 @@
 import Foundation
 import HealthCore
-import HealthDaily
-import HealthMetrics
-import HealthReadiness
 import HealthServerRecords
 import Hummingbird
 import HummingbirdCore
@@ -80,7 +77,7 @@ public func buildApplication(
     if configuration.servesHTTPS { router.add(middleware: StrictTransportSecurityMiddleware()) }
     let imports = ImportRunner(repositories: repositories, limits: .init(configuration), logger: logger)
     let routes = HealthRoutes(configuration: configuration, repositories: repositories, imports: imports)
-    router.add(middleware: ProblemMiddleware(routes: routes.routeList + WebRoutes.routes + ["POST /mcp"]))
+    router.add(middleware: ProblemMiddleware(routes: routes.routeListWithMCP + WebRoutes.routes))
     let importService = ImportService(
         runner: imports,
         claims: repositories.importQueue.map { queue in
@@ -153,9 +150,16 @@ public func serverRoutes(configuration: ServerConfiguration, repositories: Serve
 extension HealthRoutes {
     /// ``serverRoutes(configuration:repositories:)`` of these handlers.
     var routeList: [String] {
+        ["GET /healthz", "GET /readyz", "GET /openapi.json"] + Self.recorded(collections, at: "/v1")
+    }
+
+    /// ``routeList`` and `POST /mcp` (described by docs/mcp.md, not by the OpenAPI document).
+    var routeListWithMCP: [String] { routeList + Self.recorded([mcpRoutes], at: "/mcp") }
+
+    private static func recorded(_ collections: [RouteCollection<AuthenticatedContext>], at path: RouterPath) -> [String] {
         let recorder = RouteRecorder()
-        for collection in collections { recorder.addRoutes(collection, atPath: "/v1") }
-        return ["GET /healthz", "GET /readyz", "GET /openapi.json"] + recorder.routes.withLock { $0 }
+        for collection in collections { recorder.addRoutes(collection, atPath: path) }
+        return recorder.routes.withLock { $0 }
     }
 }
 

@@ -79,17 +79,7 @@ extension HealthRoutes {
                     return uuid
                 }
             }
-            return try await repositories.writing(user.id) { (database) -> DeletionAnswer in
-                let report = try await database.apply(
-                    [.delete(uuids), .markDirty(zone: zone.identifier)], check: Self.deletionCheck(user)
-                ).deletions[0]
-                let computed = await recomputer.computeDirtyDaysAfterCommit(
-                    userID: user.id, database: database)
-                return DeletionAnswer(
-                    deleted: report.deleted, unknown: report.unknown, deletedByType: report.deletedByType,
-                    daysRecomputed: computed?.0 ?? 0, daily: computed?.1 ?? UpsertCounts(),
-                    daysPending: computed == nil ? true : nil)
-            }
+            return try await samples.delete(uuids, user: user, zone: zone)
         }
     }
 
@@ -145,13 +135,11 @@ extension HealthRoutes {
         }
         switch answer {
         case .ran(let body):
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            return HealthResponseEncoder.response(body)
         case .replayed(let remembered):
-            return Response(
-                status: HTTPResponse.Status(code: remembered.status),
-                headers: [.contentType: "application/json", .init("Idempotent-Replayed")!: "true"],
-                body: .init(byteBuffer: ByteBuffer(bytes: remembered.body)))
+            return HealthResponseEncoder.response(
+                remembered.body, status: HTTPResponse.Status(code: remembered.status),
+                headers: [.init("Idempotent-Replayed")!: "true"])
         }
     }
 
@@ -168,12 +156,6 @@ extension HealthRoutes {
                 detail: "this Idempotency-Key was used with a different body; use a new key for a new batch",
                 pointer: "header/Idempotency-Key")
         }
-    }
-
-    /// `HK…` identifiers and Health Auto Export's `HAE:<name>`: printable, at most 200 characters.
-    static func isTypeIdentifier(_ text: String) -> Bool {
-        (text.hasPrefix("HK") || text.hasPrefix("HAE:")) && text.count <= 200
-            && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }
     }
 
     /// Whether `text` can be a type's name at all: printable ASCII without spaces, at most

@@ -22,7 +22,7 @@ extension HealthRoutes {
     /// one whole, so the token needs write for every kind a day holds (steps, energy, sleep, heart).
     func postDailyMetrics(_ request: Request, _ context: AuthenticatedContext) async throws -> UpsertCounts {
         let user = try context.require(.write)
-        try Self.requireWrite(NormalizedDailyMetrics.categories, user: user)
+        try WritePermission.require(NormalizedDailyMetrics.categories, user: user)
         let days = try NormalizedDailyMetrics.backendDecoder().decode(
             [NormalizedDailyMetrics].self, from: try await context.jsonBody(request))
         guard days.count <= configuration.maxDaysPerRequest else {

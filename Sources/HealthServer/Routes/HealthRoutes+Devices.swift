@@ -18,7 +18,7 @@ extension HealthRoutes {
     /// to manage: a scoped token gets a 403 on every device route.
     func postDevice(_ request: Request, _ context: AuthenticatedContext) async throws -> EditedResponse<DeviceKeyAnswer> {
         let user = try context.requireOwner(.write, to: "enrol devices")
-        let body = try await request.decode(as: DeviceEnrolmentRequest.self, context: context)
+        let body = try await context.requestDecoder.decode(DeviceEnrolmentRequest.self, from: request, context: context)
         let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
         // Code points, as JSON Schema's maxLength counts them (not grapheme clusters).
         guard !name.isEmpty, body.name.unicodeScalars.count <= 100 else {

@@ -22,7 +22,7 @@ extension HealthRoutes {
     /// before a byte is stored.
     func postImport(_ request: Request, _ context: AuthenticatedContext) async throws -> EditedResponse<ImportJob> {
         let user = try context.require(.write)
-        try Self.requireWrite(Set(HealthDataCategory.allCases), user: user)
+        try WritePermission.require(Set(HealthDataCategory.allCases), user: user)
         let type = request.headers[.contentType]?.lowercased() ?? ""
         guard type.hasPrefix("application/zip") || type.hasPrefix("application/octet-stream") else {
             throw Problem(

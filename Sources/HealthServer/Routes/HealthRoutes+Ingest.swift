@@ -1,13 +1,9 @@
-import Crypto
 import Foundation
 import HealthAutoExport
 import HealthCore
-import HealthDaily
-import HealthMetrics
 import HealthServerRecords
 import HealthWire
 import Hummingbird
-import NIOPosix
 
 /// The ingest routes. Records go into the user's health store in one transaction (content
 /// keys make a re-sent batch change nothing), then the daily metrics of every local day
@@ -38,8 +34,7 @@ extension HealthRoutes {
                 throw Problem.unprocessable(error.reason, pointer: error.pointer)
             }
         }
-        try Self.requireWrite(records: batch.records, user: user)
-        var report = try await ingest(batch.records, user: user, zone: zone)
+        var report = try await samples.add(batch.records, user: user, zone: zone)
         report.ignoredKeys = batch.ignoredKeys
         report.unknownMetrics = batch.unknownMetrics
         return report
@@ -59,26 +54,10 @@ extension HealthRoutes {
                 // A workout with its `workout` member is stored whole.
                 return try batch.samples.enumerated().map { try $0.element.record(pointer: "/samples/\($0.offset)") }
             }
-            try Self.requireWrite(records: records, user: user)
-            return try await ingest(records, user: user, zone: zone)
+            return try await samples.add(records, user: user, zone: zone)
         }
     }
 
-    /// Writes `records` into the user's store and recomputes their days, under the user's
-    /// lock (a deletion of the user waits for both, or they find the user gone: 401).
-    private func ingest(_ records: [HealthRecord], user: User, zone: TimeZone) async throws -> IngestReport {
-        try await repositories.writing(user.id) { database in
-            let written: HealthWriteReport
-            do {
-                written = try await database.apply([.records(records), .markDirty(zone: zone.identifier)])
-            } catch let error as SampleIdentityError {
-                throw Problem.unprocessable(error.description, pointer: "/samples")
-            }
-            let computed = await recomputer.computeDirtyDaysAfterCommit(userID: user.id, database: database)
-            return IngestReport(
-                records: records.count, added: written.added, duplicates: written.duplicates, ignoredKeys: [],
-                unknownMetrics: [], daysRecomputed: computed?.0 ?? 0, daily: computed?.1 ?? UpsertCounts(),
-                daysPending: computed == nil ? true : nil)
-        }
-    }
+    /// Samples added and deleted, without HTTP.
+    var samples: SampleIntake { SampleIntake(repositories: repositories, recomputer: recomputer) }
 }

@@ -3,7 +3,6 @@ import HealthCore
 import HealthServerRecords
 import HealthWire
 import Hummingbird
-import Logging
 
 /// `POST /v1/sync/batches`: sealed batches from enrolled devices (docs/sync.md).
 extension HealthRoutes {
@@ -14,10 +13,8 @@ extension HealthRoutes {
             .post("sync/batches", use: postSyncBatch)
     }
 
-    /// Takes a ``SyncEnvelope`` with `Idempotency-Key` = its batch id: checks the device is
-    /// the caller's and not revoked, the key, the sequence; opens the envelope; applies its
-    /// additions and deletions, in order, in one transaction; recomputes the days touched.
-    /// Every refusal is a 4xx that leaves the store unchanged and names no health value.
+    /// Takes a ``SyncEnvelope`` with `Idempotency-Key` = its batch id (a resent batch is
+    /// answered as the first time), and hands it to ``SyncBatchIntake``.
     func postSyncBatch(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.require(.write)
         let zone = try dayZone(request)
@@ -28,234 +25,10 @@ extension HealthRoutes {
                 throw Problem.unprocessable(
                     "the Idempotency-Key must be the envelope's batch_id", pointer: "header/Idempotency-Key")
             }
-            // One batch of a device at a time: the device (its last sequence) is read, checked
-            // and advanced under the slot.
-            do {
-                return try await once.exclusively("device\u{0}" + user.id + "\u{0}" + envelope.deviceID) {
-                    let device = try await syncDevice(envelope, user: user)
-                    return try await apply(envelope, from: device, user: user, zone: zone, logger: context.logger)
-                }
-            } catch RequestOnce.Refusal.inProgress {
-                throw Problem(
-                    .conflict, "Batch in progress",
-                    detail: "another batch of this device is being processed; send this one when it has been answered")
-            }
+            return try await SyncBatchIntake(
+                configuration: configuration, repositories: repositories, recomputer: recomputer, once: once,
+                logger: context.logger
+            ).receive(envelope, user: user, zone: zone)
         }
     }
-
-    /// The caller's live device that sent `envelope`, or the 403 that says why not.
-    private func syncDevice(_ envelope: SyncEnvelope, user: User) async throws -> SyncDevice {
-        // Unknown and someone else's are one answer: device ids are not for probing.
-        guard let device = try await repositories.devices.device(id: envelope.deviceID), device.userID == user.id else {
-            throw Problem(
-                .forbidden, "Unknown device",
-                detail: "device \(envelope.deviceID.prefix(64)) is not enrolled for this token; enrol with POST /v1/devices")
-        }
-        guard device.revokedAt == nil else {
-            throw Problem(.forbidden, "Device revoked", detail: "device \(device.id) is revoked; enrol a new device")
-        }
-        return device
-    }
-
-    /// The key `envelope` names, if the device has it and it is still accepted.
-    private func syncKey(_ envelope: SyncEnvelope, device: SyncDevice) async throws -> SyncKey {
-        let keys = try await repositories.devices.keys(deviceID: device.id)
-        guard let stored = keys.first(where: { $0.id == envelope.keyID }) else {
-            throw Problem(
-                .forbidden, "Unknown key", detail: "key \(envelope.keyID.prefix(100)) is not a key of device \(device.id)",
-                pointer: "/key_id")
-        }
-        if let retired = stored.retiredAt, configuration.clock() > retired.addingTimeInterval(configuration.keyGracePeriod) {
-            throw Problem(
-                .forbidden, "Key retired",
-                detail: "key \(stored.id) was replaced more than \(Int(configuration.keyGracePeriod / 3600)) hours ago; "
-                    + "seal new batches with the device's current key", pointer: "/key_id")
-        }
-        return try SyncKey(id: stored.id, secret: stored.secret)
-    }
-
-    private func apply(
-        _ envelope: SyncEnvelope, from device: SyncDevice, user: User, zone: TimeZone, logger: Logger
-    ) async throws
-        -> SyncBatchAnswer
-    {
-        // A sequence at or below the last accepted one is a replay — unless it is the last
-        // batch itself, sent again because its answer was lost.
-        let resent = envelope.sequence == device.lastSequence && envelope.batchID == device.lastBatchID
-        guard envelope.sequence > device.lastSequence || resent else {
-            throw Self.sequenceReplayed(envelope, after: device.lastSequence)
-        }
-        let key = try await syncKey(envelope, device: device)
-        let items = try await offload { [configuration] in
-            let content = try Self.open(
-                envelope, userID: user.id, key: key, limit: configuration.maxBatchPlaintextBytes,
-                maxItems: configuration.maxBatchItems)
-            return try Self.records(content.items)
-        }
-        // The kinds it adds are known now; those it deletes once found, in the transaction.
-        try Self.requireWrite(
-            records: items.flatMap { item -> [HealthRecord] in
-                guard case .add(let records) = item else { return [] }
-                return records
-            }, user: user)
-        // Under the user's lock: a deletion of the user waits for the batch, or it finds the
-        // user gone (401).
-        return try await repositories.writing(user.id) { database in
-            var answer = SyncBatchAnswer(batchID: envelope.batchID, sequence: envelope.sequence)
-            var touched: [DateInterval] = []
-            // The sequence first: checked and advanced in the batch's transaction where the
-            // store can (PostgreSQL), so two batches with one sequence never both commit.
-            var writes: [HealthWrite] = [
-                .advanceSequence(
-                    deviceID: device.id, sequence: envelope.sequence, batchID: envelope.batchID, at: configuration.clock()),
-                .markDirty(zone: zone.identifier),
-            ]
-            for item in items {
-                switch item {
-                case .add(let records):
-                    touched += records.compactMap(Self.span)
-                    writes.append(.records(records))
-                case .delete(let uuids, let types): writes.append(.delete(uuids, types: types))
-                }
-            }
-            let written: HealthWriteReport
-            do {
-                written = try await database.apply(writes, check: Self.deletionCheck(user))
-            } catch let error as SampleIdentityError {
-                throw Problem.unprocessable(error.description, pointer: "/ciphertext")
-            } catch is SequenceRefused {
-                throw Self.sequenceReplayed(envelope, after: device.lastSequence)
-            }
-            for report in written.deletions {
-                answer.deleted += report.deleted.count
-                answer.unknown += report.unknown.count
-                touched += report.intervals
-            }
-            answer.added = written.added
-            answer.duplicates = written.duplicates
-            // SQLite: `device` is in server.sqlite, the samples in the user's file (no
-            // transaction spans both): advanced after the commit, and checked. With one server
-            // per folder (DataFolderLock) and the device's slot, a refusal here means a broken
-            // invariant; a resend of this batch is accepted and applies nothing new.
-            var advanced = written.sequenceAdvanced
-            if advanced == nil {
-                advanced = try await repositories.devices.advanceSequence(
-                    deviceID: device.id, to: envelope.sequence, batchID: envelope.batchID, at: configuration.clock())
-            }
-            guard advanced == true else {
-                logger.error(
-                    "sync batch committed but its sequence was taken meanwhile",
-                    metadata: ["device": "\(device.id)", "sequence": "\(envelope.sequence)"])
-                throw Self.sequenceReplayed(envelope, after: device.lastSequence)
-            }
-            if !touched.isEmpty {
-                let computed = await recomputer.computeDirtyDaysAfterCommit(userID: user.id, database: database)
-                answer.daysRecomputed = computed?.0 ?? 0
-                answer.daysPending = computed == nil ? true : nil
-            }
-            return answer
-        }
-    }
-
-    /// The 422 of a batch whose sequence is not after `last` (read when the batch arrived).
-    private static func sequenceReplayed(_ envelope: SyncEnvelope, after last: Int64) -> Problem {
-        Problem(
-            .unprocessableContent, "Sequence replayed",
-            detail: "sequence \(envelope.sequence) is not after \(last), the last this device sent: "
-                + "a replayed or reordered batch", pointer: "/sequence")
-    }
-
-    /// The decrypted batch, or the 4xx naming the check that failed.
-    /// Items are counted in the plaintext before any is decoded: a small batch inflating to
-    /// a million tiny items is refused at the cost of its bytes, not of a million values.
-    private static func open(
-        _ envelope: SyncEnvelope, userID: String, key: SyncKey, limit: Int, maxItems: Int
-    ) throws -> SyncBatchContent {
-        let plaintext: Data
-        do {
-            plaintext = try envelope.open(userID: userID, key: key, limit: limit)
-        } catch let error as SyncEnvelopeError {
-            let pointer: String
-            switch error.kind {
-            case .unsupported: pointer = "/v"
-            case .wrongKey: pointer = "/key_id"
-            case .malformed: pointer = "/nonce"
-            case .authenticationFailed, .notInflatable: pointer = "/ciphertext"
-            case .checksumMismatch: pointer = "/checksum"
-            }
-            throw Problem(.unprocessableContent, "Envelope refused", detail: error.description, pointer: pointer)
-        }
-        guard SyncBatchContent.itemCount(in: plaintext, stoppingAfter: maxItems) <= maxItems else {
-            throw Problem.unprocessable(
-                "a batch carries at most \(maxItems) items; seal smaller batches", pointer: "/ciphertext")
-        }
-        do {
-            return try SampleWire.decoder().decode(SyncBatchContent.self, from: plaintext)
-        } catch let error as DecodingError {
-            // The decrypted batch's own problem, pointed into it (never a value).
-            throw Problem(
-                .unprocessableContent, "Batch unreadable", detail: "the decrypted batch does not decode as a batch",
-                pointer: "/ciphertext" + Problem.pointer(Self.codingPath(error)))
-        }
-    }
-
-    private static func codingPath(_ error: DecodingError) -> [any CodingKey] {
-        switch error {
-        case .keyNotFound(let key, let context): context.codingPath + [key]
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context.codingPath
-        @unknown default: []
-        }
-    }
-
-    /// The instants a sample or a workout of a batch spans (its days are recomputed).
-    private static func span(_ record: HealthRecord) -> DateInterval? {
-        switch record {
-        case .sample(let sample): DateInterval(start: sample.start, end: max(sample.start, sample.end))
-        case .workout(let workout): DateInterval(start: workout.start, end: max(workout.start, workout.end))
-        default: nil
-        }
-    }
-
-    /// The batch's items as writes, in order: consecutive additions and consecutive
-    /// deletions each grouped into one.
-    private static func records(_ items: [SyncItem]) throws -> [SyncWrite] {
-        var writes: [SyncWrite] = []
-        var additions: [HealthRecord] = []
-        var deletions: [UUID] = []
-        var types: [UUID: SampleType] = [:]
-        for (index, item) in items.enumerated() {
-            switch item {
-            case .add(let wire):
-                if !deletions.isEmpty { writes.append(.delete(deletions, types: types)) }
-                deletions = []
-                types = [:]
-                // A workout travels whole: its events, statistics and routes with it.
-                additions.append(try wire.record(pointer: "/ciphertext/items/\(index)/sample"))
-            case .delete(let uuid, let type):
-                guard Self.isTypeIdentifier(type) else {
-                    throw Problem.unprocessable(
-                        "type must be a HealthKit type identifier", pointer: "/ciphertext/items/\(index)/type")
-                }
-                if !additions.isEmpty { writes.append(.add(additions)) }
-                additions = []
-                // The item names the sample's type: a UUID stored as another type is refused.
-                if let named = types.updateValue(SampleType(type), forKey: uuid), named.identifier != type {
-                    throw Problem.unprocessable(
-                        "the batch deletes this UUID as two types", pointer: "/ciphertext/items/\(index)/type")
-                }
-                deletions.append(uuid)
-            }
-        }
-        if !additions.isEmpty { writes.append(.add(additions)) }
-        if !deletions.isEmpty { writes.append(.delete(deletions, types: types)) }
-        return writes
-    }
-}
-
-/// One write of a batch, in order.
-private enum SyncWrite: Sendable {
-    /// Samples, and workouts whole.
-    case add([HealthRecord])
-    /// The UUIDs and the type each item named.
-    case delete([UUID], types: [UUID: SampleType])
 }

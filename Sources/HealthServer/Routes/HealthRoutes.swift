@@ -6,7 +6,8 @@ import Hummingbird
 /// The `/v1` handlers over the server's repositories, one ``RouteCollection`` per resource
 /// (each in its `HealthRoutes+<Resource>.swift`). A handler takes the request and the
 /// ``AuthenticatedContext``, and returns its answer as a value the context's
-/// ``HealthResponseEncoder`` writes (or a streamed ``Response``); refusals are
+/// ``HealthResponseEncoder`` writes (`EditedResponse` when it adds headers or a status), or
+/// a ``Response`` where the answer is streamed, replayed or of two shapes; refusals are
 /// ``Problem``s.
 struct HealthRoutes: Sendable {
     let configuration: ServerConfiguration

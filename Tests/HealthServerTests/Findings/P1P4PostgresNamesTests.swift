@@ -164,7 +164,7 @@ import Testing
     /// `StoreBusyError` is a 503 with `Retry-After`, in problem+json.
     @Test func p1_storeBusyIs503WithRetryAfter() async throws {
         let router = Router(context: HealthRequestContext.self)
-        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: ProblemMiddleware(routes: []))
         router.get("busy") { _, _ -> String in throw StoreBusyError() }
         try await Application(router: router).test(.router) { client in
             try await client.execute(uri: "/busy", method: .get) { response in
