@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "HealthServerRecords", targets: ["HealthServerRecords"]),
         .library(name: "HealthServerStorage", targets: ["HealthServerStorage"]),
         .library(name: "HealthServer", targets: ["HealthServer"]),
+        .library(name: "HealthServerHost", targets: ["HealthServerHost"]),
         .library(name: "HealthContext", targets: ["HealthContext"]),
         .library(name: "HealthWeather", targets: ["HealthWeather"]),
         .library(name: "HealthWire", targets: ["HealthWire"]),
@@ -191,6 +192,15 @@ let package = Package(
                 "HealthCore", "HealthDaily", "HealthMetrics", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
+        // The composition root: the server's storage opened, the chores of a start, the
+        // application built (the CLI, the benchmarks and the tests' harness build it here).
+        .target(
+            name: "HealthServerHost",
+            dependencies: [
+                "HealthServer", "HealthServerRecords", "HealthServerStorage",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "healthpipe",
             dependencies: [
@@ -198,7 +208,7 @@ let package = Package(
                 "HealthDaily", "HealthMetrics", "HealthReadiness",
                 "HealthExport", "HealthServer", "HealthContext", "HealthWeather", "HealthWire", "HealthSync",
                 "HealthKitCompat", "HealthDashboard", "HealthMCP", "HealthPostgres", "HealthServerRecords",
-                "HealthServerStorage",
+                "HealthServerStorage", "HealthServerHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -221,7 +231,7 @@ let package = Package(
                 "HealthServer", "HealthMetrics", "HealthReadiness", "HealthAutoExport", "HealthCore", "HealthDaily",
                 "HealthImport", "HealthImportReader", "HealthSQLite", "HealthSynth", "HealthWire", "HealthSync",
                 "HealthPostgres", "HealthDashboard", "HealthTestSupport", "HealthServerRecords", "HealthServerStorage",
-                "HealthExport", "HealthKitCompat", "HealthKitQuerying",
+                "HealthServerHost", "HealthExport", "HealthKitCompat", "HealthKitQuerying",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

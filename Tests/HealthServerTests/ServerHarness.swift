@@ -3,6 +3,7 @@ import GRDB
 import HealthMetrics
 import HealthPostgres
 import HealthServer
+import HealthServerHost
 import HealthServerRecords
 import HealthServerStorage
 import Hummingbird
@@ -75,10 +76,12 @@ struct ServerHarness {
         configure(&configuration)
         let healthStores: any UserHealthStores =
             samples.map(PostgresUserHealthStores.init(database:)) ?? SQLiteUserHealthStores(folder: folder.path)
-        var repositories = ServerRepositories(store: store, healthStores: healthStores, dataFolder: folder.path)
-        adjust(&repositories)
-        self.repositories = repositories
-        app = try buildApplication(configuration: configuration, repositories: repositories)
+        // Built as `healthpipe serve` builds it (the composition root), over this test's stores.
+        var host = ServerHost(
+            storage: ServerStorage(records: store, healthStores: healthStores, release: {}), dataFolder: folder.path)
+        adjust(&host.repositories)
+        repositories = host.repositories
+        app = try host.application(configuration: configuration)
     }
 
     /// A second server on this harness's PostgreSQL schema (its users, its samples), with
@@ -86,11 +89,10 @@ struct ServerHarness {
     func anotherServer() async throws -> OtherServer {
         let store = try await PostgresServerStore(url: ServerBackend.postgresURL!, schema: schema!)
         let samples = try await PostgresHealthDatabase(pool: store.pool)
-        let app = try buildApplication(
-            configuration: ServerConfiguration(),
-            repositories: .init(
-                store: store, healthStores: PostgresUserHealthStores(database: samples),
-                dataFolder: folder.appendingPathComponent("second").path))
+        let app = try ServerHost(
+            storage: ServerStorage(records: store, healthStores: PostgresUserHealthStores(database: samples), release: {}),
+            dataFolder: folder.appendingPathComponent("second").path
+        ).application(configuration: ServerConfiguration())
         return OtherServer(store: store, samples: samples, app: app)
     }
 

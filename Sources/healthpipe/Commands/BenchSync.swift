@@ -4,6 +4,7 @@ import HealthCore
 import HealthImport
 import HealthSQLite
 import HealthServer
+import HealthServerHost
 import HealthServerRecords
 import HealthServerStorage
 import HealthSync
@@ -125,27 +126,25 @@ struct BenchSync: AsyncParsableCommand {
 /// `healthpipe serve` in this process, on a free loopback port, over a fresh folder.
 struct LoopbackServer {
     let url: URL
-    let store: SQLiteServerStore
+    let host: ServerHost
     let task: Task<Void, any Error>
 
     static func start(folder: URL) async throws -> LoopbackServer {
-        let store = try SQLiteServerStore(path: folder.appendingPathComponent("server.sqlite").path)
+        let host = try await ServerHost.open(
+            .sqlite(path: folder.appendingPathComponent("server.sqlite").path, dataFolder: folder.path),
+            dataFolder: folder.path)
         var configuration = ServerConfiguration()
         configuration.port = try freePort()
         configuration.requestsPerMinute = 1_000_000
         var logger = Logger(label: "healthpipe.bench")
         logger.logLevel = .critical  // the shutdown at the end is not news
-        let app = try buildApplication(
-            configuration: configuration,
-            repositories: ServerRepositories(
-                store: store, healthStores: SQLiteUserHealthStores(folder: folder.path), dataFolder: folder.path),
-            logger: logger)
+        let app = try host.application(configuration: configuration, logger: logger)
         let task = Task { try await app.runService() }
         let url = URL(string: "http://127.0.0.1:\(configuration.port)")!
         let probe = HTTPSyncTransport(baseURL: url, token: "", timeout: 1)
         for _ in 0..<100 {
             if (try? await probe.send(SyncRequest(method: "GET", path: "/healthz")))?.status == 200 {
-                return LoopbackServer(url: url, store: store, task: task)
+                return LoopbackServer(url: url, host: host, task: task)
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -154,7 +153,7 @@ struct LoopbackServer {
     }
 
     func token(_ name: String) async throws -> String {
-        try await store.addUser(name: name, scopes: [.read, .write]).1.text
+        try await host.repositories.users.addUser(name: name, scopes: [.read, .write]).1.text
     }
 
     func stop() { task.cancel() }

@@ -124,21 +124,16 @@ struct Serve: AsyncParsableCommand {
         ListeningPort.warnIfPlain(host: host, tls: configuration.tls != nil, publicURL: publicURL)
         // Device keys are sealed at rest under the server key, kept outside the database.
         let key = try serverKey.load(dataFolder: folder)
-        let (opened, close) = try await database.openRepositories(dataFolder: folder)
-        let repositories = try await ServerKeyOptions.sealingDeviceKeys(of: opened, under: key, close: close)
-        // Alone on its database, a server marks its interrupted imports failed; sharing one,
-        // it leaves them to the import queue (another server may be running them, and a
-        // dead server's job is claimed again).
-        if repositories.importQueue == nil {
-            let interrupted = try await repositories.imports.failUnfinishedImports(
-                reason: "the server stopped before this import finished; upload the export again")
-            if interrupted > 0 { printError("Marked \(interrupted) unfinished import(s) failed.") }
+        var server = try await database.openHost(dataFolder: folder)
+        try await ServerKeyOptions.sealDeviceKeys(of: &server, under: key)
+        let chores = try await server.prepareStart()
+        if chores.interruptedImports > 0 { printError("Marked \(chores.interruptedImports) unfinished import(s) failed.") }
+        if chores.swept != ServerMaintenance.Swept() {
+            printError(
+                "Removed \(chores.swept.uploads) upload(s) of no import and the stores of \(chores.swept.stores) deleted user(s)."
+            )
         }
-        let swept = try await ServerMaintenance.sweep(repositories: repositories, dataFolder: folder)
-        if swept != ServerMaintenance.Swept() {
-            printError("Removed \(swept.uploads) upload(s) of no import and the stores of \(swept.stores) deleted user(s).")
-        }
-        let app = try buildApplication(configuration: configuration, repositories: repositories)
+        let app = try server.application(configuration: configuration)
         let scheme = configuration.tls == nil ? "http" : "https"
         printError("healthpipe serve: \(scheme)://\(host):\(port) (store \(database.described), data \(folder))")
         let origin = configuration.publicOrigin ?? "\(scheme)://\(host):\(port)"
@@ -146,9 +141,9 @@ struct Serve: AsyncParsableCommand {
         do {
             try await app.runService()
         } catch {
-            await close()
+            await server.close()
             throw ListeningPort.explained(error, host: host, port: port)
         }
-        await close()
+        await server.close()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthServer
+import HealthServerHost
 
 /// `--server-key-file`: the key that seals device keys at rest, when `HEALTHPIPE_SERVER_KEY`
 /// is not set (docs/sync.md §Device keys at rest).
@@ -36,21 +37,18 @@ struct ServerKeyOptions: ParsableArguments {
         }
     }
 
-    /// `repositories` with device keys sealed under `key`, keys still in clear sealed now;
-    /// on a key that does not open the stored keys, `close` and exit 2 with the reason.
-    static func sealingDeviceKeys(
-        of repositories: ServerRepositories, under key: ServerKey, close: @Sendable () async -> Void
-    ) async throws -> ServerRepositories {
+    /// The host's device keys sealed under `key` from now on, keys still in clear sealed now;
+    /// on a key that does not open the stored keys, closes the host and exits 2 with the reason.
+    static func sealDeviceKeys(of host: inout ServerHost, under key: ServerKey) async throws {
         do {
-            let (sealedRepositories, sealed) = try await repositories.sealingDeviceKeys(under: key)
+            let sealed = try await host.sealDeviceKeys(under: key)
             if sealed > 0 { printError("Sealed \(sealed) device key(s) stored in clear under the server key.") }
-            return sealedRepositories
         } catch let error as ServerKeyError {
-            await close()
+            await host.close()
             printError("error: \(error)")
             throw ExitCode(2)
         } catch {
-            await close()
+            await host.close()
             throw error
         }
     }

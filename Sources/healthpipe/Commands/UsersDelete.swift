@@ -30,7 +30,8 @@ struct UsersDelete: AsyncParsableCommand {
             "healthpipe serve is running on \(error.path); stop it or use DELETE /v1/me"
         }
         defer { withExtendedLifetime(locks) {} }
-        let (repositories, close) = try await database.openRepositories(dataFolder: folder)
+        let host = try await database.openHost(dataFolder: folder)
+        let repositories = host.repositories
         let report: UserDeletionReport?
         do {
             if let user = try await repositories.users.users().first(where: { $0.name == name }) {
@@ -39,9 +40,9 @@ struct UsersDelete: AsyncParsableCommand {
             } else {
                 report = nil
             }
-            await close()
+            await host.close()
         } catch {
-            await close()
+            await host.close()
             throw error
         }
         guard let report else {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthCore
 import HealthServer
+import HealthServerHost
 import HealthServerRecords
 import HealthServerStorage
 
@@ -65,18 +66,14 @@ struct ServerDatabaseOptions: ParsableArguments {
         postgresURL.map { .postgres(url: $0) } ?? .sqlite(path: path, dataFolder: dataFolder)
     }
 
-    /// The server's records and the users' samples, opened once (``ServerStorage``); `close`
-    /// releases them.
-    func openRepositories(dataFolder: String) async throws -> (ServerRepositories, close: @Sendable () async -> Void) {
-        let storage: ServerStorage
+    /// The server's records and the users' samples, opened once (``ServerHost``, the
+    /// composition root); `close()` releases them.
+    func openHost(dataFolder: String) async throws -> ServerHost {
         do {
-            storage = try await ServerStorage.open(location(dataFolder: dataFolder))
+            return try await ServerHost.open(location(dataFolder: dataFolder), dataFolder: dataFolder)
         } catch  where postgresURL == nil {
             throw StoreOpening.explained(error, path: path)
         }
-        let repositories = ServerRepositories(
-            store: storage.records, healthStores: storage.healthStores, dataFolder: dataFolder)
-        return (repositories, { await storage.close() })
     }
 
     /// With SQLite, locks the data folder and the server's file (creating their folders) for
