@@ -153,18 +153,15 @@ public final class HealthKitQuerying: HealthQuerying, @unchecked Sendable {
 
     /// The samples of `type` starting in `interval`, read in one HealthKit query (it has no
     /// cursor), handed on in pages of ``sampleScanPageSize``.
-    public func scanSamples(
-        of type: SampleType, startingIn interval: DateInterval?, pages body: ([SampleRow]) async throws -> Void
-    ) async throws {
-        guard let sampleType = Self.sampleType(type) else { return }
-        let predicate = interval.map {
-            HKQuery.predicateForSamples(withStart: $0.start, end: $0.end, options: .strictStartDate)
-        }
-        let found = try await query(
-            sampleType, predicate: predicate, limit: HKObjectQueryNoLimit, ascendingBy: HKSampleSortIdentifierStartDate)
-        let rows = found.compactMap { Self.sample($0) }.map(SampleRow.init)
-        for page in stride(from: 0, to: rows.count, by: sampleScanPageSize) {
-            try await body(Array(rows[page..<min(page + sampleScanPageSize, rows.count)]))
+    public func samplePages(of type: SampleType, startingIn interval: DateInterval?) -> SamplePages {
+        SamplePages {
+            guard let sampleType = Self.sampleType(type) else { return SampleScanPage(rows: [], next: nil) }
+            let predicate = interval.map {
+                HKQuery.predicateForSamples(withStart: $0.start, end: $0.end, options: .strictStartDate)
+            }
+            let found = try await self.query(
+                sampleType, predicate: predicate, limit: HKObjectQueryNoLimit, ascendingBy: HKSampleSortIdentifierStartDate)
+            return SampleScanPage.pages(of: found.compactMap { Self.sample($0) }.map(SampleRow.init))
         }
     }
 

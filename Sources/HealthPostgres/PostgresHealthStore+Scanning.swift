@@ -7,19 +7,22 @@ import PostgresNIO
 /// so memory does not grow with the number of rows. Async throughout: nothing blocks a
 /// thread while PostgreSQL answers.
 extension PostgresHealthStore {
-    public func scanSamples(
-        of type: SampleType, startingIn interval: DateInterval?, pages body: ([SampleRow]) async throws -> Void
-    ) async throws {
+    public func samplePages(of type: SampleType, startingIn interval: DateInterval?) -> SamplePages {
         let lower = interval?.start.timeIntervalSince1970 ?? -Double.greatestFiniteMagnitude
         let upper = interval?.end.timeIntervalSince1970 ?? Double.greatestFiniteMagnitude
-        var after: (start: Double, anchor: Int64) = (-Double.greatestFiniteMagnitude, Int64.min)
-        while true {
-            let page = try await self.page(type, from: lower, below: upper, after: after)
-            guard !page.rows.isEmpty else { return }
-            try await body(page.rows)
-            guard page.rows.count == sampleScanPageSize, let last = page.last else { return }
-            after = last
+        return SamplePages { try await self.scanPage(type, from: lower, below: upper, after: nil) }
+    }
+
+    /// The page past `after` (start, anchor) and the reading of the one after it.
+    private func scanPage(
+        _ type: SampleType, from lower: Double, below upper: Double, after: (start: Double, anchor: Int64)?
+    ) async throws -> SampleScanPage {
+        let page = try await self.page(
+            type, from: lower, below: upper, after: after ?? (-Double.greatestFiniteMagnitude, Int64.min))
+        guard page.rows.count == sampleScanPageSize, let last = page.last else {
+            return SampleScanPage(rows: page.rows, next: nil)
         }
+        return SampleScanPage(rows: page.rows) { try await self.scanPage(type, from: lower, below: upper, after: last) }
     }
 
     fileprivate typealias Columns = (Double, Int64, Double, Double?, String?, String?, Int32, String?)

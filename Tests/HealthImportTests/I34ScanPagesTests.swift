@@ -5,8 +5,8 @@ import HealthSQLite
 import HealthTestSupport
 import Testing
 
-/// Issue 34 §2: a scan reads pages of 5,000 rows by keyset on (start, anchor) and awaits its
-/// reader. 12,345 steps, seven to a start (so pages end inside a run of equal starts), come
+/// Issue 34 §2: a scan is an `AsyncSequence` of pages of 5,000 rows, read by keyset on
+/// (start, anchor), the next while the reader takes one. 12,345 steps, seven to a start (so pages end inside a run of equal starts), come
 /// back each once, in start-then-storage order, from SQLite and PostgreSQL alike, in pages
 /// of 5,000, 5,000 and 2,345; a range scan starts and ends where asked.
 @Suite struct I34ScanPagesTests {
@@ -24,7 +24,7 @@ import Testing
     /// Every page of `store`'s scan of `interval`, as (start, value) pairs, and the page sizes.
     static func scan(_ store: any HealthQuerying, _ interval: DateInterval?) async throws -> ([Double], [Double], [Int]) {
         var (starts, values, sizes) = ([Double](), [Double](), [Int]())
-        try await store.scanSamples(of: .stepCount, startingIn: interval) { page in
+        for try await page in store.samplePages(of: .stepCount, startingIn: interval) {
             sizes.append(page.count)
             starts += page.map(\.start)
             values += page.map { $0.value ?? -1 }
@@ -45,7 +45,7 @@ import Testing
         #expect(rangedSizes == [5_000, 600])
         // Nothing of another type.
         var other = 0
-        try await store.scanSamples(of: .heartRate, startingIn: nil) { other += $0.count }
+        for try await page in store.samplePages(of: .heartRate, startingIn: nil) { other += page.count }
         #expect(other == 0)
     }
 

@@ -84,17 +84,14 @@ public protocol HealthQuerying: Sendable {
     /// The Activity summary of local day `date` (`YYYY-MM-DD`), if the store has one.
     func activitySummary(on date: String) async throws -> ActivitySummary?
 
-    /// Streaming reads for exports: calls `body` with each page of the samples of `type`
-    /// whose start lies in `interval` (every sample when `nil`), ordered by start, then by
-    /// storage order; pages are never empty. The databases read a page at a time by keyset
-    /// (start, anchor), each in a transaction of its own, and await `body`, so a slow reader
-    /// slows the scan and memory stays a page; a write that commits during a scan is in
-    /// the pages after it or not, never half in one. (The other questions return arrays,
-    /// which suits the pipelines' day-sized questions; an export of millions of rows needs
-    /// this.)
-    func scanSamples(
-        of type: SampleType, startingIn interval: DateInterval?, pages body: ([SampleRow]) async throws -> Void
-    ) async throws
+    /// Streaming reads for exports: the samples of `type` whose start lies in `interval`
+    /// (every sample when `nil`), ordered by start, then by storage order, in pages of at most
+    /// ``sampleScanPageSize`` (``SamplePages``). The databases read a page at a time by keyset
+    /// (start, anchor), each in a transaction of its own, so memory stays a page or two and
+    /// a write that commits during a scan is in the pages after it or not, never half in
+    /// one. (The other questions return arrays, which suits the pipelines' day-sized
+    /// questions; an export of millions of rows needs this.)
+    func samplePages(of type: SampleType, startingIn interval: DateInterval?) -> SamplePages
 
     /// The stored clinical records (FHIR resources), oldest received first; none from a
     /// store that keeps none.

@@ -163,15 +163,9 @@ public actor InMemoryHealthStore: MutableHealthStore {
     public func activitySummary(on date: String) -> ActivitySummary? { nil }
 
     /// The samples of `type` starting in `interval`, by start then anchor, in pages of
-    /// ``sampleScanPageSize`` (a copy taken when the scan starts; `body` runs outside the
-    /// actor).
-    public nonisolated func scanSamples(
-        of type: SampleType, startingIn interval: DateInterval?, pages body: ([SampleRow]) async throws -> Void
-    ) async throws {
-        let rows = await rows(of: type, startingIn: interval)
-        for page in stride(from: 0, to: rows.count, by: sampleScanPageSize) {
-            try await body(Array(rows[page..<min(page + sampleScanPageSize, rows.count)]))
-        }
+    /// ``sampleScanPageSize`` (a copy taken when the scan starts).
+    public nonisolated func samplePages(of type: SampleType, startingIn interval: DateInterval?) -> SamplePages {
+        SamplePages { SampleScanPage.pages(of: await self.rows(of: type, startingIn: interval)) }
     }
 
     private func rows(of type: SampleType, startingIn interval: DateInterval?) -> [SampleRow] {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Rows per page of ``HealthQuerying/scanSamples(of:startingIn:pages:)`` in the stores.
+/// Rows per page of ``HealthQuerying/samplePages(of:startingIn:)`` in the stores.
 public let sampleScanPageSize = 5_000
 
 /// One sample as an export needs it: no metadata lists, no device; the source name and

@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 
 /// Writes samples as CSV rows `Date,Metric,Value,Unit` (and `Source`, on request), metric
-/// after metric in the order asked, each in time order, streaming from a store (``HealthQuerying/scanSamples(of:startingIn:pages:)``)
+/// after metric in the order asked, each in time order, streaming from a store (``HealthQuerying/samplePages(of:startingIn:)``)
 /// store through a ``CSVOutput``: a page of rows at a time, the output's full buffers handed
 /// to `deliver` between pages, so a slow reader (an HTTP client) slows the scan and no
 /// thread waits.
@@ -114,7 +114,7 @@ public struct CSVExporter: Sendable {
         let target = try metric.unit(options.units).map(HealthUnit.init(parsing:))
         var units: [String: HealthUnit?] = [:]
         var kept = 0
-        try await store.scanSamples(of: type, startingIn: options.interval) { rows in
+        for try await rows in store.samplePages(of: type, startingIn: options.interval) {
             // A page at a time in synchronous code: the per-row work never runs in an async
             // frame (whose captured variables are checked on every access).
             try writeQuantityRows(rows, metric, target, output, &timestamp, &units, &kept, tick)
@@ -166,7 +166,7 @@ public struct CSVExporter: Sendable {
         _ deliver: ([UInt8]) async throws -> Void
     ) async throws {
         var titles: [String: String] = [:]
-        try await store.scanSamples(of: type, startingIn: options.interval) { rows in
+        for try await rows in store.samplePages(of: type, startingIn: options.interval) {
             try writeCategoryRows(rows, metric, type, output, &timestamp, &titles, tick)
             for chunk in output.takeChunks() { try await deliver(chunk) }
         }

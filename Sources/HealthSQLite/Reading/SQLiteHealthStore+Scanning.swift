@@ -9,32 +9,30 @@ extension SQLiteHealthStore {
     /// The page cache of a connection while it reads a page of a scan, in KiB.
     static let scanCacheKiB = 4096
 
-    public func scanSamples(
-        of type: SampleType, startingIn interval: DateInterval?, pages body: ([SampleRow]) async throws -> Void
-    ) async throws {
-        guard
-            let typeID = try await database.pool.read({ db in
-                try Int64.fetchOne(db, sql: "SELECT id FROM sample_type WHERE identifier = ?", arguments: [type.identifier])
-            })
-        else { return }
+    public func samplePages(of type: SampleType, startingIn interval: DateInterval?) -> SamplePages {
         let lower = interval?.start.timeIntervalSince1970 ?? -Double.greatestFiniteMagnitude
         let upper = interval?.end.timeIntervalSince1970 ?? Double.greatestFiniteMagnitude
         let pool = database.pool
-        // The next page is read while `body` takes this one: on two cores, SQLite's decoding
-        // and the caller's formatting run side by side. Two pages in memory at most.
-        var next: Task<ScanPage, any Error>? = Task {
-            try await Self.page(pool, typeID: typeID, from: lower, below: upper, after: nil)
+        return SamplePages {
+            guard
+                let typeID = try await pool.read({ db in
+                    try Int64.fetchOne(db, sql: "SELECT id FROM sample_type WHERE identifier = ?", arguments: [type.identifier])
+                })
+            else { return SampleScanPage(rows: [], next: nil) }
+            return try await Self.scanPage(pool, typeID: typeID, from: lower, below: upper, after: nil)
         }
-        defer { next?.cancel() }
-        while let reading = next {
-            let page = try await reading.value
-            guard !page.rows.isEmpty else { return }
-            if page.rows.count == sampleScanPageSize, let last = page.last {
-                next = Task { try await Self.page(pool, typeID: typeID, from: lower, below: upper, after: last) }
-            } else {
-                next = nil
-            }
-            try await body(page.rows)
+    }
+
+    /// The page past `after` (start, anchor) and the reading of the one after it.
+    static func scanPage(
+        _ pool: DatabasePool, typeID: Int64, from lower: Double, below upper: Double, after: (start: Double, anchor: Int64)?
+    ) async throws -> SampleScanPage {
+        let page = try await Self.page(pool, typeID: typeID, from: lower, below: upper, after: after)
+        guard page.rows.count == sampleScanPageSize, let last = page.last else {
+            return SampleScanPage(rows: page.rows, next: nil)
+        }
+        return SampleScanPage(rows: page.rows) {
+            try await scanPage(pool, typeID: typeID, from: lower, below: upper, after: last)
         }
     }
 
