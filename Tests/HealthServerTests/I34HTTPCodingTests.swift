@@ -30,7 +30,11 @@ import Testing
         let harness = try await ServerHarness(.sqlite)
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
-            for (body, detail) in [("{}", "missing field 'name'"), (#"{"name": 5}"#, "expected a string here")] {
+            for (body, detail, pointer) in [
+                ("{}", "missing field 'name'", "/name"), (#"{"name": 5}"#, "expected a string here", "/name"),
+                // An array where an object belongs: said in JSON's words, not Swift's.
+                ("[]", "expected an object here", ""),
+            ] {
                 try await client.execute(
                     uri: "/v1/devices", method: .post, headers: harness.headers("alice"), body: ByteBuffer(string: body)
                 ) { response in
@@ -39,7 +43,7 @@ import Testing
                     #expect(response.headers[.contentType] == "application/problem+json")
                     #expect(problem["title"] as? String == "Bad request")
                     #expect(problem["detail"] as? String == detail)
-                    #expect(problem["pointer"] as? String == "/name")
+                    #expect(problem["pointer"] as? String == pointer)
                 }
             }
             // Over the limit of JSON bodies (4 MiB): a 413 that says the limit.

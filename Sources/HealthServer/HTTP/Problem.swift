@@ -98,7 +98,10 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         case is Int.Type, is Double.Type: "a number"
         case is Date.Type: "an ISO 8601 instant"
         case is Array<Any>.Type: "an array"
-        default: "a \(type)"
+        case is Dictionary<String, Any>.Type: "an object"
+        case is Bool.Type: "true or false"
+        // Never a Swift type's name: what the server is written in is not the client's business.
+        default: "a value of another kind"
         }
     }
 }
