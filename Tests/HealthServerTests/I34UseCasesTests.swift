@@ -23,26 +23,32 @@ import Testing
     }
 
     @Test(arguments: ServerBackend.enabled)
-    func i34_samplesAreAddedOnceAndTheirDaysComputed(_ backend: ServerBackend) async throws {
+    func i34_samplesAreAddedOnceAndTheirDaysComputedAfter(_ backend: ServerBackend) async throws {
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
-        let intake = SampleIntake(repositories: harness.repositories, recomputer: Self.recomputer(harness))
+        let queue = DayQueue()
+        let intake = SampleIntake(repositories: harness.repositories, days: queue)
         let alice = try await Self.user(harness, "alice")
         let samples = SyncRouteTests.samples(6)
         let records = samples.map(HealthRecord.sample)
         let first = try await intake.add(records, user: alice, zone: Self.paris)
         #expect(first.records == 6 && first.added == 6 && first.duplicates == 0)
-        // The day, and the next (a night that starts on one ends on the other).
-        #expect(first.daysRecomputed == 2 && first.daysPending == nil)
+        // Answered once committed: the days are pending, the person queued for them.
+        #expect(first.daysRecomputed == 0 && first.daysPending == true)
         let again = try await intake.add(records, user: alice, zone: Self.paris)
-        #expect(again.added == 0 && again.duplicates == 6)
+        #expect(again.added == 0 && again.duplicates == 6 && again.daysPending == nil)
+        #expect(queue.take() == [alice.id])
+        #expect(queue.take().isEmpty)
+        await Self.recomputer(harness).computeQueuedDays(userID: alice.id)
         let days = try await harness.repositories.dailyMetrics.dailyMetrics(
             userID: alice.id, from: LocalDate("2024-06-01")!, through: LocalDate("2024-06-01")!, version: .v1)
         // 100 + 101 + … + 105 steps on Saturday 1 June in Paris.
         #expect(days.map(\.stepsNormalized) == [615])
 
         let deleted = try await intake.delete(samples.prefix(2).map(\.uuid), user: alice, zone: Self.paris)
-        #expect(deleted.deleted.count == 2 && deleted.unknown.isEmpty && deleted.daysRecomputed == 2)
+        #expect(deleted.deleted.count == 2 && deleted.unknown.isEmpty && deleted.daysPending == true)
+        #expect(queue.take() == [alice.id])
+        await Self.recomputer(harness).computeQueuedDays(userID: alice.id)
         let after = try await harness.repositories.dailyMetrics.dailyMetrics(
             userID: alice.id, from: LocalDate("2024-06-01")!, through: LocalDate("2024-06-01")!, version: .v1)
         #expect(after.map(\.stepsNormalized) == [615 - 100 - 101])
@@ -51,7 +57,8 @@ import Testing
     @Test func i34_aTokenThatMayNotWriteTheKindWritesNothing() async throws {
         let harness = try await ServerHarness(.sqlite)
         defer { harness.cleanUp() }
-        let intake = SampleIntake(repositories: harness.repositories, recomputer: Self.recomputer(harness))
+        let queue = DayQueue()
+        let intake = SampleIntake(repositories: harness.repositories, days: queue)
         let reader = try await Self.user(harness, "reader")
         let refusal = await #expect(throws: Problem.self) {
             try await intake.add(SyncRouteTests.samples(3).map(HealthRecord.sample), user: reader, zone: Self.paris)
@@ -59,6 +66,7 @@ import Testing
         #expect(refusal?.status == .forbidden)
         let store = try await harness.repositories.readableStore(reader.id).queries
         #expect(try await store.storedSampleTypes().isEmpty)
+        #expect(queue.take().isEmpty)
     }
 
     @Test(arguments: ServerBackend.enabled)
@@ -66,11 +74,12 @@ import Testing
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         let alice = try await Self.user(harness, "alice")
+        let queue = DayQueue()
         let key = SyncKey.generate()
         let device = SyncDevice(id: UUID().uuidString.lowercased(), userID: alice.id, name: "Phone", createdAt: Date())
         try await harness.repositories.devices.addDevice(device, key: key)
         let intake = SyncBatchIntake(
-            configuration: ServerConfiguration(), repositories: harness.repositories, recomputer: Self.recomputer(harness),
+            configuration: ServerConfiguration(), repositories: harness.repositories, days: queue,
             once: RequestOnce(
                 remembered: harness.repositories.idempotency, slots: harness.repositories.inFlight, clock: { Date() }),
             logger: Logger(label: "test"))
@@ -82,7 +91,9 @@ import Testing
             ]
         let answer = try await intake.receive(
             try SyncRouteTests.envelope(items, device: enrolled, sequence: 1), user: alice, zone: Self.paris)
-        #expect(answer.sequence == 1 && answer.added == 4 && answer.deleted == 1 && answer.daysRecomputed == 2)
+        #expect(answer.sequence == 1 && answer.added == 4 && answer.deleted == 1 && answer.daysPending == true)
+        #expect(queue.take() == [alice.id])
+        await Self.recomputer(harness).computeQueuedDays(userID: alice.id)
         #expect(try await harness.repositories.devices.device(id: device.id)?.lastSequence == 1)
 
         // Another batch with the same sequence: refused, nothing applied.

@@ -28,7 +28,7 @@ import Testing
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         let expected =
-            #"{"added":4,"daily":{"inserted":3,"unchanged":0,"updated":0},"days_recomputed":3,"duplicates":0,"ignored_keys":[],"records":4,"unknown_metrics":[]}"#
+            #"{"added":4,"daily":{"inserted":0,"unchanged":0,"updated":0},"days_pending":true,"days_recomputed":0,"duplicates":0,"ignored_keys":[],"records":4,"unknown_metrics":[]}"#
         try await harness.app.test(.router) { client in
             for replay in [false, true] {
                 try await client.execute(
@@ -48,7 +48,16 @@ import Testing
                 response in
                 let report = ServerHarness.json(response.body)
                 #expect(report["added"] as? Int == 0 && report["duplicates"] as? Int == 4)
-                #expect((report["daily"] as? [String: Int]) == ["inserted": 0, "updated": 0, "unchanged": 3])
+                // Nothing added: no day is pending.
+                #expect(report["days_pending"] == nil)
+            }
+            // The days the first write touched, computed once: three.
+            try await client.execute(
+                uri: "/v1/daily-metrics?from=2024-05-01&to=2024-07-01", method: .get, headers: harness.headers("alice")
+            ) { response in
+                let days = try NormalizedDailyMetrics.backendDecoder().decode(
+                    [NormalizedDailyMetrics].self, from: Data(response.body.readableBytesView))
+                #expect(days.count == 3)
             }
             // The first key with another body: 422, naming the header.
             try await client.execute(
@@ -91,7 +100,7 @@ import Testing
                 body: ByteBuffer(string: batch)
             ) { response in
                 #expect(response.status == .ok)
-                #expect(ServerHarness.json(response.body)["days_recomputed"] as? Int == 4)
+                #expect(ServerHarness.json(response.body)["days_pending"] as? Bool == true)
             }
             try await client.execute(
                 uri: "/v1/daily-metrics?from=2024-01-01&to=2024-03-31", method: .get, headers: harness.headers("alice")

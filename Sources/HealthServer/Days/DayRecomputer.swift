@@ -15,9 +15,9 @@ import Logging
 ///
 /// Every write of samples marks its spans dirty in the transaction that commits them
 /// (``HealthWrite/markDirty(zone:)``; an import marks the whole store before it starts).
-/// After the commit the write computes the dirty days and clears the spans it computed;
-/// if that fails — an error, a crash, a server killed — the spans stay, and the next
-/// write or read of the person's days computes them first. Computations of one person's
+/// After the commit the write answers and ``DayRecomputeService`` computes the dirty days
+/// and clears the spans it computed; a read of the days before that, or after a failure —
+/// an error, a crash, a server killed — computes them first. Computations of one person's
 /// days run one at a time across every server (``DirtySpanTracking/withDaysLock(_:)``), each
 /// reading the store after the previous one stored its days, so the last days stored
 /// always include every commit before them.
@@ -81,20 +81,6 @@ public struct DayRecomputer: Sendable {
         let horizon = now.addingTimeInterval(2 * 86400)
         guard span.start < horizon else { return nil }
         return DateInterval(start: span.start, end: min(span.end, horizon))
-    }
-
-    /// ``computeDirtyDays(userID:database:)`` after a commit: a failure is logged and
-    /// answered as days still to compute (`nil`), never as "nothing changed" — the samples
-    /// are stored, and their days are computed by the next write or read.
-    func computeDirtyDaysAfterCommit(userID: String, database: any UserHealthStore) async -> (Int, UpsertCounts)? {
-        do {
-            return try await computeDirtyDays(userID: userID, database: database)
-        } catch {
-            logger.error(
-                "days not computed after a commit; they will be on the next write or read",
-                metadata: ["user": "\(userID)", "error.type": "\(type(of: error))"])
-            return nil
-        }
     }
 
     /// Before the person's stored days are read: the days of spans left dirty (a failure or

@@ -86,6 +86,7 @@ public func buildApplication(
             }
         },
         shutdownGrace: .milliseconds(Int64(min(max(0, configuration.importShutdownGrace), 86_400) * 1000)))
+    let dayService = DayRecomputeService(queue: routes.days, recomputer: routes.recomputer)
     router.add(middleware: BodyLimitMiddleware(bytes: configuration.maxBodyBytes))
     router.get("/healthz") { _, _ in ["status": "ok"] }
     router.get("/readyz") { _, _ in try await routes.ready() }
@@ -134,7 +135,7 @@ public func buildApplication(
         }
     }
     return Application(
-        router: router, server: server, configuration: address, services: [importService], logger: logger)
+        router: router, server: server, configuration: address, services: [importService, dayService], logger: logger)
 }
 
 /// Every `/v1` route the server has, as `METHOD /v1/path` (`{name}` for a path

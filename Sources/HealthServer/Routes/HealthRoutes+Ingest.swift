@@ -59,5 +59,5 @@ extension HealthRoutes {
     }
 
     /// Samples added and deleted, without HTTP.
-    var samples: SampleIntake { SampleIntake(repositories: repositories, recomputer: recomputer) }
+    var samples: SampleIntake { SampleIntake(repositories: repositories, days: days) }
 }

@@ -26,7 +26,7 @@ extension HealthRoutes {
                     "the Idempotency-Key must be the envelope's batch_id", pointer: "header/Idempotency-Key")
             }
             return try await SyncBatchIntake(
-                configuration: configuration, repositories: repositories, recomputer: recomputer, once: once,
+                configuration: configuration, repositories: repositories, days: days, once: once,
                 logger: context.logger
             ).receive(envelope, user: user, zone: zone)
         }

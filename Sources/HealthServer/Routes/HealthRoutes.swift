@@ -13,6 +13,8 @@ struct HealthRoutes: Sendable {
     let configuration: ServerConfiguration
     let repositories: ServerRepositories
     let imports: ImportRunner
+    /// The people whose days writes left dirty, for ``DayRecomputeService``.
+    var days = DayQueue()
 
     /// Every resource under `/v1`: the router mounts exactly these.
     var collections: [RouteCollection<AuthenticatedContext>] {

@@ -8,7 +8,7 @@ import Logging
 /// caller's and live, the key is one of its keys and not retired past its grace, the
 /// sequence follows the last; the envelope opens and its items decode; the token may write
 /// their kinds; the additions and deletions apply in order in one transaction with the
-/// sequence advanced; the days touched are recomputed. Every refusal is a ``Problem`` that
+/// sequence advanced; the days touched are pending (``DayQueue``). Every refusal is a ``Problem`` that
 /// leaves the store unchanged and names no health value; one batch of a device runs at a
 /// time (a second is a 409).
 ///
@@ -17,7 +17,8 @@ import Logging
 struct SyncBatchIntake: Sendable {
     let configuration: ServerConfiguration
     let repositories: ServerRepositories
-    let recomputer: DayRecomputer
+    /// Where the person goes once the batch commits: their days are computed after the answer.
+    let days: DayQueue
     let once: RequestOnce
     let logger: Logger
 
@@ -143,9 +144,8 @@ struct SyncBatchIntake: Sendable {
                 throw Self.sequenceReplayed(envelope, after: device.lastSequence)
             }
             if !touched.isEmpty {
-                let computed = await recomputer.computeDirtyDaysAfterCommit(userID: user.id, database: database)
-                answer.daysRecomputed = computed?.0 ?? 0
-                answer.daysPending = computed == nil ? true : nil
+                days.add(user.id)
+                answer.daysPending = true
             }
             return answer
         }
@@ -201,7 +201,7 @@ struct SyncBatchIntake: Sendable {
         }
     }
 
-    /// The instants a sample or a workout of a batch spans (its days are recomputed).
+    /// The instants a sample or a workout of a batch spans (its days are pending).
     private static func span(_ record: HealthRecord) -> DateInterval? {
         switch record {
         case .sample(let sample): DateInterval(start: sample.start, end: max(sample.start, sample.end))

@@ -1,0 +1,71 @@
+import Foundation
+import HealthCore
+import HealthMetrics
+import HealthServer
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Issue 37 §4 (and 34 §4, one recomputer service): a write answers once its samples
+/// commit; the server's day service computes their days after the answer, without any
+/// read asking for them; a read right after a write is never stale.
+@Suite struct I37DaysOffTheRequestPathTests {
+    /// One step sample of `steps` at `minute` past 08:00 UTC on 2024-06-01.
+    static func batch(steps: Int, minute: Int) -> String {
+        let start = String(format: "2024-06-01T08:%02d:00Z", minute)
+        let end = String(format: "2024-06-01T08:%02d:30Z", minute)
+        return
+            #"{"samples": [{"type": "HKQuantityTypeIdentifierStepCount", "start": "\#(start)", "end": "\#(end)", "value": \#(steps), "unit": "count", "source": "Jane’s Apple Watch"}]}"#
+    }
+
+    @Test(arguments: ServerBackend.enabled)
+    func i37_theDaysOfAWriteAreComputedAfterItsAnswerWithoutARead(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let alice = try #require(harness.ids["alice"])
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "one"),
+                body: ByteBuffer(string: Self.batch(steps: 1234, minute: 0))
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(ServerHarness.json(response.body)["days_pending"] as? Bool == true)
+            }
+            // Nobody reads through the API: the service alone stores the day (and the next).
+            var stored: [NormalizedDailyMetrics] = []
+            for _ in 0..<200 where stored.count < 2 {
+                stored = try await harness.repositories.dailyMetrics.dailyMetrics(
+                    userID: alice, from: LocalDate("2024-06-01")!, through: LocalDate("2024-06-02")!, version: .v1)
+                if stored.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(stored.map(\.localDate) == ["2024-06-01", "2024-06-02"])
+            #expect(stored.first?.stepsNormalized == 1234)
+            var spans = 1
+            for _ in 0..<100 where spans > 0 {
+                spans = try await harness.repositories.readableStore(alice).dirtySpans().count
+                if spans > 0 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(spans == 0)
+        }
+    }
+
+    /// Writes and reads back to back, twenty times: each read has every write before it.
+    @Test(arguments: ServerBackend.enabled)
+    func i37_aReadRightAfterAWriteIsNeverStale(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        try await harness.app.test(.router) { client in
+            var total = 0
+            for round in 1...20 {
+                try await client.execute(
+                    uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "w\(round)"),
+                    body: ByteBuffer(string: Self.batch(steps: round * 10, minute: round))
+                ) { response in
+                    #expect(response.status == .ok)
+                }
+                total += round * 10
+                #expect(try await ChangesAndDeletionRouteTests.steps(client, harness) == total, "round \(round)")
+            }
+        }
+    }
+}
