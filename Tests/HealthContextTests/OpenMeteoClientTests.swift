@@ -6,7 +6,11 @@ import Testing
 /// The Open-Meteo client against a loopback HTTP server: the recorded answer and each way
 /// the service can fail.
 @Suite struct OpenMeteoClientTests {
-    static func client(_ server: LoopbackHTTPServer, timeout: Double = 30) -> OpenMeteoClient {
+    /// The deadline is generous (300 s) where the test is about the answer, not the time: in
+    /// the whole suite, CPU-heavy tests (and the servers' day services) can hold both threads
+    /// of the cooperative pool for tens of seconds, and the deadline's timer runs on Dispatch,
+    /// so a 30 s deadline expired before the stub's answer was read (CI on 8c4f094).
+    static func client(_ server: LoopbackHTTPServer, timeout: Double = 300) -> OpenMeteoClient {
         var configuration = OpenMeteoClient.Configuration()
         configuration.baseURL = server.baseURL
         configuration.timeout = timeout

@@ -22,6 +22,13 @@ import Testing
         DayRecomputer(repositories: harness.repositories, logger: Logger(label: "test"))
     }
 
+    /// What the day service does for `userID`, its errors thrown: how many days it computed.
+    static func computeDays(_ harness: ServerHarness, _ userID: String) async throws -> Int {
+        try await harness.repositories.writing(userID) { database in
+            try await recomputer(harness).computeDirtyDays(userID: userID, database: database).0
+        }
+    }
+
     @Test(arguments: ServerBackend.enabled)
     func i34_samplesAreAddedOnceAndTheirDaysComputedAfter(_ backend: ServerBackend) async throws {
         let harness = try await ServerHarness(backend)
@@ -39,7 +46,8 @@ import Testing
         #expect(again.added == 0 && again.duplicates == 6 && again.daysPending == nil)
         #expect(queue.take() == [alice.id])
         #expect(queue.take().isEmpty)
-        await Self.recomputer(harness).computeQueuedDays(userID: alice.id)
+        // The day, and the next (a night that starts on one ends on the other).
+        #expect(try await Self.computeDays(harness, alice.id) == 2)
         let days = try await harness.repositories.dailyMetrics.dailyMetrics(
             userID: alice.id, from: LocalDate("2024-06-01")!, through: LocalDate("2024-06-01")!, version: .v1)
         // 100 + 101 + … + 105 steps on Saturday 1 June in Paris.
@@ -48,7 +56,8 @@ import Testing
         let deleted = try await intake.delete(samples.prefix(2).map(\.uuid), user: alice, zone: Self.paris)
         #expect(deleted.deleted.count == 2 && deleted.unknown.isEmpty && deleted.daysPending == true)
         #expect(queue.take() == [alice.id])
-        await Self.recomputer(harness).computeQueuedDays(userID: alice.id)
+        // The day, and the next (a night that starts on one ends on the other).
+        #expect(try await Self.computeDays(harness, alice.id) == 2)
         let after = try await harness.repositories.dailyMetrics.dailyMetrics(
             userID: alice.id, from: LocalDate("2024-06-01")!, through: LocalDate("2024-06-01")!, version: .v1)
         #expect(after.map(\.stepsNormalized) == [615 - 100 - 101])
@@ -93,7 +102,8 @@ import Testing
             try SyncRouteTests.envelope(items, device: enrolled, sequence: 1), user: alice, zone: Self.paris)
         #expect(answer.sequence == 1 && answer.added == 4 && answer.deleted == 1 && answer.daysPending == true)
         #expect(queue.take() == [alice.id])
-        await Self.recomputer(harness).computeQueuedDays(userID: alice.id)
+        // The day, and the next (a night that starts on one ends on the other).
+        #expect(try await Self.computeDays(harness, alice.id) == 2)
         #expect(try await harness.repositories.devices.device(id: device.id)?.lastSequence == 1)
 
         // Another batch with the same sequence: refused, nothing applied.

@@ -1,10 +1,11 @@
 import Foundation
 import HealthCore
 import HealthMetrics
-import HealthServer
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+@testable import HealthServer
 
 /// Issue 37 §4 (and 34 §4, one recomputer service): a write answers once its samples
 /// commit; the server's day service computes their days after the answer, without any
@@ -67,5 +68,47 @@ import Testing
                 #expect(try await ChangesAndDeletionRouteTests.steps(client, harness) == total, "round \(round)")
             }
         }
+    }
+}
+
+extension I37DaysOffTheRequestPathTests {
+    /// A day posted after a sample write's answer is the day kept: the write's days, still
+    /// pending, are computed before the posted one is stored, not after it.
+    @Test(arguments: ServerBackend.enabled)
+    func i37_aDayPostedAfterAWriteIsNotReplacedByItsComputation(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "one"),
+                body: ByteBuffer(string: Self.batch(steps: 1234, minute: 0))
+            ) { response in
+                #expect(response.status == .ok)
+            }
+            let day =
+                #"[{"local_date": "2024-06-01", "timezone": "UTC", "utc_day_start": "2024-06-01T00:00:00Z", "utc_day_end": "2024-06-02T00:00:00Z", "steps_normalized": 4321, "normalization_version": "norm_v1", "created_at": "2024-06-02T00:00:00Z"}]"#
+            try await client.execute(
+                uri: "/v1/daily-metrics", method: .post, headers: harness.headers("alice"), body: ByteBuffer(string: day)
+            ) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+            }
+            // Whatever the day service does meanwhile, and a read that computes what is dirty.
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await ChangesAndDeletionRouteTests.steps(client, harness) == 4321)
+        }
+    }
+}
+
+extension I37DaysOffTheRequestPathTests {
+    /// Each person once, in the order of their first mark; taken a few at a time.
+    @Test func i37_theQueueHoldsEachPersonOnceInOrder() {
+        let queue = DayQueue()
+        let rings = queue.doorbell.rings
+        for user in ["b", "a", "b", "c", "a"] { queue.add(user) }
+        #expect(queue.doorbell.rings == rings + 5)
+        #expect(queue.take(atMost: 2) == ["b", "a"])
+        queue.add("b")
+        #expect(queue.take() == ["c", "b"])
+        #expect(queue.take().isEmpty)
     }
 }

@@ -40,7 +40,12 @@ import Testing
                     #expect(response.headers[.init("Idempotent-Replayed")!] == (replay ? "true" : nil))
                 }
             }
-            // A new key with the same samples: stored once already, nothing added.
+            // A new key with the same samples: stored once already, nothing added, and the
+            // days are what they were, byte for byte.
+            let days = "/v1/daily-metrics?from=2024-05-01&to=2024-07-01"
+            let before = try await client.execute(uri: days, method: .get, headers: harness.headers("alice")) {
+                String(buffer: $0.body)
+            }
             try await client.execute(
                 uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "batch-0002"),
                 body: ByteBuffer(string: Self.batch)
@@ -51,13 +56,12 @@ import Testing
                 // Nothing added: no day is pending.
                 #expect(report["days_pending"] == nil)
             }
-            // The days the first write touched, computed once: three.
-            try await client.execute(
-                uri: "/v1/daily-metrics?from=2024-05-01&to=2024-07-01", method: .get, headers: harness.headers("alice")
-            ) { response in
-                let days = try NormalizedDailyMetrics.backendDecoder().decode(
+            // The days the first write touched: three, unchanged by the second.
+            try await client.execute(uri: days, method: .get, headers: harness.headers("alice")) { response in
+                let stored = try NormalizedDailyMetrics.backendDecoder().decode(
                     [NormalizedDailyMetrics].self, from: Data(response.body.readableBytesView))
-                #expect(days.count == 3)
+                #expect(stored.count == 3)
+                #expect(String(buffer: response.body) == before)
             }
             // The first key with another body: 422, naming the header.
             try await client.execute(

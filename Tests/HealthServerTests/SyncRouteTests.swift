@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import HealthCore
+import HealthMetrics
 import HealthServer
 import HealthServerRecords
 import HealthServerStorage
@@ -112,6 +113,15 @@ import Testing
             #expect(answer["added"] as? Int == 3 && answer["duplicates"] as? Int == 0 && answer["deleted"] as? Int == 0)
             // Answered once committed: the days follow (a read computes them first).
             #expect(answer["days_pending"] as? Bool == true && answer["days_recomputed"] as? Int == 0)
+            // The batch's day and the day after (Paris): 100 + 101 + 102 steps, then none.
+            try await client.execute(
+                uri: "/v1/daily-metrics?from=2024-06-01&to=2024-06-02", method: .get, headers: harness.headers("alice")
+            ) { response in
+                let days = try NormalizedDailyMetrics.backendDecoder().decode(
+                    [NormalizedDailyMetrics].self, from: Data(response.body.readableBytesView))
+                #expect(days.map(\.localDate) == ["2024-06-01", "2024-06-02"])
+                #expect(days.map(\.stepsNormalized) == [303, nil])
+            }
             // The same batch again: the first answer, replayed; nothing written.
             let before = try Self.healthStore(harness)
             let (again, replay, wasReplayed) = try await Self.post(client, harness, first)

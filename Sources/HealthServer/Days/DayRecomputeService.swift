@@ -18,10 +18,14 @@ final class DayQueue: Sendable {
     }
 
     /// Everyone waiting, in order; the queue is empty after.
-    func take() -> [String] {
+    func take() -> [String] { take(atMost: .max) }
+
+    /// The first `count` waiting, in order; the others stay.
+    func take(atMost count: Int) -> [String] {
         pending.withLock { users in
-            defer { users = [] }
-            return users
+            let taken = Array(users.prefix(max(0, count)))
+            users.removeFirst(taken.count)
+            return taken
         }
     }
 }
@@ -34,32 +38,53 @@ final class DayQueue: Sendable {
 /// (``DayRecomputer/computeDirtyDaysBeforeReading(userID:)``), under the same per-person
 /// lock, so each day is computed once whichever comes first.
 ///
-/// At a graceful shutdown the computation under way ends and the service returns; days of
-/// people still waiting stay dirty in their stores and are computed by the next read or
-/// write (the spans are stored, not kept in memory).
+/// `concurrency` people at a time (each person's computations are serialised by their days
+/// lock anyway): by default half the cores, at least one, so that requests keep the other
+/// half of the cooperative pool. A person whose days are still queued behind another's long
+/// computation loses nothing: a read of their days computes them first.
+///
+/// At a graceful shutdown the computations under way end and the service returns (at once
+/// when it is cancelled); days of people still waiting stay dirty in their stores and are
+/// computed by the next read or write (the spans are stored, not kept in memory).
 struct DayRecomputeService: Service {
     let queue: DayQueue
     let recomputer: DayRecomputer
+    var concurrency = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
 
     func run() async throws {
-        let (queue, recomputer) = (queue, recomputer)
+        let (queue, recomputer, concurrency) = (queue, recomputer, max(1, concurrency))
         let stopped = Locked(false)
         let work = Task {
-            while !Task.isCancelled {
-                let seen = queue.doorbell.rings
-                for userID in queue.take() {
-                    if stopped.withLock({ $0 }) { return }
-                    await recomputer.computeQueuedDays(userID: userID)
+            await withTaskGroup(of: Void.self) { group in
+                var running = 0
+                while !Task.isCancelled {
+                    let seen = queue.doorbell.rings
+                    // Taken only while the service runs: at a shutdown, those waiting stay queued.
+                    if stopped.withLock({ $0 }) { break }
+                    var waiting = queue.take(atMost: concurrency - running)
+                    while let userID = waiting.first {
+                        waiting.removeFirst()
+                        running += 1
+                        group.addTask { await recomputer.computeQueuedDays(userID: userID) }
+                    }
+                    if running == concurrency, await group.next() != nil {
+                        running -= 1
+                        continue
+                    }
+                    // A write rings; the bound is only a safety net.
+                    await queue.doorbell.wait(after: seen, atMost: .seconds(60))
                 }
-                if stopped.withLock({ $0 }) { return }
-                // A write rings; the bound is only a safety net.
-                await queue.doorbell.wait(after: seen, atMost: .seconds(60))
+                await group.waitForAll()
             }
         }
         try? await gracefulShutdown()
         stopped.withLock { $0 = true }
         queue.doorbell.ring()
-        await work.value
+        await withTaskCancellationHandler {
+            await work.value
+        } onCancel: {
+            work.cancel()
+        }
     }
 }
 
@@ -72,9 +97,14 @@ extension DayRecomputer {
             _ = try await repositories.writing(userID) { database in
                 try await computeDirtyDays(userID: userID, database: database)
             }
-        } catch let problem as Problem where problem.status == .unauthorized {
-            // Deleted meanwhile: their days went with them.
         } catch {
+            // Deleted meanwhile (here, or on another server of the database): their days went
+            // with them.
+            if let problem = await repositories.explaining(error, userID: userID) as? Problem,
+                problem.status == .unauthorized
+            {
+                return
+            }
             logger.error(
                 "days not computed after a write; the next read computes them",
                 metadata: ["user": "\(userID)", "error.type": "\(type(of: error))"])

@@ -60,7 +60,8 @@ extension HealthRoutes {
     }
 
     /// `DELETE /v1/samples` with an `Idempotency-Key` and `{"uuids": [...]}` (at most 10,000):
-    /// deletes them, recomputes the days they were on, answers `{"deleted", "unknown", …}`.
+    /// deletes them (the days they were on are recomputed after the answer), answers
+    /// `{"deleted", "unknown", …, "days_pending"}`.
     /// A token that may not write the kind of a sample found is a 403 that deletes nothing.
     func deleteSamples(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.require(.write)

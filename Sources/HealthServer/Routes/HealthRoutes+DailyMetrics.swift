@@ -20,6 +20,8 @@ extension HealthRoutes {
     /// `POST /v1/daily-metrics`: an array of payloads in the backend schema, upserted per
     /// (user, local_date, normalization_version) in one transaction. A day replaces the stored
     /// one whole, so the token needs write for every kind a day holds (steps, energy, sleep, heart).
+    /// The days of earlier sample writes still pending are computed first: a day posted after
+    /// a write's answer is not replaced by that write's computation.
     func postDailyMetrics(_ request: Request, _ context: AuthenticatedContext) async throws -> UpsertCounts {
         let user = try context.require(.write)
         try WritePermission.require(NormalizedDailyMetrics.categories, user: user)
@@ -34,6 +36,7 @@ extension HealthRoutes {
             day.userID = user.id
             return day
         }
+        try await recomputer.computeDirtyDaysBeforeReading(userID: user.id)
         return try await repositories.withUser(user.id) {
             try await repositories.dailyMetrics.upsert(owned, userID: user.id)
         }

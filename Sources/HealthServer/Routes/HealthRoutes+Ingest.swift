@@ -6,8 +6,8 @@ import HealthWire
 import Hummingbird
 
 /// The ingest routes. Records go into the user's health store in one transaction (content
-/// keys make a re-sent batch change nothing), then the daily metrics of every local day
-/// they touched are recomputed and upserted.
+/// keys make a re-sent batch change nothing); the daily metrics of every local day they
+/// touched are recomputed after the answer (``SampleIntake``, ``DayRecomputeService``).
 extension HealthRoutes {
     /// Samples in and out: Health Auto Export's body, our own samples, deletions, and the
     /// change feed. Bodies up to ``ServerConfiguration/maxIngestBytes``.

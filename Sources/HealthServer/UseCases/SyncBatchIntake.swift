@@ -97,7 +97,6 @@ struct SyncBatchIntake: Sendable {
         // user gone (401).
         return try await repositories.writing(user.id) { database in
             var answer = SyncBatchAnswer(batchID: envelope.batchID, sequence: envelope.sequence)
-            var touched: [DateInterval] = []
             // The sequence first: checked and advanced in the batch's transaction where the
             // store can (PostgreSQL), so two batches with one sequence never both commit.
             var writes: [HealthWrite] = [
@@ -107,9 +106,7 @@ struct SyncBatchIntake: Sendable {
             ]
             for item in items {
                 switch item {
-                case .add(let records):
-                    touched += records.compactMap(Self.span)
-                    writes.append(.records(records))
+                case .add(let records): writes.append(.records(records))
                 case .delete(let uuids, let types): writes.append(.delete(uuids, types: types))
                 }
             }
@@ -124,7 +121,6 @@ struct SyncBatchIntake: Sendable {
             for report in written.deletions {
                 answer.deleted += report.deleted.count
                 answer.unknown += report.unknown.count
-                touched += report.intervals
             }
             answer.added = written.added
             answer.duplicates = written.duplicates
@@ -143,7 +139,7 @@ struct SyncBatchIntake: Sendable {
                     metadata: ["device": "\(device.id)", "sequence": "\(envelope.sequence)"])
                 throw Self.sequenceReplayed(envelope, after: device.lastSequence)
             }
-            if !touched.isEmpty {
+            if answer.added > 0 || answer.deleted > 0 {
                 days.add(user.id)
                 answer.daysPending = true
             }
@@ -198,15 +194,6 @@ struct SyncBatchIntake: Sendable {
         case .keyNotFound(let key, let context): context.codingPath + [key]
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context.codingPath
         @unknown default: []
-        }
-    }
-
-    /// The instants a sample or a workout of a batch spans (its days are pending).
-    private static func span(_ record: HealthRecord) -> DateInterval? {
-        switch record {
-        case .sample(let sample): DateInterval(start: sample.start, end: max(sample.start, sample.end))
-        case .workout(let workout): DateInterval(start: workout.start, end: max(workout.start, workout.end))
-        default: nil
         }
     }
 

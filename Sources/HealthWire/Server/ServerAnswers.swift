@@ -11,10 +11,13 @@ public struct IngestReport: Codable, Sendable {
     public var duplicates: Int
     public var ignoredKeys: [String]
     public var unknownMetrics: [String]
+    /// 0 from the server: the days are computed after the answer (``daysPending``); kept for
+    /// older clients.
     public var daysRecomputed: Int
+    /// All zeros from the server, as ``daysRecomputed``.
     public var daily: UpsertCounts
-    /// `true` when the samples are stored but their days could not be computed after
-    /// the commit: they will be by the next write or read (absent otherwise).
+    /// `true` when samples were added: their days are computed after the answer, and a read
+    /// of days computes them first (absent when nothing was added).
     public var daysPending: Bool?
 
     public init(
@@ -55,7 +58,8 @@ public struct DeletionAnswer: Codable, Sendable {
     public var deletedByType: [String: Int]
     public var daysRecomputed: Int
     public var daily: UpsertCounts
-    /// `true` when the days of the deleted samples are still to compute (absent otherwise).
+    /// `true` when samples were deleted: the days they were on are computed after the
+    /// answer (absent when nothing was deleted).
     public var daysPending: Bool?
 
     public init(

@@ -93,7 +93,8 @@ public struct SyncBatchAnswer: Codable, Sendable, Equatable {
     /// Deletions of UUIDs the server does not hold (never sent, or deleted already).
     public var unknown = 0
     public var daysRecomputed = 0
-    /// `true` when the batch is stored but its days are still to compute (absent otherwise).
+    /// `true` when the batch added or deleted samples: their days are computed after the
+    /// answer (absent when it changed none); ``daysRecomputed`` is then 0.
     public var daysPending: Bool?
 
     public init(batchID: UUID, sequence: Int64) {

@@ -22,9 +22,14 @@ import Testing
     struct FlakyDays: DailyMetricsRepository {
         let inner: any DailyMetricsRepository
         let failing: Locked<Bool>
+        /// Upserts refused so far.
+        var refused = Locked(0)
         struct Down: Error {}
         func upsert(_ days: [NormalizedDailyMetrics], userID: String) async throws -> UpsertCounts {
-            if failing.withLock({ $0 }) { throw Down() }
+            if failing.withLock({ $0 }) {
+                refused.withLock { $0 += 1 }
+                throw Down()
+            }
             return try await inner.upsert(days, userID: userID)
         }
         func dailyMetrics(
@@ -38,11 +43,13 @@ import Testing
         func ping() async throws { try await inner.ping() }
     }
 
-    static func app(_ harness: ServerHarness, failing: Locked<Bool>) throws -> some ApplicationProtocol {
+    static func app(
+        _ harness: ServerHarness, failing: Locked<Bool>, refused: Locked<Int> = Locked(0)
+    ) throws -> some ApplicationProtocol {
         let healthStores: any UserHealthStores =
             harness.samples.map(PostgresUserHealthStores.init(database:)) ?? SQLiteUserHealthStores(folder: harness.folder.path)
         var repositories = ServerRepositories(store: harness.store, healthStores: healthStores, dataFolder: harness.folder.path)
-        repositories.dailyMetrics = FlakyDays(inner: harness.store, failing: failing)
+        repositories.dailyMetrics = FlakyDays(inner: harness.store, failing: failing, refused: refused)
         return try buildApplication(configuration: ServerConfiguration(), repositories: repositories)
     }
 
@@ -69,7 +76,13 @@ import Testing
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         let failing = Locked(true)
-        try await Self.app(harness, failing: failing).test(.router) { client in
+        let refused = Locked(0)
+        /// Until the day service has tried and failed `count` times in all.
+        @Sendable func failed(_ count: Int) async throws {
+            for _ in 0..<200 where refused.withLock({ $0 }) < count { try await Task.sleep(for: .milliseconds(25)) }
+            #expect(refused.withLock { $0 } >= count)
+        }
+        try await Self.app(harness, failing: failing, refused: refused).test(.router) { client in
             try await client.execute(
                 uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "h3"),
                 body: ByteBuffer(string: SamplesRouteTests.batch)
@@ -80,6 +93,8 @@ import Testing
                 #expect(answer["added"] as? Int == 4)
                 #expect(answer["days_pending"] as? Bool == true && answer["days_recomputed"] as? Int == 0)
             }
+            // The day service's computation after the answer fails; the spans stay dirty.
+            try await failed(1)
             failing.withLock { $0 = false }
             // The next read computes the days left dirty first.
             #expect(try await Self.steps(client, harness) == [1500])
@@ -91,6 +106,7 @@ import Testing
             ) { response in
                 ((ServerHarness.json(response.body)["changes"] as? [[String: Any]])?.first?["uuid"] as? String) ?? ""
             }
+            let refusedBefore = refused.withLock { $0 }
             try await client.execute(
                 uri: "/v1/samples", method: .delete, headers: harness.headers("alice", idempotencyKey: "h3-delete"),
                 body: ByteBuffer(string: #"{"uuids": ["\#(uuid)"]}"#)
@@ -98,6 +114,7 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(ServerHarness.json(response.body)["days_pending"] as? Bool == true)
             }
+            try await failed(refusedBefore + 1)
             failing.withLock { $0 = false }
             #expect(try await Self.steps(client, harness) == [700])
         }
@@ -175,6 +192,8 @@ import Testing
                 try await group.waitForAll()
             }
             let total = expected
+            // The days follow the answers: settled by a read (which computes what is dirty).
+            try await harness.app.test(.router) { client in try await harness.settleDays(client, user: "alice") }
             let stored = try await harness.store.dailyMetrics(
                 userID: harness.ids["alice"]!, from: LocalDate("2024-06-01")!, through: LocalDate("2024-06-01")!, version: .v1)
             #expect(stored.map(\.stepsNormalized) == [total], "round \(round)")

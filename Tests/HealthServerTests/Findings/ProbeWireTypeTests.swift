@@ -63,6 +63,7 @@ import Testing
                 key: "d", client, harness)
             #expect(newer == .ok)
             // Year 0: refused, no day computed.
+            try await harness.settleDays(client, user: "alice")
             let rowsBefore = try await harness.store.dailyRowCounts()
             let (ancient, why) = try await Self.post(
                 #"{"type": "steps", "start": "0000-01-01T00:00:00Z", "end": "0000-01-01T00:10:00Z", "value": 5, "unit": "count", "source": "b"}"#,
