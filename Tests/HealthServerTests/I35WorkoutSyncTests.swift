@@ -144,14 +144,21 @@ import Testing
 @Suite struct I35CorrelationSyncTests {
     static let export = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/apple-health/rinoshiyo-apple-health-mcp-server/sample_export.xml").path
+    static let everything = DateInterval(start: Date(timeIntervalSince1970: 0), duration: 2e9)
+
+    /// A device's store with rinoshiyo's export imported, and its blood pressure.
+    static func device(_ harness: ServerHarness) async throws -> (HealthDatabase, (correlation: Sample, members: [Sample])) {
+        let device = try HealthDatabase(path: harness.folder.appendingPathComponent("device.sqlite").path)
+        _ = try await HealthImporter(database: device).run(path: export)
+        let onDevice = try #require(try await device.store.correlations(of: .bloodPressure, overlapping: everything).first)
+        return (device, onDevice)
+    }
 
     @Test(arguments: ServerBackend.enabled) func aBloodPressureTravelsWithItsReadings(_ backend: ServerBackend) async throws {
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
-        let device = try HealthDatabase(path: harness.folder.appendingPathComponent("device.sqlite").path)
-        _ = try await HealthImporter(database: device).run(path: Self.export)
-        let everything = DateInterval(start: Date(timeIntervalSince1970: 0), duration: 2e9)
-        let onDevice = try #require(try await device.store.correlations(of: .bloodPressure, overlapping: everything).first)
+        let (device, onDevice) = try await Self.device(harness)
+        let everything = Self.everything
         #expect(onDevice.members.count == 2)
         try await harness.app.test(.live) { client in
             let stored = try await device.store.storedSampleTypes()
@@ -191,10 +198,8 @@ extension I35CorrelationSyncTests {
     @Test(arguments: ServerBackend.enabled) func readingsAlreadyThereAreLinked(_ backend: ServerBackend) async throws {
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
-        let device = try HealthDatabase(path: harness.folder.appendingPathComponent("device.sqlite").path)
-        _ = try await HealthImporter(database: device).run(path: Self.export)
-        let everything = DateInterval(start: Date(timeIntervalSince1970: 0), duration: 2e9)
-        let onDevice = try #require(try await device.store.correlations(of: .bloodPressure, overlapping: everything).first)
+        let (device, onDevice) = try await Self.device(harness)
+        let everything = Self.everything
         let readings = [
             SampleType("HKQuantityTypeIdentifierBloodPressureSystolic"),
             SampleType("HKQuantityTypeIdentifierBloodPressureDiastolic"),

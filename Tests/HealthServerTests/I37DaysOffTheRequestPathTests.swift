@@ -19,19 +19,25 @@ import Testing
             #"{"samples": [{"type": "HKQuantityTypeIdentifierStepCount", "start": "\#(start)", "end": "\#(end)", "value": \#(steps), "unit": "count", "source": "Jane’s Apple Watch"}]}"#
     }
 
+    /// Posts ``batch(steps:minute:)`` for alice under `key`: the status and the answer.
+    static func post(
+        _ client: some TestClientProtocol, _ harness: ServerHarness, steps: Int, minute: Int, key: String
+    ) async throws -> (HTTPResponse.Status, [String: Any]) {
+        try await client.execute(
+            uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: key),
+            body: ByteBuffer(string: batch(steps: steps, minute: minute))
+        ) { ($0.status, ServerHarness.json($0.body)) }
+    }
+
     @Test(arguments: ServerBackend.enabled)
     func i37_theDaysOfAWriteAreComputedAfterItsAnswerWithoutARead(_ backend: ServerBackend) async throws {
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         let alice = try #require(harness.ids["alice"])
         try await harness.app.test(.router) { client in
-            try await client.execute(
-                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "one"),
-                body: ByteBuffer(string: Self.batch(steps: 1234, minute: 0))
-            ) { response in
-                #expect(response.status == .ok)
-                #expect(ServerHarness.json(response.body)["days_pending"] as? Bool == true)
-            }
+            let (status, answer) = try await Self.post(client, harness, steps: 1234, minute: 0, key: "one")
+            #expect(status == .ok)
+            #expect(answer["days_pending"] as? Bool == true)
             // Nobody reads through the API: the service alone stores the day (and the next).
             var stored: [NormalizedDailyMetrics] = []
             for _ in 0..<200 where stored.count < 2 {
@@ -58,12 +64,8 @@ import Testing
         try await harness.app.test(.router) { client in
             var total = 0
             for round in 1...20 {
-                try await client.execute(
-                    uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "w\(round)"),
-                    body: ByteBuffer(string: Self.batch(steps: round * 10, minute: round))
-                ) { response in
-                    #expect(response.status == .ok)
-                }
+                let (status, _) = try await Self.post(client, harness, steps: round * 10, minute: round, key: "w\(round)")
+                #expect(status == .ok)
                 total += round * 10
                 #expect(try await ChangesAndDeletionRouteTests.steps(client, harness) == total, "round \(round)")
             }
@@ -79,12 +81,8 @@ extension I37DaysOffTheRequestPathTests {
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
-            try await client.execute(
-                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "one"),
-                body: ByteBuffer(string: Self.batch(steps: 1234, minute: 0))
-            ) { response in
-                #expect(response.status == .ok)
-            }
+            let (status, _) = try await Self.post(client, harness, steps: 1234, minute: 0, key: "one")
+            #expect(status == .ok)
             let day =
                 #"[{"local_date": "2024-06-01", "timezone": "UTC", "utc_day_start": "2024-06-01T00:00:00Z", "utc_day_end": "2024-06-02T00:00:00Z", "steps_normalized": 4321, "normalization_version": "norm_v1", "created_at": "2024-06-02T00:00:00Z"}]"#
             try await client.execute(

@@ -55,26 +55,23 @@ struct DayRecomputeService: Service {
         let (queue, recomputer, concurrency) = (queue, recomputer, max(1, concurrency))
         let stopped = Locked(false)
         let work = Task {
-            await withTaskGroup(of: Void.self) { group in
-                var running = 0
-                while !Task.isCancelled {
-                    let seen = queue.doorbell.rings
-                    // Taken only while the service runs: at a shutdown, those waiting stay queued.
-                    if stopped.withLock({ $0 }) { break }
-                    var waiting = queue.take(atMost: concurrency - running)
-                    while let userID = waiting.first {
-                        waiting.removeFirst()
-                        running += 1
-                        group.addTask { await recomputer.computeQueuedDays(userID: userID) }
-                    }
-                    if running == concurrency, await group.next() != nil {
-                        running -= 1
-                        continue
-                    }
+            while !Task.isCancelled {
+                let seen = queue.doorbell.rings
+                if stopped.withLock({ $0 }) { return }
+                let waiting = queue.take()
+                if waiting.isEmpty {
                     // A write rings; the bound is only a safety net.
                     await queue.doorbell.wait(after: seen, atMost: .seconds(60))
+                    continue
                 }
-                await group.waitForAll()
+                // `concurrency` at a time; at a shutdown, no one more is started.
+                await withTaskGroup(of: Void.self) { group in
+                    for (index, userID) in waiting.enumerated() {
+                        if stopped.withLock({ $0 }) { break }
+                        if index >= concurrency { await group.next() }
+                        group.addTask { await recomputer.computeQueuedDays(userID: userID) }
+                    }
+                }
             }
         }
         try? await gracefulShutdown()
