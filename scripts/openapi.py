@@ -6,6 +6,8 @@ against the router's routes, both ways."""
 import json
 import os
 def ref(n): return {"$ref": f"#/components/schemas/{n}"}
+# `daily` of a write's answer: all zeros since the days are computed after the answer.
+DEPRECATED_DAILY = {"allOf": [ref("UpsertCounts")], "deprecated": True, "description": "All zeros since the days moved off the request path (days_pending); kept for older clients."}
 def resp(n): return {"$ref": f"#/components/responses/{n}"}
 def q(name, desc, required=False, schema=None, example=None):
     p = {"name": name, "in": "query", "required": required, "description": desc, "schema": schema or {"type": "string"}}
@@ -149,7 +151,7 @@ doc = {
       "normalization_version": {"enum": ["norm_v1", "norm_v2"]}, "created_at": {"type": "string", "format": "date-time"}}},
    "UpsertCounts": {"type": "object", "required": ["inserted", "updated", "unchanged"], "properties": {k: {"type": "integer"} for k in ["inserted", "updated", "unchanged"]}},
    "ReadinessScore": {"type": "object", "description": "See docs/readiness.md.", "properties": {"date": date, "score": {"type": ["integer", "null"]}, "band": {"type": ["string", "null"]}, "confidence": {"type": "number"}, "calibrating": {"type": "boolean"}, "valid_days": {"type": "integer"}, "contributors": {"type": "array", "items": {"type": "object"}}, "reason": {"type": "string"}}},
-   "IngestReport": {"type": "object", "required": ["records", "added", "duplicates", "days_recomputed", "daily"], "properties": {"records": {"type": "integer"}, "added": {"type": "integer"}, "duplicates": {"type": "integer"}, "ignored_keys": {"type": "array", "items": {"type": "string"}}, "unknown_metrics": {"type": "array", "items": {"type": "string"}}, "days_pending": {"type": "boolean", "description": "true: the days of this write are computed after the answer (a read of days computes them first; docs/api.md §Values and days)."}, "days_recomputed": {"type": "integer"}, "daily": ref("UpsertCounts")}},
+   "IngestReport": {"type": "object", "required": ["records", "added", "duplicates", "days_recomputed", "daily"], "properties": {"records": {"type": "integer"}, "added": {"type": "integer"}, "duplicates": {"type": "integer"}, "ignored_keys": {"type": "array", "items": {"type": "string"}}, "unknown_metrics": {"type": "array", "items": {"type": "string"}}, "days_pending": {"type": "boolean", "description": "true: the days of this write are computed after the answer (a read of days computes them first; docs/api.md §Values and days)."}, "days_recomputed": {"type": "integer", "deprecated": True, "description": "Always 0 since the days moved off the request path (days_pending); kept for older clients."}, "daily": DEPRECATED_DAILY}},
    "SampleBatch": {"type": "object", "required": ["samples"], "properties": {"samples": {"type": "array", "maxItems": 100000, "items": {"type": "object", "required": ["type", "start", "end", "source"], "properties": {
       "type": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A HealthKit identifier."}, "start": {"type": "string", "format": "date-time"}, "end": {"type": "string", "format": "date-time"},
       "value": {"type": "number"}, "value_text": {"type": "string", "description": "A category value, e.g. HKCategoryValueSleepAnalysisAsleepCore."}, "unit": {"type": "string"},
@@ -187,7 +189,7 @@ S["DeletionReport"] = {"type": "object", "required": ["deleted", "unknown", "del
     "deleted": {"type": "array", "items": uuid, "description": "Deleted, in the order asked, then the readings of deleted correlations."},
     "unknown": {"type": "array", "items": uuid, "description": "Not stored (never, or deleted already): nothing done."},
     "deleted_by_type": {"type": "object", "additionalProperties": {"type": "integer"}},
-    "days_recomputed": {"type": "integer", "description": "0: the days are computed after the answer (days_pending)."}, "days_pending": {"type": "boolean", "description": "true: the days of this write are computed after the answer (a read of days computes them first; docs/api.md §Values and days)."}, "daily": ref("UpsertCounts")}}
+    "days_recomputed": {"type": "integer", "deprecated": True, "description": "Always 0 since the days moved off the request path (days_pending); kept for older clients."}, "days_pending": {"type": "boolean", "description": "true: the days of this write are computed after the answer (a read of days computes them first; docs/api.md §Values and days)."}, "daily": DEPRECATED_DAILY}}
 S["UserDeletion"] = {"type": "object", "required": ["user", "id", "rows", "samples", "health_store_bytes"], "properties": {
     "user": {"type": "string"}, "id": {"type": "string"},
     "rows": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Rows deleted per server table (user holds the token)."},
@@ -233,7 +235,7 @@ S["SyncEnvelope"] = {"type": "object", "required": ["v", "device_id", "key_id", 
 S["SyncBatchAnswer"] = {"type": "object", "required": ["batch_id", "sequence", "added", "duplicates", "deleted", "unknown", "days_recomputed"], "properties": {
     "batch_id": {"type": "string", "format": "uuid"}, "sequence": {"type": "integer"},
     "added": {"type": "integer"}, "duplicates": {"type": "integer"}, "deleted": {"type": "integer"},
-    "unknown": {"type": "integer", "description": "Deletions of UUIDs not stored here."}, "days_recomputed": {"type": "integer", "description": "0: the days are computed after the answer (days_pending)."},
+    "unknown": {"type": "integer", "description": "Deletions of UUIDs not stored here."}, "days_recomputed": {"type": "integer", "deprecated": True, "description": "Always 0 since the days moved off the request path (days_pending); kept for older clients."},
     "days_pending": {"type": "boolean", "description": "true: the days of this write are computed after the answer (a read of days computes them first; docs/api.md §Values and days)."}}}
 device_id = {"name": "id", "in": "path", "required": True, "description": "The device's id.", "schema": {"type": "string", "minLength": 1, "maxLength": 100}}
 paths["/v1/devices"] = {

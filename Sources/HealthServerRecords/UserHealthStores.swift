@@ -10,4 +10,9 @@ public protocol UserHealthStores: Sendable {
     /// Deletes the store of `userID` entirely (nothing of it stays on disk); returns how
     /// many samples it held and the bytes of the files removed.
     func deleteStore(for userID: String) async throws -> (samples: Int, bytes: Int64)
+
+    /// The users whose stores hold dirty spans: writes whose days were not computed before
+    /// the server stopped (a crash, a kill, a shutdown with people still queued). A server
+    /// queues them when it starts. No store is created for anyone.
+    func usersWithDirtySpans() async throws -> [String]
 }

@@ -118,4 +118,9 @@ public struct PostgresUserHealthStores: UserHealthStores {
     public func deleteStore(for userID: String) async throws -> (samples: Int, bytes: Int64) {
         (try await database.deleteUser(userID), 0)
     }
+
+    /// One query over every user's spans.
+    public func usersWithDirtySpans() async throws -> [String] {
+        try await PostgresHealthStore.usersWithDirtySpans(in: database)
+    }
 }

@@ -180,6 +180,25 @@ public final class SQLiteUserHealthStores: UserHealthStores {
         }
     }
 
+    /// Reads each user's file in `users/` through a read-only connection, outside the cache
+    /// (a person deleted meanwhile gets no file back); a file that cannot be read, or that
+    /// predates dirty spans, has none to compute.
+    public func usersWithDirtySpans() async throws -> [String] {
+        let users = (folder as NSString).appendingPathComponent("users")
+        return try await threadPool.runIfActive {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: users)) ?? []
+            return names.sorted().compactMap { name -> String? in
+                guard name.hasSuffix(".sqlite") else { return nil }
+                let userID = String(name.dropLast(".sqlite".count))
+                guard let path = try? self.path(for: userID) else { return nil }
+                var configuration = HealthDatabase.Configuration()
+                configuration.readOnly = true
+                let dirty = try? HealthDatabase(path: path, configuration: configuration).hasDirtySpans()
+                return dirty == true ? userID : nil
+            }
+        }
+    }
+
     private func path(for userID: String) throws -> String {
         guard userID.allSatisfy({ $0.isHexDigit || $0 == "-" }), !userID.isEmpty else {
             throw InvalidUserID()

@@ -110,3 +110,41 @@ extension I37DaysOffTheRequestPathTests {
         #expect(queue.take().isEmpty)
     }
 }
+
+extension I37DaysOffTheRequestPathTests {
+    /// Days a stopped server left dirty (written, answered, the server gone before its day
+    /// service ran) are computed when a server starts, without a read asking for them.
+    @Test(arguments: ServerBackend.enabled)
+    func i37_aServerStartingComputesTheDaysAStoppedOneLeftDirty(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let alice = try #require(harness.ids["alice"])
+        let user = try await I34UseCasesTests.user(harness, "alice")
+        // Written by a server whose day queue is lost: the spans are dirty, nobody is queued.
+        let lost = DayQueue()
+        let report = try await SampleIntake(repositories: harness.repositories, days: lost)
+            .add(SyncRouteTests.samples(3).map(HealthRecord.sample), user: user, zone: .gmt)
+        #expect(report.added == 3 && report.daysPending == true)
+        #expect(try await harness.repositories.readableStore(alice).dirtySpans().isEmpty == false)
+        if backend == .sqlite {
+            // Files in users/ that are not a person's store are passed over.
+            let users = harness.folder.appendingPathComponent("users")
+            try Data("x".utf8).write(to: users.appendingPathComponent("notes.txt"))
+            try Data("not sqlite".utf8).write(to: users.appendingPathComponent("0123abcd.sqlite"))
+        }
+        #expect(try await harness.repositories.healthStores.usersWithDirtySpans() == [alice])
+        try await harness.app.test(.router) { _ in
+            var spans = 1
+            for _ in 0..<200 where spans > 0 {
+                spans = try await harness.repositories.readableStore(alice).dirtySpans().count
+                if spans > 0 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(spans == 0)
+            let stored = try await harness.repositories.dailyMetrics.dailyMetrics(
+                userID: alice, from: LocalDate("2024-06-01")!, through: LocalDate("2024-06-02")!, version: .v1)
+            // 100 + 101 + 102 steps at 08:00, 08:10 and 08:20 UTC on the 1st; the 2nd is empty.
+            #expect(stored.map(\.localDate) == ["2024-06-01", "2024-06-02"])
+            #expect(stored.first?.stepsNormalized == 303)
+        }
+    }
+}

@@ -40,6 +40,11 @@ extension HealthDatabase: DirtySpanTracking {
         }
     }
 
+    /// Whether any span waits (blocking: for a caller on a thread of its own).
+    public func hasDirtySpans() throws -> Bool {
+        try pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM dirty_span)") ?? false }
+    }
+
     /// Clears the spans `ids` (those whose days were just stored; later ones stay).
     public func clearDirty(ids: [Int64]) async throws {
         guard !ids.isEmpty else { return }

@@ -44,8 +44,9 @@ final class DayQueue: Sendable {
 /// computation loses nothing: a read of their days computes them first.
 ///
 /// At a graceful shutdown the computations under way end and the service returns (at once
-/// when it is cancelled); days of people still waiting stay dirty in their stores and are
-/// computed by the next read or write (the spans are stored, not kept in memory).
+/// when it is cancelled); days of people still waiting stay dirty in their stores (the
+/// spans are stored, not kept in memory) and the service queues them when a server starts
+/// again (``DayRecomputer/queueLeftovers(into:)``), unless a read or write computed them first.
 struct DayRecomputeService: Service {
     let queue: DayQueue
     let recomputer: DayRecomputer
@@ -55,6 +56,7 @@ struct DayRecomputeService: Service {
         let (queue, recomputer, concurrency) = (queue, recomputer, max(1, concurrency))
         let stopped = Locked(false)
         let work = Task {
+            await recomputer.queueLeftovers(into: queue)
             while !Task.isCancelled {
                 let seen = queue.doorbell.rings
                 if stopped.withLock({ $0 }) { return }
@@ -86,6 +88,20 @@ struct DayRecomputeService: Service {
 }
 
 extension DayRecomputer {
+    /// Queues the people whose stores hold dirty spans when the service starts: writes a
+    /// stopped server answered without computing their days (a crash, a kill, a shutdown
+    /// with people still queued) and imports it failed at its start. Without it they would
+    /// wait for their next read or write.
+    func queueLeftovers(into queue: DayQueue) async {
+        do {
+            for userID in try await repositories.healthStores.usersWithDirtySpans() { queue.add(userID) }
+        } catch {
+            logger.error(
+                "people with days left to compute not listed; their next read computes them",
+                metadata: ["error.type": "\(type(of: error))"])
+        }
+    }
+
     /// The days a write left dirty, computed by ``DayRecomputeService`` under the person's
     /// lock; a failure is logged (the spans stay dirty for the next read), a person deleted
     /// meanwhile is nothing to compute.

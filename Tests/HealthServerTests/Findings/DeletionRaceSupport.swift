@@ -88,6 +88,8 @@ final class PausingHealthStores: UserHealthStores, @unchecked Sendable {
     func deleteStore(for userID: String) async throws -> (samples: Int, bytes: Int64) {
         try await inner.deleteStore(for: userID)
     }
+
+    func usersWithDirtySpans() async throws -> [String] { try await inner.usersWithDirtySpans() }
 }
 
 /// A user's store that hands every call to `inner`: seams change only what they need.
