@@ -35,7 +35,7 @@ extension PostgresServerStore {
         }
     }
 
-    /// Runs of rows one statement can carry: at most 1,000 (16 parameters each), and no key
+    /// Runs of rows one statement can carry: at most 1,000 (16 parameters each: the key, the columns, updated_at), and no key
     /// twice (`ON CONFLICT` cannot touch a row twice in one statement).
     static func statementChunks(_ rows: [DailyMetricsColumns]) -> [ArraySlice<DailyMetricsColumns>] {
         var chunks: [ArraySlice<DailyMetricsColumns>] = []
@@ -54,43 +54,32 @@ extension PostgresServerStore {
         return chunks
     }
 
-    private static let upsertColumns = """
-        user_id, local_date, normalization_version, timezone, utc_day_start, utc_day_end, steps_normalized,
-        steps_raw_sum, steps_sources_json, active_energy_kcal, sleep_hours, sleep_source_json, resting_hr_bpm, hrv_ms,
-        created_at, updated_at
-        """
-
     /// One multi-row `INSERT … ON CONFLICT DO UPDATE … WHERE (values) IS DISTINCT FROM …`.
     static func upsertQuery(_ rows: ArraySlice<DailyMetricsColumns>, userID: String, now: Double) -> PostgresQuery {
-        var bindings = PostgresBindings(capacity: rows.count * 16)
+        let width = DailyMetricsColumns.columns.count + 4
+        var bindings = PostgresBindings(capacity: rows.count * width)
         var tuples: [String] = []
         for day in rows {
             let first = bindings.count + 1
-            tuples.append("(" + (first..<first + 16).map { "$\($0)" }.joined(separator: ",") + ")")
+            tuples.append("(" + (first..<first + width).map { "$\($0)" }.joined(separator: ",") + ")")
             bindings.append(userID)
             bindings.append(day.localDate)
             bindings.append(day.normalizationVersion)
-            bindings.append(day.timezone)
-            bindings.append(day.utcDayStart)
-            bindings.append(day.utcDayEnd)
-            bindings.append(day.stepsNormalized)
-            bindings.append(day.stepsRawSum)
-            bindings.append(day.stepsSourcesJSON)
-            bindings.append(day.activeEnergyKcal)
-            bindings.append(day.sleepHours)
-            bindings.append(day.sleepSourceJSON)
-            bindings.append(day.restingHRBpm)
-            bindings.append(day.hrvMs)
-            bindings.append(day.createdAt)
+            for value in day.values {
+                switch value {
+                case .integer(let number): bindings.append(number)
+                case .real(let number): bindings.append(number)
+                case .text(let text): bindings.append(text)
+                }
+            }
             bindings.append(now)
         }
-        let compared = [
-            "timezone", "utc_day_start", "utc_day_end", "steps_normalized", "steps_raw_sum", "steps_sources_json",
-            "active_energy_kcal", "sleep_hours", "sleep_source_json", "resting_hr_bpm", "hrv_ms",
-        ]
-        let updated = compared + ["created_at", "updated_at"]
+        let names = DailyMetricsColumns.columns.map(\.name)
+        let compared = names.dropLast()  // created_at aside
+        let updated = names + ["updated_at"]
         let sql = """
-            INSERT INTO daily_metrics (\(upsertColumns)) VALUES \(tuples.joined(separator: ","))
+            INSERT INTO daily_metrics (user_id, local_date, normalization_version, \(DailyMetricsColumns.columnList), updated_at)
+            VALUES \(tuples.joined(separator: ","))
             ON CONFLICT (user_id, local_date, normalization_version) DO UPDATE SET
                 \(updated.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", "))
             WHERE (\(compared.map { "daily_metrics.\($0)" }.joined(separator: ", ")))
@@ -107,23 +96,24 @@ extension PostgresServerStore {
     {
         let decoder = NormalizedDailyMetrics.backendDecoder()
         // Collected first: decoding a buffered row is cheaper than awaiting each one.
-        let rows = try await client.query(
-            """
-            SELECT local_date, timezone, utc_day_start, utc_day_end, steps_normalized, steps_raw_sum, steps_sources_json,
-                active_energy_kcal, sleep_hours, sleep_source_json, resting_hr_bpm, hrv_ms, created_at
-            FROM daily_metrics
+        let query: PostgresQuery = """
+            SELECT local_date, \(unescaped: DailyMetricsColumns.columnList) FROM daily_metrics
             WHERE user_id = \(userID) AND normalization_version = \(version.rawValue)
                 AND local_date BETWEEN \(first.description) AND \(last.description)
             ORDER BY local_date
-            """, logger: logger
-        ).collect()
+            """
+        let rows = try await client.query(query, logger: logger).collect()
         return try rows.map { row in
-            let c = try row.decode(
-                (String, String, Double, Double, Int?, Int?, String?, Double?, Double?, String?, Double?, Double?, Double).self)
+            let cells = row.makeRandomAccess()
+            let values = try DailyMetricsColumns.columns.enumerated().map { index, column -> DailyColumnValue in
+                switch column.kind {
+                case .integer: .integer(try cells[index + 1].decode(Int?.self))
+                case .real: .real(try cells[index + 1].decode(Double?.self))
+                case .text: .text(try cells[index + 1].decode(String?.self))
+                }
+            }
             return try DailyMetricsColumns(
-                localDate: c.0, normalizationVersion: version.rawValue, timezone: c.1, utcDayStart: c.2, utcDayEnd: c.3,
-                stepsNormalized: c.4, stepsRawSum: c.5, stepsSourcesJSON: c.6, activeEnergyKcal: c.7, sleepHours: c.8,
-                sleepSourceJSON: c.9, restingHRBpm: c.10, hrvMs: c.11, createdAt: c.12
+                localDate: try cells[0].decode(String.self), normalizationVersion: version.rawValue, values: values
             ).metrics(userID: userID, decoder: decoder)
         }
     }

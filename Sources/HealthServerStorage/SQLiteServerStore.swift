@@ -177,26 +177,31 @@ public final class SQLiteServerStore: ServerStore, Sendable {
             ])
     }
 
-    /// The columns of a day after its key, in `DailyMetricsColumns` order.
-    private static let valueColumns = """
-        timezone, utc_day_start, utc_day_end, steps_normalized, steps_raw_sum, steps_sources_json, active_energy_kcal,
-        sleep_hours, sleep_source_json, resting_hr_bpm, hrv_ms, created_at
-        """
+    /// The columns of a day after its key (``DailyMetricsColumns/columns``).
+    private static let valueColumns = DailyMetricsColumns.columnList
+    private static let valuePlaceholders = DailyMetricsColumns.columns.map { _ in "?" }.joined(separator: ",")
 
     private static func values(_ day: DailyMetricsColumns) -> [DatabaseValue] {
-        let values: [(any DatabaseValueConvertible)?] = [
-            day.timezone, day.utcDayStart, day.utcDayEnd, day.stepsNormalized, day.stepsRawSum, day.stepsSourcesJSON,
-            day.activeEnergyKcal, day.sleepHours, day.sleepSourceJSON, day.restingHRBpm, day.hrvMs, day.createdAt,
-        ]
-        return values.map { $0?.databaseValue ?? .null }
+        day.values.map { value in
+            switch value {
+            case .integer(let number): number.databaseValue
+            case .real(let number): number.databaseValue
+            case .text(let text): text.databaseValue
+            }
+        }
     }
 
     /// A row of `SELECT local_date, normalization_version, <valueColumns>`.
     private static func columns(_ row: Row) -> DailyMetricsColumns {
         DailyMetricsColumns(
-            localDate: row[0], normalizationVersion: row[1], timezone: row[2], utcDayStart: row[3], utcDayEnd: row[4],
-            stepsNormalized: row[5], stepsRawSum: row[6], stepsSourcesJSON: row[7], activeEnergyKcal: row[8],
-            sleepHours: row[9], sleepSourceJSON: row[10], restingHRBpm: row[11], hrvMs: row[12], createdAt: row[13])
+            localDate: row[0], normalizationVersion: row[1],
+            values: DailyMetricsColumns.columns.enumerated().map { index, column in
+                switch column.kind {
+                case .integer: .integer(row[index + 2])
+                case .real: .real(row[index + 2])
+                case .text: .text(row[index + 2])
+                }
+            })
     }
 
     public func upsert(_ days: [NormalizedDailyMetrics], userID: String) async throws -> UpsertCounts {
@@ -220,7 +225,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
                 try db.execute(
                     sql: """
                         INSERT OR REPLACE INTO daily_metrics (user_id, local_date, normalization_version, \(Self.valueColumns),
-                        updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                        updated_at) VALUES (?,?,?,\(Self.valuePlaceholders),?)
                         """,
                     arguments: StatementArguments(
                         [userID.databaseValue, day.localDate.databaseValue, day.normalizationVersion.databaseValue]
