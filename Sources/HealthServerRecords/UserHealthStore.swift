@@ -2,12 +2,14 @@ import Foundation
 import HealthCore
 import HealthImport
 
-/// One user's samples as the routes use them: a SQLite file of their own
-/// (``HealthDatabase``) or their rows in the shared PostgreSQL database
-/// (``PostgresHealthStore``), with the same semantics (docs/store.md).
+/// One person's health store as the server and the CLI use it: a SQLite file of their own
+/// (``HealthDatabase``) or their rows in a PostgreSQL database (``PostgresHealthStore``),
+/// with the same semantics (docs/store.md). Which of the two is chosen once, where the store
+/// is opened (the server's ``UserHealthStores``, the CLI's `StoreOptions`); everything after
+/// uses this port.
 public protocol UserHealthStore: DirtySpanTracking {
-    /// The queries (the read port).
-    var queries: any HealthQuerying { get }
+    /// The samples: the read port and its writes.
+    var queries: any MutableHealthStore { get }
     /// The app's own records: daily log, planned workouts, coach interactions.
     var appData: any AppDataRepository { get }
     /// Applies `writes` in order in one transaction (all or nothing): records stored with

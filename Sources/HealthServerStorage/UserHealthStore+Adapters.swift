@@ -7,7 +7,7 @@ import HealthServerRecords
 import PostgresNIO
 
 extension HealthDatabase: UserHealthStore {
-    public var queries: any HealthQuerying { store }
+    public var queries: any MutableHealthStore { store }
     public var appData: any AppDataRepository { SQLiteAppData(database: self) }
 
     public func apply(
@@ -47,7 +47,7 @@ extension HealthDatabase: UserHealthStore {
 }
 
 extension PostgresHealthStore: UserHealthStore {
-    public var queries: any HealthQuerying { self }
+    public var queries: any MutableHealthStore { self }
     public var appData: any AppDataRepository { PostgresAppData(store: self) }
 
     public func apply(

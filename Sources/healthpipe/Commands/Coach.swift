@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthCore
 import HealthSQLite
+import HealthServerRecords
 
 struct Coach: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +27,7 @@ struct Coach: AsyncParsableCommand {
         try await storage.withStore(creating: true) { try await record(in: $0) }
     }
 
-    private func record(in opened: OpenedStore) async throws {
+    private func record(in opened: any UserHealthStore) async throws {
         let data = zones.data(opened.queries)
         var instant = Date()
         if let at { instant = try await data.instant(at, option: "--at") }

@@ -3,6 +3,7 @@ import Foundation
 import HealthCore
 import HealthSQLite
 import HealthServer
+import HealthServerRecords
 import HealthWire
 
 struct Delete: AsyncParsableCommand {
@@ -44,7 +45,7 @@ struct Delete: AsyncParsableCommand {
             guard let report = try await delete(from: opened.queries), !report.intervals.isEmpty else { return }
             // A server serving this store computes the deleted samples' days again before it
             // answers them.
-            try await opened.dirtySpans.markDirty(report.intervals, zone: nil)
+            try await opened.markDirty(report.intervals, zone: nil)
         }
     }
 

@@ -4,6 +4,7 @@ import HealthCore
 import HealthImport
 import HealthImportReader
 import HealthSQLite
+import HealthServerRecords
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,10 +30,10 @@ struct Import: AsyncParsableCommand {
         let spans: [SampleTypeSpan]
         do {
             (summary, spans) = try await storage.withStore(creating: true) { opened in
-                let summary = try await opened.importer(options).run(path: path) { progress.show($0) }
+                let summary = try await opened.importExport(path: path, options: options) { progress.show($0) }
                 // A server serving this store computes the days again before it answers them.
                 if summary.totalAdded + summary.totalUpdated > 0 {
-                    try await opened.dirtySpans.markDirty([DirtySpan.everything], zone: nil)
+                    try await opened.markDirty([DirtySpan.everything], zone: nil)
                 }
                 return (summary, try await opened.queries.sampleSpans())
             }

@@ -3,6 +3,7 @@ import Foundation
 import HealthCore
 import HealthDaily
 import HealthSQLite
+import HealthServerRecords
 
 struct Log: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,7 +46,7 @@ struct Log: AsyncParsableCommand {
         try await storage.withStore(creating: writes) { try await run(on: $0) }
     }
 
-    private func run(on store: OpenedStore) async throws {
+    private func run(on store: any UserHealthStore) async throws {
         let day: LocalDate
         if let date = date.flatMap(LocalDate.init) {
             day = date

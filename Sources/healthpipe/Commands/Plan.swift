@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthCore
 import HealthSQLite
+import HealthServerRecords
 
 struct Plan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,7 +30,8 @@ struct PlanTransition: ParsableArguments {
         try await storage.withStore { try await apply(verb: verb, change, in: $0) }
     }
 
-    private func apply(verb: String, _ change: (inout PlannedWorkout, Date) -> Void, in opened: OpenedStore) async throws {
+    private func apply(verb: String, _ change: (inout PlannedWorkout, Date) -> Void, in opened: any UserHealthStore) async throws
+    {
         let data = zones.data(opened.queries)
         var instant = Date()
         if let at { instant = try await data.instant(at, option: "--at") }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthCore
 import HealthSQLite
+import HealthServerRecords
 
 extension Plan {
     struct Add: AsyncParsableCommand {
@@ -29,7 +30,7 @@ extension Plan {
             try await storage.withStore(creating: true) { try await add(to: $0) }
         }
 
-        private func add(to opened: OpenedStore) async throws {
+        private func add(to opened: any UserHealthStore) async throws {
             let data = zones.data(opened.queries)
             let scheduled = try await data.instant(at, option: "--at")
             let stored = try await opened.appData.addPlannedWorkout(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthCore
 import HealthSQLite
+import HealthServerRecords
 
 extension Plan {
     struct List: AsyncParsableCommand {
@@ -21,7 +22,7 @@ extension Plan {
             try await storage.withStore { try await list(from: $0) }
         }
 
-        private func list(from opened: OpenedStore) async throws {
+        private func list(from opened: any UserHealthStore) async throws {
             let data = zones.data(opened.queries)
             var start = Date().addingTimeInterval(-7 * 86400)
             if let from { start = try await data.instant(from, option: "--from") }

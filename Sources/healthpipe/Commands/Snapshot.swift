@@ -3,6 +3,7 @@ import Foundation
 import HealthContext
 import HealthCore
 import HealthSQLite
+import HealthServerRecords
 import HealthWeather
 
 struct Snapshot: AsyncParsableCommand {
@@ -65,7 +66,7 @@ struct Snapshot: AsyncParsableCommand {
         try await storage.withStore { try await run(on: $0) }
     }
 
-    private func run(on store: OpenedStore) async throws {
+    private func run(on store: any UserHealthStore) async throws {
         var instant = Date()
         if let at {
             instant = try await zones.data(store.queries).instant(at, option: "--at")

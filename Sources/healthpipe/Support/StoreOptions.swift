@@ -4,8 +4,11 @@ import HealthCore
 import HealthImport
 import HealthPostgres
 import HealthSQLite
+import HealthServerRecords
+import HealthServerStorage
 
-/// The health store a command works on, chosen once for every command that can use either:
+/// The health store a command works on (``UserHealthStore``, the port the server uses too),
+/// chosen once for every command that can use either:
 /// the SQLite file (`--db`, the default) or one user's samples in a PostgreSQL database
 /// (`--postgres URL --user ID`, the store `healthpipe serve --postgres` keeps). The commands
 /// that need the file itself (`stats`, `sync`, `mcp`, `dashboard`: its change watcher and
@@ -35,12 +38,12 @@ struct StoreOptions: ParsableArguments {
     /// PostgreSQL user with no samples; otherwise a missing file, or a user unknown (no
     /// server's row, or no samples without a server), is an error that says so (a mistyped
     /// path or id is never an empty store).
-    func withStore<T>(creating: Bool = false, _ body: (OpenedStore) async throws -> T) async throws -> T {
+    func withStore<T>(creating: Bool = false, _ body: (any UserHealthStore) async throws -> T) async throws -> T {
         guard let url, let user else {
             let existed = FileManager.default.fileExists(atPath: file.path)
             let database = try creating ? StoreOpening.open(file.path) : file.open()
             do {
-                let result = try await body(.sqlite(database))
+                let result = try await body(database)
                 if !existed { printError("Created a new store at \(file.path).") }
                 return result
             } catch {
@@ -75,7 +78,7 @@ struct StoreOptions: ParsableArguments {
                 }
             default: break
             }
-            let result = try await body(.postgres(store))
+            let result = try await body(store)
             await database.close()
             await pool.close()
             return result
@@ -91,46 +94,5 @@ extension StoreOptions {
     /// Runs `body` with the store's samples (``withStore(creating:_:)``).
     func withQueries<T>(_ body: (any MutableHealthStore) async throws -> T) async throws -> T {
         try await withStore { try await body($0.queries) }
-    }
-}
-
-/// An opened health store of either kind. Commands use what it answers, never which kind it
-/// is: the choice is made here once.
-enum OpenedStore {
-    case sqlite(HealthDatabase)
-    case postgres(PostgresHealthStore)
-
-    /// The samples: the read port and its writes.
-    var queries: any MutableHealthStore {
-        switch self {
-        case .sqlite(let database): database.store
-        case .postgres(let store): store
-        }
-    }
-
-    /// The person's own entries: daily logs, planned workouts, coach interactions.
-    var appData: any AppDataRepository {
-        switch self {
-        case .sqlite(let database): database.appData
-        case .postgres(let store): PostgresAppData(store: store)
-        }
-    }
-
-    /// Where the server finds the days to compute again: a server serving this store (its
-    /// PostgreSQL user, or `users/<id>.sqlite`) computes the days of spans marked here before
-    /// it answers them (docs/store.md §Dirty days).
-    var dirtySpans: any DirtySpanTracking {
-        switch self {
-        case .sqlite(let database): database
-        case .postgres(let store): store
-        }
-    }
-
-    /// An importer into this store.
-    func importer(_ options: HealthImporter.Options) -> HealthImporter {
-        switch self {
-        case .sqlite(let database): HealthImporter(database: database, options: options)
-        case .postgres(let store): HealthImporter(store: store, options: options)
-        }
     }
 }

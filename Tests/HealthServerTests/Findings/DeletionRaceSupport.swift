@@ -98,7 +98,7 @@ protocol ForwardingUserHealthStore: UserHealthStore {
 }
 
 extension ForwardingUserHealthStore {
-    var queries: any HealthQuerying { inner.queries }
+    var queries: any MutableHealthStore { inner.queries }
     var appData: any AppDataRepository { inner.appData }
 
     func apply(
