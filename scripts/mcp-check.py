@@ -98,9 +98,11 @@ async def stdio_part():
         resources = [r.uri for r in (await session.list_resources()).resources]
         templates = [t.uri_template for t in (await session.list_resource_templates()).resource_templates]
         prompts = [p.name for p in (await session.list_prompts()).prompts]
-        check(sorted(map(str, resources)) == ["health://coach/context", "health://readiness/today"], f"resources: {resources}")
+        check(sorted(map(str, resources)) == ["health://coach/context", "health://days/last-7", "health://readiness/today"],
+              f"resources: {resources}")
         check(templates == ["health://days/{from}/{to}"], f"templates: {templates}")
-        check(sorted(prompts) == ["morning-check-in", "weekly-review"], f"prompts: {prompts}")
+        check(sorted(prompts) == ["doctor-visit-summary", "morning-check-in", "sleep-deep-dive", "training-load-check",
+                                  "travel-honest-monthly-review", "weekly-review"], f"prompts: {prompts}")
         print(f"mcp-check: stdio: {len(tools)} tools, {len(resources)} resources, {len(templates)} template, {len(prompts)} prompts")
 
         started = time.time()
@@ -167,8 +169,22 @@ async def stdio_part():
         for uri in ["health://coach/context", "health://readiness/today", f"health://days/{month_from}/{last}"]:
             contents = (await session.read_resource(uri)).contents
             check(contents and json.loads(contents[0].text), f"resource {uri} is empty")
-        prompt = await session.get_prompt("weekly-review", {"week_ending": last})
-        check("get_daily_metrics" in prompt.messages[0].content.text, "the weekly review does not use the tools")
+        last7 = json.loads((await session.read_resource("health://days/last-7")).contents[0].text)["days"]
+        check(last7 == year[-7:], f"health://days/last-7 is not the year's last seven days: {[d['local_date'] for d in last7]}")
+        for name, arguments, tool in [
+            ("weekly-review", {"week_ending": last}, "get_daily_metrics"),
+            ("sleep-deep-dive", {"ending": last, "nights": "14"}, "get_sleep"),
+            ("training-load-check", {"ending": last}, "get_training_load"),
+            ("doctor-visit-summary", {"from": month_from, "to": last}, "get_trends"),
+            ("travel-honest-monthly-review", {"month": last[:7]}, "time zone"),
+        ]:
+            prompt = await session.get_prompt(name, arguments)
+            check(tool in prompt.messages[0].content.text, f"the prompt {name} does not name {tool}")
+        try:
+            await session.get_prompt("sleep-deep-dive", {"nights": "99"})
+            failures.append("sleep-deep-dive took 99 nights")
+        except Exception as error:
+            check("7 to 28" in str(error), f"sleep-deep-dive's refusal: {error}")
 
         for tool, arguments, words in [
             ("get_daily_metrics", {"from": "yesterday", "to": last}, "YYYY-MM-DD"),
