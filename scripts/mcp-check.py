@@ -13,6 +13,7 @@ come back as tool errors and the server keeps answering. Over HTTP (`POST /mcp` 
 metrics without sleep.
 """
 import asyncio
+import datetime
 import json
 import subprocess
 import sys
@@ -21,6 +22,7 @@ import urllib.error
 import urllib.request
 
 import httpx2
+from scipy import stats
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -91,7 +93,7 @@ async def stdio_part():
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         expected = {"get_coach_context", "get_daily_metrics", "get_sleep", "get_readiness", "get_workouts", "get_trends",
                     "compare_periods", "list_data_types", "query_samples", "get_workout_details", "get_workout_route",
-                    "get_training_load"}
+                    "get_training_load", "correlate_metrics", "compare_around_event"}
         check(set(tools) == expected, f"tools: {sorted(tools)}")
         check(all(tool.annotations and tool.annotations.read_only_hint for tool in tools.values()), "a tool is not read-only")
         check(all(tool.input_schema.get("type") == "object" for tool in tools.values()), "a tool has no object schema")
@@ -153,6 +155,7 @@ async def stdio_part():
             ("list_data_types", {}),
             ("query_samples", {"type": "HKQuantityTypeIdentifierHeartRate", "from": last, "to": last, "bucket": "hour"}),
             ("query_samples", {"type": "HKQuantityTypeIdentifierStepCount", "from": first, "to": last}),
+            ("compare_around_event", {"date": month_from, "days": 28}),
         ]:
             structured(await session.call_tool(tool, arguments), tool)
         steps = structured(await session.call_tool(
@@ -165,6 +168,29 @@ async def stdio_part():
         trend = structured(await session.call_tool("get_trends", {"metric": "steps", "period": 7, "date": last}), "get_trends")
         week = [d["steps"] for d in year[-7:] if d["steps"] is not None]
         check(close(trend["mean"], sum(week) / len(week)), f"trend mean {trend['mean']} != {sum(week) / len(week)}")
+
+        # correlate_metrics against scipy on the same days, to 1e-9 (issue 36 §4).
+        keys = {"steps": "steps", "active_energy": "active_energy_kcal", "sleep_hours": "sleep_hours",
+                "resting_hr": "resting_hr_bpm", "hrv": "hrv_ms"}
+        by_date = {d["local_date"]: d for d in year}
+        for a, b, lag in [("steps", "active_energy", 0), ("sleep_hours", "hrv", 1), ("resting_hr", "steps", 3)]:
+            to = (datetime.date.fromisoformat(last) - datetime.timedelta(days=lag)).isoformat()
+            answer = structured(await session.call_tool(
+                "correlate_metrics", {"metric_a": a, "metric_b": b, "from": first, "to": to, "lag": lag}), "correlate_metrics")
+            x, y = [], []
+            day = datetime.date.fromisoformat(first)
+            while day.isoformat() <= to:
+                left = by_date.get(day.isoformat(), {}).get(keys[a])
+                right = by_date.get((day + datetime.timedelta(days=lag)).isoformat(), {}).get(keys[b])
+                if left is not None and right is not None:
+                    x.append(left)
+                    y.append(right)
+                day += datetime.timedelta(days=1)
+            pearson, spearman = stats.pearsonr(x, y).statistic, stats.spearmanr(x, y).statistic
+            check(answer["pairs"] == len(x), f"correlate {a}/{b}: {answer['pairs']} pairs != {len(x)}")
+            check(abs(answer["pearson"] - pearson) < 1e-9, f"correlate {a}/{b}: r {answer['pearson']} != scipy {pearson}")
+            check(abs(answer["spearman"] - spearman) < 1e-9, f"correlate {a}/{b}: rho {answer['spearman']} != scipy {spearman}")
+        print(f"mcp-check: correlate_metrics equals scipy's r and rho on 3 pairs of metrics")
 
         for uri in ["health://coach/context", "health://readiness/today", f"health://days/{month_from}/{last}"]:
             contents = (await session.read_resource(uri)).contents
@@ -227,7 +253,7 @@ async def http_part():
         async with ClientSession(read, write) as session:
             await session.initialize()
             tools = (await session.list_tools()).tools
-            check(len(tools) == 12, f"http: {len(tools)} tools")
+            check(len(tools) == 14, f"http: {len(tools)} tools")
             days = await pages(session, "get_daily_metrics", {"from": server_first, "to": server_last}, "days")
             reference = get(f"/v1/daily-metrics?from={server_first}&to={server_last}", alice)
             stored = {d["local_date"] for d in reference}

@@ -7,7 +7,7 @@ import MCP
 /// Trends, comparisons, the inventory, aggregated samples and the one write.
 extension CoachTools {
     /// A metric of ``metrics`` by name, checked against what this reader may see.
-    private func metric(_ name: String) throws -> (name: String, unit: String, value: (NormalizedDailyMetrics) -> Double?) {
+    func metric(_ name: String) throws -> (name: String, unit: String, value: (NormalizedDailyMetrics) -> Double?) {
         guard let metric = Self.metrics.first(where: { $0.name == name }) else {
             throw ToolError(
                 message: "no metric '\(name.prefix(40))'", hint: "Use one of \(Self.metrics.map(\.name).joined(separator: ", "))."

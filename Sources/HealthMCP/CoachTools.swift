@@ -137,6 +137,7 @@ public struct CoachTools: Sendable {
         ]
         tools += Self.workoutTools
         tools.append(Self.trainingLoadTool)
+        tools += Self.analysisTools
         if source.allowWrites {
             tools.append(
                 Tool(
@@ -174,6 +175,8 @@ public struct CoachTools: Sendable {
             case "get_workout_details": answer = try await workoutDetails(arguments)
             case "get_workout_route": answer = try await workoutRoute(arguments)
             case "get_training_load": answer = try await trainingLoad(arguments)
+            case "correlate_metrics": answer = try await correlateMetrics(arguments)
+            case "compare_around_event": answer = try await compareAroundEvent(arguments)
             case "get_trends": answer = try await trends(arguments)
             case "compare_periods": answer = try await comparePeriods(arguments)
             case "list_data_types": answer = try await dataTypes(arguments)

@@ -100,7 +100,7 @@ enum CoachStore {
 
     @Test func everyAnswerStaysUnderTheCap() async throws {
         let tools = try await CoachStore.tools(allowWrites: true)
-        #expect(tools.definitions.count == 13)
+        #expect(tools.definitions.count == 15)
         let calls: [(String, [String: Value])] = [
             ("get_coach_context", ["at": "2024-04-29T20:00:00-07:00"]),
             ("get_daily_metrics", ["from": "2024-01-01", "to": "2024-12-31"]),
@@ -109,6 +109,8 @@ enum CoachStore {
             ("get_readiness", ["from": "2024-03-01", "to": "2024-04-29"]),
             ("get_workouts", ["from": "2024-03-01", "to": "2024-04-29", "include_route": true]),
             ("get_trends", ["metric": "hrv", "period": 365]), ("list_data_types", [:]), ("get_training_load", [:]),
+            ("correlate_metrics", ["metric_a": "sleep_hours", "metric_b": "hrv", "lag": 1]),
+            ("compare_around_event", ["date": "2024-04-01", "days": 28]),
             (
                 "query_samples",
                 ["type": "HKQuantityTypeIdentifierHeartRate", "from": "2024-04-16", "to": "2024-04-29", "bucket": "hour"]
