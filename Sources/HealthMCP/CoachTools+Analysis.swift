@@ -27,61 +27,6 @@ extension CoachTools {
         return (mean(values), values.count)
     }
 
-    func trends(_ arguments: ToolArguments) async throws -> Answer {
-        try arguments.only(["metric", "period", "date"])
-        guard let name = try arguments.string("metric") else {
-            throw ToolError(message: "metric is required", hint: "One of \(Self.metrics.map(\.name).joined(separator: ", ")).")
-        }
-        let metric = try metric(name)
-        guard let period = try arguments.integer("period", in: 1...365), [7, 30, 90, 365].contains(period) else {
-            throw ToolError(message: "period must be 7, 30, 90 or 365", hint: "For example period=30.")
-        }
-        // Without `date`: to the last day with data when nothing is newer (the answer says so).
-        let end: LocalDate
-        var note: String?
-        if let date = try arguments.date("date") {
-            end = date
-        } else {
-            let anchor = try await source.anchor()
-            end = anchor.day
-            note = anchor.movedNote(days: period)
-        }
-        let start = end.adding(days: -(period - 1))
-        let baselineDays = 60
-        let days = try await days(from: start.adding(days: -baselineDays), through: end, version: nil)
-        let (current, currentDays) = summary(days.suffix(period), metric.value)
-        let (baseline, baselineCount) = summary(days.prefix(days.count - period).suffix(baselineDays), metric.value)
-        let change = current.flatMap { now in baseline.map { now - $0 } }
-        let percent = change.flatMap { delta in baseline.flatMap { $0 != 0 ? delta / $0 * 100 : nil } }
-        let periodDays = Array(days.suffix(period))
-        let weeks: [Value] = stride(from: 0, to: periodDays.count, by: 7).map { offset in
-            let week = periodDays[offset..<min(offset + 7, periodDays.count)]
-            let (weekMean, weekDays) = summary(week, metric.value)
-            return .object([
-                "from": .string(week.first!.localDate), "to": .string(week.last!.localDate), "mean": .number(weekMean),
-                "days_with_data": .int(weekDays),
-            ])
-        }
-        var structured: [String: Value] = [
-            "metric": .string(metric.name), "unit": .string(metric.unit), "period_days": .int(period),
-            "from": .string(start.description), "to": .string(end.description), "mean": .number(current),
-            "days_with_data": .int(currentDays),
-            "baseline": .object([
-                "from": .string(start.adding(days: -baselineDays).description), "to": .string(start.adding(days: -1).description),
-                "mean": .number(baseline), "days_with_data": .int(baselineCount),
-            ]),
-            "change": .number(change), "change_percent": .number(percent), "weeks": .array(weeks),
-        ]
-        if note != nil { structured["latest_data"] = .string(end.description) }
-        let digits = metric.name == "sleep_hours" ? 1 : 0
-        let text =
-            "\(metric.name) over the \(period) days to \(end): mean \(figure(current, digits)) \(metric.unit) on \(currentDays) days"
-            + (baseline == nil
-                ? "; no baseline (no data in the 60 days before)."
-                : ", against \(figure(baseline, digits)) in the 60 days before (\(change.map { $0 >= 0 ? "+" : "" } ?? "")\(figure(change, digits)), \(figure(percent, 1))%).")
-        return Answer(structured: .object(structured), summary: text + Self.noting(note))
-    }
-
     func comparePeriods(_ arguments: ToolArguments) async throws -> Answer {
         try arguments.only(["a_from", "a_to", "b_from", "b_to", "metric"])
         func period(_ prefix: String) throws -> (LocalDate, LocalDate) {

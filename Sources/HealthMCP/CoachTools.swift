@@ -99,13 +99,15 @@ public struct CoachTools: Sendable {
             Tool(
                 name: "get_trends", title: "Trend of a metric",
                 description:
-                    "A metric's mean over the last 7, 30, 90 or 365 days (ending `date`; default today, or the last day with data when nothing is newer) against its baseline (the mean of the 60 days before the period), the change, and weekly means.",
+                    "A metric's mean over the last 7, 30, 90 or 365 days (ending `date`; default today, or the last day with data when nothing is newer) against its baseline (the mean of the 60 days before the period), the change, and the means of each week and calendar month (with totals for steps and active energy). `weight` is the day's mean body weight in kg. The days lived in another zone than the usual one are listed; exclude_travel_days leaves them out.",
                 inputSchema: Schema.object(
                     [
-                        "metric": Schema.string("The metric.", oneOf: metricNames),
+                        "metric": Schema.string("The metric.", oneOf: Self.trendMetricNames),
                         "period": Schema.integer("Days: 7, 30, 90 or 365.", 7...365),
                         "date": Schema.date(
                             "The period's last day (default today, or the last day with data when nothing is newer)."),
+                        "exclude_travel_days": Schema.bool(
+                            "Leave out the days spent in another time zone than the usual one (default false)."),
                     ], required: ["metric", "period"]), annotations: readOnly),
             Tool(
                 name: "compare_periods", title: "Compare two periods",
@@ -236,6 +238,7 @@ public struct CoachTools: Sendable {
         case "get_workouts", "get_workout_details", "get_training_load": [.workouts]
         // A route tells the distance and the pace: activity's.
         case "get_workout_route": [.workouts, .activity]
+        case "get_trends" where metric == "weight": [.body]
         case "get_trends", "compare_periods":
             metric.flatMap { name in metrics.first { $0.name == name }.map { [$0.category] } } ?? []
         case "query_samples": type.map { [HealthDataCategory((try? SampleTypeNames.type(named: $0)) ?? SampleType($0))] } ?? []

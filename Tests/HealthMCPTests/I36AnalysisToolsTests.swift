@@ -36,8 +36,10 @@ import Testing
             normalizationVersion: "norm_v1", createdAt: Date(timeIntervalSince1970: 0))
     }
 
-    static func tools(_ days: [NormalizedDailyMetrics], withheld: Set<HealthDataCategory> = []) -> CoachTools {
-        let store = InMemoryHealthStore(samples: [])
+    static func tools(
+        _ days: [NormalizedDailyMetrics], samples: [Sample] = [], withheld: Set<HealthDataCategory> = []
+    ) -> CoachTools {
+        let store = InMemoryHealthStore(samples: samples)
         var settings = DailyNormalizer.Configuration()
         settings.homeZone = .gmt
         let now = Date(timeIntervalSince1970: 1_735_000_000)
