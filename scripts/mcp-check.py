@@ -11,6 +11,11 @@ come back as tool errors and the server keeps answering. Over HTTP (`POST /mcp` 
 `healthpipe serve`): the same tools for alice equal `/v1/daily-metrics`, `/v1/sleep` and
 `/v1/readiness`; no token is a 401; the coach's token gets 403 for sleep and its daily
 metrics without sleep.
+
+Typed answers (issue 36 §2): every listed tool has an `outputSchema` (a valid draft 2020-12
+schema of an object) and read-only annotations (`log_subjective` aside); every answer's
+structured content, over stdio and over HTTP, validates against its tool's schema with
+`jsonschema.Draft202012Validator` (the `mcp` client checks it too, and raises on a mismatch).
 """
 import asyncio
 import datetime
@@ -23,6 +28,7 @@ import urllib.request
 
 import httpx2
 from scipy import stats
+from jsonschema import Draft202012Validator
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -32,6 +38,8 @@ ZONE = "America/Los_Angeles"
 CAP = 48 * 1024
 failures = []
 sizes = {}
+# Each tool's outputSchema as tools/list gives it (stdio, then HTTP).
+schemas = {}
 
 
 def check(condition, message):
@@ -45,13 +53,45 @@ def cli(*args):
     return json.loads(output)
 
 
+def schema_errors(name, content):
+    """Where `content` breaks the outputSchema tool `name` lists: paths, keywords and key names, never values."""
+    schema = schemas.get(name)
+    if schema is None:
+        return [f"{name} lists no outputSchema"]
+    errors = sorted(Draft202012Validator(schema).iter_errors(content), key=lambda error: list(error.absolute_path))
+    # The messages of required and additionalProperties name keys; the others would quote the value.
+    return ["/".join(map(str, error.absolute_path)) + ": "
+            + (error.message if error.validator in ("required", "additionalProperties")
+               else f"{error.validator} {json.dumps(error.validator_value)[:80]}")
+            for error in errors]
+
+
 def structured(result, tool):
     check(not result.is_error, f"{tool}: unexpected error {result.content[0].text if result.content else ''}")
     size = len(json.dumps(result.structured_content))
     sizes[tool] = max(sizes.get(tool, 0), size)
     check(size <= CAP, f"{tool}: answer of {size} bytes, over the cap")
     check(result.content and result.content[0].text, f"{tool}: no text summary")
+    if not result.is_error:
+        errors = schema_errors(tool.removeprefix("http "), result.structured_content)
+        check(not errors, f"{tool}: the structured content does not match its outputSchema: {'; '.join(errors[:5])}")
     return result.structured_content
+
+
+def check_listing(tools, label):
+    """Every tool lists a valid draft 2020-12 outputSchema of an object and its annotations: read-only,
+    idempotent and closed-world, but get_coach_context, which asks Open-Meteo for the weather."""
+    for tool in tools:
+        schema = tool.output_schema
+        check(schema is not None and schema.get("type") == "object", f"{label} {tool.name}: no object outputSchema")
+        try:
+            Draft202012Validator.check_schema(schema or {})
+        except Exception as error:  # jsonschema.SchemaError: say which tool, and go on
+            failures.append(f"{label} {tool.name}: the outputSchema is not a draft 2020-12 schema: {str(error)[:120]}")
+        hints = tool.annotations
+        check(hints is not None and hints.read_only_hint is True and hints.idempotent_hint is True
+              and hints.open_world_hint is (tool.name == "get_coach_context"), f"{label} {tool.name}: annotations {hints}")
+        schemas[tool.name] = schema
 
 
 def close(a, b):
@@ -95,7 +135,7 @@ async def stdio_part():
                     "compare_periods", "list_data_types", "query_samples", "get_workout_details", "get_workout_route",
                     "get_training_load", "correlate_metrics", "compare_around_event"}
         check(set(tools) == expected, f"tools: {sorted(tools)}")
-        check(all(tool.annotations and tool.annotations.read_only_hint for tool in tools.values()), "a tool is not read-only")
+        check_listing(tools.values(), "stdio")
         check(all(tool.input_schema.get("type") == "object" for tool in tools.values()), "a tool has no object schema")
         resources = [r.uri for r in (await session.list_resources()).resources]
         templates = [t.uri_template for t in (await session.list_resource_templates()).resource_templates]
@@ -254,6 +294,9 @@ async def http_part():
             await session.initialize()
             tools = (await session.list_tools()).tools
             check(len(tools) == 14, f"http: {len(tools)} tools")
+            listed = {tool.name: tool.output_schema for tool in tools}
+            check(all(listed[name] == schemas.get(name) for name in listed), "http: the outputSchemas differ from stdio's")
+            check_listing(tools, "http")
             days = await pages(session, "get_daily_metrics", {"from": server_first, "to": server_last}, "days")
             reference = get(f"/v1/daily-metrics?from={server_first}&to={server_last}", alice)
             stored = {d["local_date"] for d in reference}
@@ -298,6 +341,8 @@ async def http_part():
     check(status == 200 and content.get("withheld") == ["energy", "heart", "sleep"],
           f"the coach's daily metrics: {status}, withheld {content.get('withheld')}")
     check(all(day["sleep_hours"] is None for day in content.get("days", [])), "the coach sees sleep hours")
+    errors = schema_errors("get_daily_metrics", content)
+    check(not errors, f"the coach's daily metrics do not match their outputSchema: {'; '.join(errors[:5])}")
     print("mcp-check: http: no token 401; the coach's token: 403 for sleep, daily metrics without sleep")
 
 

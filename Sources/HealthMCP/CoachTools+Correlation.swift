@@ -22,7 +22,8 @@ extension CoachTools {
                         "Last day of the first metric (default today, or the last day with data when nothing is newer)."),
                     "lag": Schema.integer("Days between the first metric's day and the second's (default 0).", 0...3),
                 ], required: ["metric_a", "metric_b"]),
-            annotations: Tool.Annotations(readOnlyHint: true, idempotentHint: true, openWorldHint: false)),
+            annotations: Tool.Annotations(readOnlyHint: true, idempotentHint: true, openWorldHint: false),
+            outputSchema: OutputSchema.correlation),
         Tool(
             name: "compare_around_event", title: "Before and after a day",
             description:
@@ -32,7 +33,8 @@ extension CoachTools {
                     "date": Schema.date("The event's day."),
                     "days": Schema.integer("Days on each side (default 14).", 3...28),
                 ], required: ["date"]),
-            annotations: Tool.Annotations(readOnlyHint: true, idempotentHint: true, openWorldHint: false)),
+            annotations: Tool.Annotations(readOnlyHint: true, idempotentHint: true, openWorldHint: false),
+            outputSchema: OutputSchema.aroundEvent),
     ]
 
     func correlateMetrics(_ arguments: ToolArguments) async throws -> Answer {
@@ -79,13 +81,10 @@ extension CoachTools {
             "spearman_strength": .string(Correlation.strength(correlation.spearman)),
         ]
         let later = lag == 0 ? "the same day" : lag == 1 ? "the next day" : "\(lag) days later"
-        var summary =
+        let summary =
             "\(a.name) and \(b.name) (\(later)), \(first)–\(last), \(correlation.pairs) paired days: r = \(figure(correlation.pearson, 2)) (\(Correlation.strength(correlation.pearson))), ρ = \(figure(correlation.spearman, 2)) (\(Correlation.strength(correlation.spearman))). Correlation is not cause."
-        if let note {
-            structured["note"] = .string(note)
-            summary += " " + note
-        }
-        return Answer(structured: .object(structured), summary: summary)
+        if note != nil { structured["latest_data"] = .string(last.description) }
+        return Answer(structured: .object(structured), summary: summary + Self.noting(note))
     }
 
     /// The metrics `compare_around_event` compares, by name in ``metrics``.

@@ -18,7 +18,8 @@ extension CoachTools {
                     "energy (kcal, the default when energy may be read) or duration (minutes).",
                     oneOf: TrainingLoad.Basis.allCases.map(\.rawValue)),
             ]),
-            annotations: Tool.Annotations(readOnlyHint: true, idempotentHint: true, openWorldHint: false))
+            annotations: Tool.Annotations(readOnlyHint: true, idempotentHint: true, openWorldHint: false),
+            outputSchema: OutputSchema.trainingLoad)
     }
 
     func trainingLoad(_ arguments: ToolArguments) async throws -> Answer {

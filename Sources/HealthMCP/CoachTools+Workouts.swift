@@ -20,14 +20,14 @@ extension CoachTools {
                     [
                         "id": id, "max_hr": Schema.integer("Maximum heart rate for the zones, bpm.", 100...250),
                         "split_unit": Schema.string("km (default) or mi.", oneOf: ["km", "mi"]),
-                    ], required: ["id"]), annotations: readOnly),
+                    ], required: ["id"]), annotations: readOnly, outputSchema: OutputSchema.workoutDetails),
             Tool(
                 name: "get_workout_route", title: "A workout's route",
                 description:
                     "The workout's route as [latitude, longitude, elevation m or null, seconds from the start or null] points, evenly thinned to max_points (first and last kept), with its length in km. Needs activity data (a route tells the distance).",
                 inputSchema: Schema.object(
                     ["id": id, "max_points": Schema.integer("At most this many points (default 500).", 2...2_000)],
-                    required: ["id"]), annotations: readOnly),
+                    required: ["id"]), annotations: readOnly, outputSchema: OutputSchema.workoutRoute),
         ]
     }
 

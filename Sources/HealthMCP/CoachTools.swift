@@ -37,9 +37,10 @@ public struct CoachTools: Sendable {
 
     // MARK: Definitions
 
-    /// The tools offered (`log_subjective` only when writes are allowed).
+    /// The tools offered (`log_subjective` only when writes are allowed), each with the schema
+    /// of its answer (``OutputSchema``). Every tool but `log_subjective` only reads.
     public var definitions: [Tool] {
-        let readOnly = Tool.Annotations(readOnlyHint: true, openWorldHint: false)
+        let readOnly = Tool.Annotations(readOnlyHint: true, idempotentHint: true, openWorldHint: false)
         let range = { (what: String) -> [String: Value] in
             [
                 "from": Schema.date("First local day of \(what), inclusive (YYYY-MM-DD)."),
@@ -62,7 +63,10 @@ public struct CoachTools: Sendable {
                     "lon": .object([
                         "type": "number", "minimum": -180, "maximum": 180, "description": "Longitude for the weather, with lat.",
                     ]),
-                ]), annotations: .init(readOnlyHint: true, openWorldHint: true)),
+                ]),
+                // Open world: with lat and lon it asks Open-Meteo for the weather.
+                annotations: .init(readOnlyHint: true, idempotentHint: true, openWorldHint: true),
+                outputSchema: OutputSchema.coachContext),
             Tool(
                 name: "get_daily_metrics", title: "Daily metrics",
                 description:
@@ -70,7 +74,7 @@ public struct CoachTools: Sendable {
                 inputSchema: Schema.object(
                     range("the range").merging([
                         "version": Schema.string("Normalisation version (default norm_v1).", oneOf: ["norm_v1", "norm_v2"])
-                    ]) { $1 }, required: ["from", "to"]), annotations: readOnly),
+                    ]) { $1 }, required: ["from", "to"]), annotations: readOnly, outputSchema: OutputSchema.dailyMetrics),
             Tool(
                 name: "get_sleep", title: "Sleep per night",
                 description:
@@ -78,14 +82,14 @@ public struct CoachTools: Sendable {
                 inputSchema: Schema.object(
                     range("the nights (by wake day)").merging([
                         "include_timeline": Schema.bool("Also give each main sleep's stage timeline (larger answers).")
-                    ]) { $1 }, required: ["from", "to"]), annotations: readOnly),
+                    ]) { $1 }, required: ["from", "to"]), annotations: readOnly, outputSchema: OutputSchema.sleep),
             Tool(
                 name: "get_readiness", title: "Readiness",
                 description:
                     "The readiness score (0–100) and band of each day, with every contributor's value, baseline, normal band and explanation. Give `date`, or `from` and `to` (at most \(Self.pageScores) days); neither: today, or the last day with data when nothing is newer.",
                 inputSchema: Schema.object(
                     range("the range").merging(["date": Schema.date("One day (instead of from and to).")]) { $1 }),
-                annotations: readOnly),
+                annotations: readOnly, outputSchema: OutputSchema.readiness),
             Tool(
                 name: "get_workouts", title: "Workouts",
                 description:
@@ -95,7 +99,7 @@ public struct CoachTools: Sendable {
                         "activity": Schema.string("Only this activity, e.g. Running or Cycling."),
                         "include_route": Schema.bool("Also give each route (latitude, longitude), at most 100 points."),
                         "min_minutes": Schema.integer("Only workouts at least this many minutes long.", 0...10_000),
-                    ]) { $1 }, required: ["from", "to"]), annotations: readOnly),
+                    ]) { $1 }, required: ["from", "to"]), annotations: readOnly, outputSchema: OutputSchema.workouts),
             Tool(
                 name: "get_trends", title: "Trend of a metric",
                 description:
@@ -108,7 +112,7 @@ public struct CoachTools: Sendable {
                             "The period's last day (default today, or the last day with data when nothing is newer)."),
                         "exclude_travel_days": Schema.bool(
                             "Leave out the days spent in another time zone than the usual one (default false)."),
-                    ], required: ["metric", "period"]), annotations: readOnly),
+                    ], required: ["metric", "period"]), annotations: readOnly, outputSchema: OutputSchema.trends),
             Tool(
                 name: "compare_periods", title: "Compare two periods",
                 description:
@@ -118,12 +122,13 @@ public struct CoachTools: Sendable {
                         "a_from": Schema.date("Period A's first day."), "a_to": Schema.date("Period A's last day."),
                         "b_from": Schema.date("Period B's first day."), "b_to": Schema.date("Period B's last day."),
                         "metric": Schema.string("Only this metric (default all).", oneOf: metricNames),
-                    ], required: ["a_from", "a_to", "b_from", "b_to"]), annotations: readOnly),
+                    ], required: ["a_from", "a_to", "b_from", "b_to"]), annotations: readOnly,
+                outputSchema: OutputSchema.comparePeriods),
             Tool(
                 name: "list_data_types", title: "What data there is",
                 description:
                     "Every kind of sample stored: its HealthKit type, kind of data, number of samples, first and last date, and sources.",
-                inputSchema: Schema.object([:]), annotations: readOnly),
+                inputSchema: Schema.object([:]), annotations: readOnly, outputSchema: OutputSchema.dataTypes),
             Tool(
                 name: "query_samples", title: "Samples of one type, aggregated",
                 description:
@@ -135,7 +140,8 @@ public struct CoachTools: Sendable {
                         ),
                         "bucket": Schema.string("hour or day (default day).", oneOf: ["hour", "day"]),
                         "unit": Schema.string("A HealthKit unit such as count/min, kg, kcal (default: the samples' own)."),
-                    ]) { $1 }, required: ["type", "from", "to"]), annotations: readOnly),
+                    ]) { $1 }, required: ["type", "from", "to"]), annotations: readOnly,
+                outputSchema: OutputSchema.querySamples),
         ]
         tools += Self.workoutTools
         tools.append(Self.trainingLoadTool)
@@ -145,7 +151,7 @@ public struct CoachTools: Sendable {
                 Tool(
                     name: "log_subjective", title: "Log how the person feels",
                     description:
-                        "Records the person's own rating of energy, mood and stress (1–5) and a note for a day (default today); what is not given stays as it was.",
+                        "Writes the person's own rating of energy, mood and stress (1–5) and a note into their daily log for a day (default today); what is not given stays as it was. The only tool that writes.",
                     inputSchema: Schema.object([
                         "date": Schema.date("The day (default today)."),
                         "energy": Schema.integer("Energy, 1 (drained) to 5 (full of energy).", 1...5),
@@ -153,7 +159,8 @@ public struct CoachTools: Sendable {
                         "stress": Schema.integer("Stress, 1 (calm) to 5 (very stressed).", 1...5),
                         "note": Schema.string("A short note, at most 500 characters."),
                     ]),
-                    annotations: .init(readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false)))
+                    annotations: .init(readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false),
+                    outputSchema: OutputSchema.logSubjective))
         }
         return tools
     }
