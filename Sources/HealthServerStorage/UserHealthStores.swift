@@ -181,8 +181,8 @@ public final class SQLiteUserHealthStores: UserHealthStores {
     }
 
     /// Reads each user's file in `users/` through a read-only connection, outside the cache
-    /// (a person deleted meanwhile gets no file back); a file that cannot be read, or that
-    /// predates dirty spans, has none to compute.
+    /// (a person deleted meanwhile gets no file back); a file that cannot be read, is not a
+    /// regular file, or predates dirty spans, has none to compute.
     public func usersWithDirtySpans() async throws -> [String] {
         let users = (folder as NSString).appendingPathComponent("users")
         return try await threadPool.runIfActive {
@@ -190,7 +190,10 @@ public final class SQLiteUserHealthStores: UserHealthStores {
             return names.sorted().compactMap { name -> String? in
                 guard name.hasSuffix(".sqlite") else { return nil }
                 let userID = String(name.dropLast(".sqlite".count))
-                guard let path = try? self.path(for: userID) else { return nil }
+                // Regular files only: opening a FIFO named like a store would wait forever.
+                guard let path = try? self.path(for: userID),
+                    (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+                else { return nil }
                 var configuration = HealthDatabase.Configuration()
                 configuration.readOnly = true
                 let dirty = try? HealthDatabase(path: path, configuration: configuration).hasDirtySpans()

@@ -131,6 +131,8 @@ extension I37DaysOffTheRequestPathTests {
             let users = harness.folder.appendingPathComponent("users")
             try Data("x".utf8).write(to: users.appendingPathComponent("notes.txt"))
             try Data("not sqlite".utf8).write(to: users.appendingPathComponent("0123abcd.sqlite"))
+            // A FIFO named like a store: opened, it would wait for a writer forever.
+            #expect(mkfifo(users.appendingPathComponent("0123abce.sqlite").path, 0o600) == 0)
         }
         #expect(try await harness.repositories.healthStores.usersWithDirtySpans() == [alice])
         try await harness.app.test(.router) { _ in
