@@ -39,7 +39,10 @@ public struct CoachTools: Sendable {
 
     /// The tools offered (`log_subjective` only when writes are allowed), each with the schema
     /// of its answer (``OutputSchema``). Every tool but `log_subjective` only reads.
-    public var definitions: [Tool] {
+    public var definitions: [Tool] { Self.definitions(allowWrites: source.allowWrites) }
+
+    /// The tools a server offers with or without writes.
+    public static func definitions(allowWrites: Bool) -> [Tool] {
         let readOnly = Tool.Annotations(readOnlyHint: true, idempotentHint: true, openWorldHint: false)
         let range = { (what: String) -> [String: Value] in
             [
@@ -146,7 +149,7 @@ public struct CoachTools: Sendable {
         tools += Self.workoutTools
         tools.append(Self.trainingLoadTool)
         tools += Self.analysisTools
-        if source.allowWrites {
+        if allowWrites {
             tools.append(
                 Tool(
                     name: "log_subjective", title: "Log how the person feels",

@@ -16,11 +16,14 @@ struct MCPServe: AsyncParsableCommand {
         discussion: """
             Tools: get_coach_context, get_daily_metrics, get_sleep, get_readiness, get_workouts, \
             get_workout_details, get_workout_route, get_training_load, get_trends, compare_periods, \
-            list_data_types, query_samples (and log_subjective with \
-            --allow-writes). Resources: health://coach/context, health://readiness/today, \
-            health://days/{from}/{to}. Prompts: weekly-review, morning-check-in. Standard output \
-            carries only the protocol; messages go to standard error. See docs/mcp.md.
-            """)
+            correlate_metrics, compare_around_event, list_data_types, query_samples (and log_subjective \
+            with --allow-writes), each with the schema of its answer. Resources: health://coach/context, \
+            health://readiness/today, health://days/last-7, health://days/{from}/{to}. Prompts: \
+            weekly-review, morning-check-in, sleep-deep-dive, training-load-check, doctor-visit-summary, \
+            travel-honest-monthly-review. Standard output carries only the protocol; messages go to \
+            standard error. `healthpipe mcp bundle` writes a one-click bundle. See docs/mcp.md.
+            """,
+        subcommands: [MCPBundle.self])
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var zones: ZoneOptions
