@@ -67,6 +67,7 @@ extension CoachTools {
             structured: .object([
                 "a": .object(["from": .string(aFirst.description), "to": .string(aLast.description)]),
                 "b": .object(["from": .string(bFirst.description), "to": .string(bLast.description)]), "metrics": .array(rows),
+                "coverage": .object(["a": coverage(of: a), "b": coverage(of: b)]),
             ]), summary: "A \(aFirst)–\(aLast) against B \(bFirst)–\(bLast): " + lines.joined(separator: "; ") + ".")
     }
 

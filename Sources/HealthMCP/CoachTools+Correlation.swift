@@ -79,6 +79,7 @@ extension CoachTools {
             "pairs": .int(correlation.pairs), "pearson": .number(correlation.pearson),
             "spearman": .number(correlation.spearman), "pearson_strength": .string(Correlation.strength(correlation.pearson)),
             "spearman_strength": .string(Correlation.strength(correlation.spearman)),
+            "coverage": coverage(of: days.filter { ($0.localDate >= first.description) && ($0.localDate <= last.description) }),
         ]
         let later = lag == 0 ? "the same day" : lag == 1 ? "the next day" : "\(lag) days later"
         let summary =
@@ -144,6 +145,10 @@ extension CoachTools {
                 "to": .string(event.adding(days: -1).description),
             ]),
             "metrics": .array(rows), "withheld": .array(withheld.map { .string($0) }),
+            "coverage": coverage(
+                of: days.filter {
+                    $0.localDate >= event.adding(days: -span).description && $0.localDate <= event.adding(days: span).description
+                }),
         ]
         let summary =
             "The \(span) days before \(event) against the \(span) after (the day itself in neither): "

@@ -73,7 +73,7 @@ extension CoachTools {
         let withheld = NormalizedDailyMetrics.categories.intersection(source.withheld)
         var answer: [String: Value] = [
             "days": .array(rows), "version": .string(days.first?.normalizationVersion ?? "norm_v1"),
-            "withheld": .array(withheld.sorted().map { .string($0.rawValue) }),
+            "withheld": .array(withheld.sorted().map { .string($0.rawValue) }), "coverage": coverage(of: days),
         ]
         if pageLast < last { answer["next_from"] = .string(pageLast.adding(days: 1).description) }
         let steps = days.compactMap(\.stepsNormalized)
@@ -173,7 +173,8 @@ extension CoachTools {
         let history = try await days(from: first.adding(days: -ReadinessEngine.historyDays), through: pageLast, version: nil)
         let dates = (first.dayNumber...pageLast.dayNumber).map { LocalDate(dayNumber: $0).description }
         let scores = try ReadinessEngine().scores(on: dates, history: history)
-        var answer: [String: Value] = ["scores": try Self.value(scores)]
+        // The days behind the scores: the page's, and the history each score compares with.
+        var answer: [String: Value] = ["scores": try Self.value(scores), "coverage": coverage(of: history)]
         if pageLast < last { answer["next_from"] = .string(pageLast.adding(days: 1).description) }
         if note != nil { answer["latest_data"] = .string(last.description) }
         var summary: String

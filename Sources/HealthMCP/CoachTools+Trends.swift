@@ -93,7 +93,7 @@ extension CoachTools {
             ]),
             "change": .number(change), "change_percent": .number(percent), "weeks": .array(weeks), "months": .array(months),
             "usual_timezone": .text(usual), "travel_days": .array(travelInPeriod),
-            "travel_days_excluded": .bool(excludeTravel),
+            "travel_days_excluded": .bool(excludeTravel), "coverage": coverage(of: periodDays, usual: usual),
         ]
         if note != nil { structured["latest_data"] = .string(end.description) }
         let digits = name == "sleep_hours" || name == "weight" ? 1 : 0

@@ -27,6 +27,7 @@ extension OutputSchema {
             "usual_timezone": string("The zone most of the period's and baseline's days were in.", nullable: true),
             "travel_days": array("The period's days in another zone (YYYY-MM-DD).", of: string()),
             "travel_days_excluded": boolean("Whether those days (and the baseline's) were left out of every mean."),
+            "coverage": coverage.with(description: "Of the period's days."),
             "latest_data": latestData,
         ], optional: ["latest_data"])
 
@@ -47,7 +48,7 @@ extension OutputSchema {
             "spearman": number("Spearman's ρ, −1…1; null when a series does not vary.", nullable: true),
             "pearson_strength": string("none, weak, moderate or strong, with positive or negative."),
             "spearman_strength": string("The same for ρ."),
-            "latest_data": latestData,
+            "latest_data": latestData, "coverage": coverage.with(description: "Of metric_a's days."),
         ], optional: ["latest_data"])
 
     /// `compare_around_event`.
@@ -67,6 +68,7 @@ extension OutputSchema {
                 "difference_in_sd": number("difference ÷ baseline_sd.", nullable: true),
             ])),
         "withheld": array("The metrics this reader may not see.", of: metric),
+        "coverage": coverage.with(description: "Of the days from the first before to the last after."),
     ])
 
     /// `compare_periods`.
@@ -81,6 +83,7 @@ extension OutputSchema {
                 "difference": number("b_mean − a_mean.", nullable: true),
                 "change_percent": number("The difference in % of a_mean.", nullable: true),
             ])),
+        "coverage": object(["a": coverage, "b": coverage], description: "Of each period."),
     ])
 
     /// `list_data_types`.

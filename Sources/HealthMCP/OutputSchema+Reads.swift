@@ -57,7 +57,7 @@ extension OutputSchema {
                 ])),
             "version": string("The normalisation version (norm_v1, norm_v2)."),
             "withheld": array("Kinds this reader may not see: their fields are null.", of: kind),
-            "next_from": nextFrom,
+            "next_from": nextFrom, "coverage": coverage,
         ], optional: ["next_from"])
 
     /// `get_sleep`: a page of nights.
@@ -122,6 +122,7 @@ extension OutputSchema {
                         ])),
                 ])),
             "next_from": nextFrom, "latest_data": latestData,
+            "coverage": coverage.with(description: "The days behind the scores: the page's and the history before them."),
         ], optional: ["next_from", "latest_data"])
 
     /// Where a workout's figure comes from: `workout` (what it recorded of itself) or

@@ -80,3 +80,12 @@ enum OutputSchema {
         return .object(schema)
     }
 }
+
+extension Value {
+    /// This schema with `description` in place of its own.
+    func with(description: String) -> Value {
+        guard case .object(var fields) = self else { return self }
+        fields["description"] = .string(description)
+        return .object(fields)
+    }
+}
