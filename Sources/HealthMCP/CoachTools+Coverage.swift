@@ -10,9 +10,9 @@ import MCP
 /// lived in another zone than the usual one, and which kinds the reader may not see.
 extension CoachTools {
     /// Runs of missing days listed per metric; the others are counted.
-    static let coverageRunsShown = 20
+    static let coverageRunsShown = 10
     /// Days in another zone listed; the others are counted.
-    static let coverageZoneDaysShown = 60
+    static let coverageZoneDaysShown = 31
 
     /// The coverage of `days` (one per local day, in order) for this reader; `usual` is the
     /// usual zone when the tool has its own, else the zone most of `days` were in.

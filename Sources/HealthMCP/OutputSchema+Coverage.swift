@@ -14,7 +14,7 @@ extension OutputSchema {
                 of: object([
                     "metric": metric, "days_with_data": integer(),
                     "missing": array(
-                        "Runs of days without a value (at most 20), oldest first: no data, never zero.",
+                        "Runs of days without a value (at most 10), oldest first: no data, never zero.",
                         of: object(["from": string(), "to": string()])),
                     "missing_runs_not_shown": integer(),
                 ])),
@@ -28,7 +28,7 @@ extension OutputSchema {
                         description: "Nights by what measured them."),
                 ], optional: ["steps", "sleep"], description: "Only for kinds this reader may see."),
             "usual_timezone": string("The zone most of the days were in.", nullable: true),
-            "other_timezone_days": array("Days in another zone (at most 60).", of: string()),
+            "other_timezone_days": array("Days in another zone (at most 31).", of: string()),
             "other_timezone_days_not_shown": integer(),
             "withheld": array("Kinds this reader may not see: left out, not zero.", of: kind),
         ], description: "How complete the days behind the answer are (docs/mcp.md §Coverage).")
