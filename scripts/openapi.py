@@ -294,6 +294,20 @@ for route in ["/v1/workouts", "/v1/workouts/{id}"]:
     paths[route]["get"]["responses"]["200"]["headers"] = withheld
 for route, needs in [("/v1/workouts", "workouts"), ("/v1/workouts/{id}", "workouts"), ("/v1/workouts/{id}/route", "workouts and activity (a route tells the distance)"), ("/v1/workouts/{id}/heart-rate", "workouts and heart"), ("/v1/sleep", "sleep"), ("/v1/readiness", "steps, energy, heart and sleep"), ("/v1/changes", "the type's kind of")]:
     paths[route]["get"]["description"] += f" Needs read access to {needs} data (403 otherwise)."
+# Conditional reads (issue 37 §3; api.md §Conditional reads): every GET answering JSON has an ETag.
+if_none_match = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},
+                 "description": "ETags of answers the client holds (or *): a 304 without a body while the answer is the same."}
+for route, methods in doc["paths"].items():
+    get = methods.get("get")
+    if not get or "application/json" not in get["responses"].get("200", {}).get("content", {}):
+        continue
+    get.setdefault("parameters", []).append(if_none_match)
+    # A copy: some operations share one headers dict (HealthPipe-Withheld).
+    get["responses"]["200"]["headers"] = dict(get["responses"]["200"].get("headers", {}), **{
+        "ETag": {"description": "The answer's tag: the SHA-256 of its bytes (16 bytes, base64url), quoted.", "schema": {"type": "string"}},
+        "Cache-Control": {"description": "private, no-cache: kept by the client, asked again with If-None-Match.", "schema": {"type": "string"}}})
+    get["responses"]["304"] = {"description": "Not Modified: the answer is the one If-None-Match names (no body).",
+                               "headers": {"ETag": {"schema": {"type": "string"}}}}
 text = json.dumps(doc, indent=2, ensure_ascii=False)
 path = os.path.join(os.path.dirname(__file__), '..', 'Sources/HealthServer/Resources/openapi.json')
 with open(path, 'w') as out:

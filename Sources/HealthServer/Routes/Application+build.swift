@@ -88,6 +88,7 @@ public func buildApplication(
         shutdownGrace: .milliseconds(Int64(min(max(0, configuration.importShutdownGrace), 86_400) * 1000)))
     let dayService = DayRecomputeService(queue: routes.days, recomputer: routes.recomputer)
     router.add(middleware: BodyLimitMiddleware(bytes: configuration.maxBodyBytes))
+    router.add(middleware: ConditionalGetMiddleware())
     router.get("/healthz") { _, _ in ["status": "ok"] }
     router.get("/readyz") { _, _ in try await routes.ready() }
     router.get("/openapi.json") { _, _ in
