@@ -20,6 +20,7 @@ structured content, over stdio and over HTTP, validates against its tool's schem
 import asyncio
 import datetime
 import json
+import statistics
 import subprocess
 import sys
 import time
@@ -231,6 +232,23 @@ async def stdio_part():
             check(abs(answer["pearson"] - pearson) < 1e-9, f"correlate {a}/{b}: r {answer['pearson']} != scipy {pearson}")
             check(abs(answer["spearman"] - spearman) < 1e-9, f"correlate {a}/{b}: rho {answer['spearman']} != scipy {spearman}")
         print(f"mcp-check: correlate_metrics equals scipy's r and rho on 3 pairs of metrics")
+        # compare_around_event against the same computation on the year's days (docs/mcp.md §Analysis).
+        event = datetime.date.fromisoformat(last) - datetime.timedelta(days=100)
+        around = structured(await session.call_tool(
+            "compare_around_event", {"date": event.isoformat(), "days": 21}), "compare_around_event")
+        def values(metric, offsets):
+            found = (by_date.get((event + datetime.timedelta(days=o)).isoformat(), {}).get(keys[metric]) for o in offsets)
+            return [v for v in found if v is not None]
+        for row in around["metrics"]:
+            before, after = values(row["metric"], range(-21, 0)), values(row["metric"], range(1, 22))
+            baseline = values(row["metric"], range(-60, 0))
+            check(row["before_days"] == len(before) and row["after_days"] == len(after), f"around {row['metric']}: days")
+            expected = statistics.fmean(after) - statistics.fmean(before)
+            check(abs(row["difference"] - expected) < 1e-9, f"around {row['metric']}: {row['difference']} != {expected}")
+            sd = statistics.stdev(baseline)
+            check(abs(row["baseline_sd"] - sd) < 1e-9, f"around {row['metric']}: sd {row['baseline_sd']} != {sd}")
+            check(abs(row["difference_in_sd"] - expected / sd) < 1e-9, f"around {row['metric']}: in sd")
+        print(f"mcp-check: compare_around_event equals the same means and deviations on {len(around['metrics'])} metrics")
 
         for uri in ["health://coach/context", "health://readiness/today", f"health://days/{month_from}/{last}"]:
             contents = (await session.read_resource(uri)).contents
