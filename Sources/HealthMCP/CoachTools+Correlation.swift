@@ -47,15 +47,7 @@ extension CoachTools {
         let a = try metric(nameA)
         let b = try metric(nameB)
         let lag = try arguments.integer("lag", in: 0...3) ?? 0
-        var note: String?
-        let last: LocalDate
-        if let to = try arguments.date("to") {
-            last = to
-        } else {
-            let anchor = try await source.anchor()
-            last = anchor.day
-            note = anchor.movedNote(days: 90)
-        }
+        let (last, note) = try await lastDay(arguments, "to", days: 90)
         let first = try arguments.date("from") ?? last.adding(days: -89)
         guard first <= last else { throw ToolError(message: "from is after to", hint: "Give from ≤ to.") }
         guard last.dayNumber - first.dayNumber < 3660 else {

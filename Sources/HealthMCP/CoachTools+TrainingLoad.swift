@@ -29,15 +29,7 @@ extension CoachTools {
             throw DataWithheld(kinds: [.energy])
         }
         basis = basis ?? (source.withheld.contains(.energy) ? .duration : .energy)
-        let through: LocalDate
-        var note: String?
-        if let date = try arguments.date("date") {
-            through = date
-        } else {
-            let anchor = try await source.anchor()
-            through = anchor.day
-            note = anchor.movedNote(days: TrainingLoad.chronicDays)
-        }
+        let (through, note) = try await lastDay(arguments, "date", days: TrainingLoad.chronicDays)
         let zone = source.normalization.homeZone
         let first = through.adding(days: -(TrainingLoad.chronicDays - 1))
         let window = DateInterval(

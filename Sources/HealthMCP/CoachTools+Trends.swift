@@ -35,16 +35,7 @@ extension CoachTools {
             throw ToolError(message: "period must be 7, 30, 90 or 365", hint: "For example period=30.")
         }
         let excludeTravel = try arguments.bool("exclude_travel_days")
-        // Without `date`: to the last day with data when nothing is newer (the answer says so).
-        let end: LocalDate
-        var note: String?
-        if let date = try arguments.date("date") {
-            end = date
-        } else {
-            let anchor = try await source.anchor()
-            end = anchor.day
-            note = anchor.movedNote(days: period)
-        }
+        let (end, note) = try await lastDay(arguments, "date", days: period)
         let start = end.adding(days: -(period - 1))
         let baselineStart = start.adding(days: -Self.trendBaselineDays)
         let days = try await days(from: baselineStart, through: end, version: nil)
@@ -108,6 +99,15 @@ extension CoachTools {
                 + (excludeTravel ? " and are left out (with the baseline's)." : "; exclude_travel_days=true leaves them out.")
         }
         return Answer(structured: .object(structured), summary: text + Self.noting(note))
+    }
+
+    /// The last day of a tool's range: the argument `name` when given, else today — or the
+    /// last day with data when nothing is newer, with the note that says so (`days`: the
+    /// range's length, for the note).
+    func lastDay(_ arguments: ToolArguments, _ name: String, days: Int) async throws -> (day: LocalDate, note: String?) {
+        if let date = try arguments.date(name) { return (date, nil) }
+        let anchor = try await source.anchor()
+        return (anchor.day, anchor.movedNote(days: days))
     }
 
     /// The mean of the values present, and how many there were.
