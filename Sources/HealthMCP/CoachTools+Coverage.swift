@@ -46,9 +46,9 @@ extension CoachTools {
             sources["sleep"] = .object(
                 Dictionary(uniqueKeysWithValues: SleepBasis.allCases.map { ($0.rawValue, Value.int(counts[$0] ?? 0)) }))
         }
-        let zones = Dictionary(grouping: days.map(\.timezoneIdentifier), by: { $0 }).mapValues(\.count)
-        let usual = usual ?? zones.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-        let away = days.filter { $0.timezoneIdentifier != usual }.map(\.localDate)
+        let usual = usual ?? usualZone(of: days)
+        // A day without data has the fallback zone, not one the person lived in: never "away".
+        let away = days.filter { hasData($0) && $0.timezoneIdentifier != usual }.map(\.localDate)
         return .object([
             "days": .int(days.count), "from": .text(days.first?.localDate), "to": .text(days.last?.localDate),
             "metrics": .array(metrics), "sources": .object(sources), "usual_timezone": .text(usual),
@@ -56,5 +56,17 @@ extension CoachTools {
             "other_timezone_days_not_shown": .int(max(0, away.count - Self.coverageZoneDaysShown)),
             "withheld": .array(source.withheld.sorted().map { .string($0.rawValue) }),
         ])
+    }
+
+    /// Whether the day holds a value of a metric this reader may see: only such days tell
+    /// where the person was (a day without data gets the fallback zone).
+    func hasData(_ day: NormalizedDailyMetrics) -> Bool {
+        Self.metrics.contains { !source.withheld.contains($0.category) && $0.value(day) != nil }
+    }
+
+    /// The zone most of the days with data were in (ties: the first by name); `nil` without any.
+    func usualZone(of days: [NormalizedDailyMetrics]) -> String? {
+        let zones = Dictionary(grouping: days.filter(hasData).map(\.timezoneIdentifier), by: { $0 }).mapValues(\.count)
+        return zones.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
     }
 }

@@ -22,6 +22,10 @@ extension CoachTools {
         guard let name = try arguments.string("metric") else {
             throw ToolError(message: "metric is required", hint: "One of \(Self.trendMetricNames.joined(separator: ", ")).")
         }
+        guard Self.trendMetricNames.contains(name) else {
+            throw ToolError(
+                message: "no metric '\(name.prefix(40))'", hint: "Use one of \(Self.trendMetricNames.joined(separator: ", ")).")
+        }
         let unit: String
         var value: ((NormalizedDailyMetrics) -> Double?)?
         if name == "weight" {
@@ -41,10 +45,10 @@ extension CoachTools {
         let days = try await days(from: baselineStart, through: end, version: nil)
         var values: [Double?]
         if let value { values = days.map(value) } else { values = try await weights(days) }
-        // The person's usual zone: the one most of these days were lived in.
-        let zones = Dictionary(grouping: days.map(\.timezoneIdentifier), by: { $0 }).mapValues(\.count)
-        let usual = zones.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-        let travel = days.indices.filter { days[$0].timezoneIdentifier != usual }
+        // The person's usual zone: the one most of these days with data were lived in; a day
+        // without data (the fallback zone) is never a travel day.
+        let usual = usualZone(of: days)
+        let travel = days.indices.filter { hasData(days[$0]) && days[$0].timezoneIdentifier != usual }
         if excludeTravel { for index in travel { values[index] = nil } }
         let current = Array(values.suffix(period))
         let periodDays = Array(days.suffix(period))

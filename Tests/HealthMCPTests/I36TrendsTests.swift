@@ -80,4 +80,32 @@ import Testing
         #expect(withheld.isError == true)
         #expect(CoachTools.kindsNeeded(tool: "get_trends", metric: "weight", type: nil) == [.body])
     }
+
+    /// Days before the data have no zone of their own (the fallback, UTC here): they neither
+    /// decide the usual zone nor count as travel, though they outnumber the days with data.
+    @Test func i36_daysWithoutDataAreNeverTravelDays() async throws {
+        let end = LocalDate("2024-06-10")!
+        let days = (0..<90).map { back -> NormalizedDailyMetrics in
+            let date = end.adding(days: -back)
+            guard back < 20 else {
+                var empty = I36AnalysisToolsTests.day(date)
+                empty.timezoneIdentifier = "UTC"
+                return empty
+            }
+            var day = I36AnalysisToolsTests.day(date, steps: back < 3 ? 4000 : 1000)
+            day.timezoneIdentifier = back < 3 ? "Asia/Tokyo" : "Europe/Paris"
+            return day
+        }
+        let result = await I36AnalysisToolsTests.tools(days).call(
+            "get_trends", arguments: ["metric": "steps", "period": 90, "date": "2024-06-10", "exclude_travel_days": true])
+        let trend = try #require(result.structuredContent?.objectValue)
+        #expect(trend["usual_timezone"]?.stringValue == "Europe/Paris")
+        #expect(trend["travel_days"]?.arrayValue == ["2024-06-08", "2024-06-09", "2024-06-10"])
+        #expect(trend["mean"]?.doubleValue == 1000 && trend["days_with_data"]?.intValue == 17)
+        let coverage = try #require(trend["coverage"]?.objectValue)
+        #expect(coverage["other_timezone_days"]?.arrayValue == ["2024-06-08", "2024-06-09", "2024-06-10"])
+        let unknown = await I36AnalysisToolsTests.tools(days).call("get_trends", arguments: ["metric": "mood", "period": 7])
+        let text = unknown.content.compactMap { if case .text(let text, _, _) = $0 { text } else { nil } }.joined()
+        #expect(unknown.isError == true && text.contains("hrv, weight"), "\(text)")
+    }
 }

@@ -22,7 +22,20 @@ struct MCPBundle: ParsableCommand {
     @Option(help: .hidden)
     var binary: String?
 
+    func validate() throws {
+        guard !out.isEmpty, out != "-" else {
+            throw ValidationError("--out takes a file path (the bundle is a zip, not a stream)")
+        }
+    }
+
     func run() throws {
+        // Only a new file or an older bundle is replaced: never a folder, a device, a FIFO or a link.
+        if let type = try? FileManager.default.attributesOfItem(atPath: out)[.type] as? FileAttributeType,
+            type != .typeRegular
+        {
+            printError("error: \(out) exists and is not a regular file; give --out a file path such as healthpipe.mcpb")
+            throw ExitCode(2)
+        }
         let executable = binary ?? Self.runningBinary()
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             printError("error: \(executable) is not an executable file")
