@@ -259,7 +259,7 @@ async def stdio_part():
             ("weekly-review", {"week_ending": last}, "get_daily_metrics"),
             ("sleep-deep-dive", {"ending": last, "nights": "14"}, "get_sleep"),
             ("training-load-check", {"ending": last}, "get_training_load"),
-            ("doctor-visit-summary", {"from": month_from, "to": last}, "get_trends"),
+            ("doctor-visit-summary", {"from": month_from, "to": last}, "compare_periods"),
             ("travel-honest-monthly-review", {"month": last[:7]}, "time zone"),
         ]:
             prompt = await session.get_prompt(name, arguments)

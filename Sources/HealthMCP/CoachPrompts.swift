@@ -46,7 +46,7 @@ enum CoachPrompts {
                 """
                 Good morning. Use get_coach_context and get_readiness for today. Tell me in three sentences \
                 how ready I am today and why (name the contributors that moved the score), and what kind of \
-                training suits today. If something is missing, say so instead of guessing.
+                training suits today. \(honesty)
                 """
             )
         },
@@ -117,9 +117,10 @@ enum CoachPrompts {
             return (
                 "Doctor-visit summary of \(period)",
                 """
-                Prepare a summary of my health data \(period) for a visit to my doctor. Use get_trends over a period of 90 \
-                for resting_hr, hrv, sleep_hours and steps, query_samples for body mass where there is any, get_daily_metrics for the days with the highest \
-                and lowest values, and list_data_types for what is recorded at all. Write it as a clinician would want \
+                Prepare a summary of my health data \(period) for a visit to my doctor. Use get_daily_metrics for every \
+                day of that period (it pages with next_from; its coverage says what was measured), compare_periods \
+                between the period's first and second halves for resting_hr, hrv, sleep_hours and steps, \
+                query_samples for body mass where there is any, and list_data_types for what is recorded at all. Write it as a clinician would want \
                 it: a short table per measure (average, range, trend, the days it was measured out of the days in the \
                 period, the devices it came from), then the notable changes with their dates. No diagnosis and no \
                 advice: facts only, each with its unit. \(honesty)

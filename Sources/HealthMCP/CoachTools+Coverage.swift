@@ -36,7 +36,11 @@ extension CoachTools {
         }
         var sources: [String: Value] = [:]
         if !source.withheld.contains(.steps) {
-            let counts = Dictionary(grouping: days.compactMap { $0.stepsSources?.primarySource }, by: { $0 }).mapValues(\.count)
+            // A family the rules do not name (a day posted as a day) counts as `other`.
+            let families = days.compactMap { $0.stepsSources?.primarySource }.map { name in
+                SourceCategory(rawValue: name)?.rawValue ?? SourceCategory.other.rawValue
+            }
+            let counts = Dictionary(grouping: families, by: { $0 }).mapValues(\.count)
             sources["steps"] = .object(
                 Dictionary(
                     uniqueKeysWithValues: SourceCategory.allCases.map { ($0.rawValue, Value.int(counts[$0.rawValue] ?? 0)) }))

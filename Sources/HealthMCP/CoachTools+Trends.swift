@@ -64,7 +64,7 @@ extension CoachTools {
                 "from": .string(periodDays[range.lowerBound].localDate),
                 "to": .string(periodDays[range.upperBound - 1].localDate),
                 "mean": .number(groupMean), "days_with_data": .int(groupDays),
-                "total": counted ? .number(current[range].compactMap { $0 }.reduce(0, +)) : .null,
+                "total": counted ? .number(Self.total(current[range])) : .null,
             ])
         }
         let weeks = stride(from: 0, to: periodDays.count, by: 7).map { group($0..<min($0 + 7, periodDays.count)) }
@@ -81,7 +81,7 @@ extension CoachTools {
         var structured: [String: Value] = [
             "metric": .string(name), "unit": .string(unit), "period_days": .int(period), "from": .string(start.description),
             "to": .string(end.description), "mean": .number(mean), "days_with_data": .int(count),
-            "total": counted ? .number(current.compactMap { $0 }.reduce(0, +)) : .null,
+            "total": counted ? .number(Self.total(current[...])) : .null,
             "baseline": .object([
                 "from": .string(baselineStart.description), "to": .string(start.adding(days: -1).description),
                 "mean": .number(baselineMean), "days_with_data": .int(baselineCount),
@@ -112,6 +112,12 @@ extension CoachTools {
         if let date = try arguments.date(name) { return (date, nil) }
         let anchor = try await source.anchor()
         return (anchor.day, anchor.movedNote(days: days))
+    }
+
+    /// The sum of the values present; `nil` without any (no data is never a total of 0).
+    static func total(_ values: ArraySlice<Double?>) -> Double? {
+        let present = values.compactMap { $0 }
+        return present.isEmpty ? nil : present.reduce(0, +)
     }
 
     /// The mean of the values present, and how many there were.

@@ -102,6 +102,9 @@ import Testing
         #expect(trend["usual_timezone"]?.stringValue == "Europe/Paris")
         #expect(trend["travel_days"]?.arrayValue == ["2024-06-08", "2024-06-09", "2024-06-10"])
         #expect(trend["mean"]?.doubleValue == 1000 && trend["days_with_data"]?.intValue == 17)
+        // A week without data has no total: null, never 0.
+        let weeks = try #require(trend["weeks"]?.arrayValue).compactMap(\.objectValue)
+        #expect(weeks.first?["days_with_data"]?.intValue == 0 && weeks.first?["total"] == .null)
         let coverage = try #require(trend["coverage"]?.objectValue)
         #expect(coverage["other_timezone_days"]?.arrayValue == ["2024-06-08", "2024-06-09", "2024-06-10"])
         let unknown = await I36AnalysisToolsTests.tools(days).call("get_trends", arguments: ["metric": "mood", "period": 7])

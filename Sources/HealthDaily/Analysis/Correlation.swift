@@ -48,7 +48,8 @@ public struct Correlation: Hashable, Sendable {
             sxx += dx * dx
             syy += dy * dy
         }
-        guard sxx > 0, syy > 0 else { return nil }
+        // A constant series has no variance, whatever the rounding of its mean left in sxx.
+        guard sxx > 0, syy > 0, x.contains(where: { $0 != x[0] }), y.contains(where: { $0 != y[0] }) else { return nil }
         return max(-1, min(1, sxy / (sxx.squareRoot() * syy.squareRoot())))
     }
 

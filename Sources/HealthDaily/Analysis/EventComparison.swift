@@ -10,9 +10,11 @@ public struct EventComparison: Hashable, Sendable {
     /// A baseline with fewer days of data has no standard deviation.
     public static let minimumBaselineDays = 14
 
+    /// Days with a value before the event, after it, and in the baseline.
     public let beforeDays: Int
     public let afterDays: Int
     public let baselineDays: Int
+    /// The mean of each side; `nil` with fewer than ``minimumDays`` days.
     public let beforeMean: Double?
     public let afterMean: Double?
     /// After − before.
@@ -22,6 +24,8 @@ public struct EventComparison: Hashable, Sendable {
     /// ``difference`` ÷ ``baselineSD``; `nil` without either, or when the baseline does not vary.
     public let differenceInSD: Double?
 
+    /// The comparison of the values `before` and `after` the event day, with the `baseline`
+    /// (the days before the event, those of `before` among them).
     public init(before: [Double], after: [Double], baseline: [Double]) {
         beforeDays = before.count
         afterDays = after.count
@@ -36,7 +40,7 @@ public struct EventComparison: Hashable, Sendable {
             baselineSD = (squares / Double(baseline.count - 1)).squareRoot()
         }
         (self.beforeMean, self.afterMean, self.difference, self.baselineSD) = (beforeMean, afterMean, difference, baselineSD)
-        if let difference, let baselineSD, baselineSD > 0 {
+        if let difference, let baselineSD, baselineSD > 0, baseline.contains(where: { $0 != baseline[0] }) {
             differenceInSD = difference / baselineSD
         } else {
             differenceInSD = nil

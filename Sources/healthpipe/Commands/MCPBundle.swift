@@ -36,7 +36,8 @@ struct MCPBundle: ParsableCommand {
             printError("error: \(out) exists and is not a regular file; give --out a file path such as healthpipe.mcpb")
             throw ExitCode(2)
         }
-        let executable = binary ?? Self.runningBinary()
+        // The file itself, not a link to it (a link would be zipped as a link).
+        let executable = URL(fileURLWithPath: binary ?? Self.runningBinary()).resolvingSymlinksInPath().path
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             printError("error: \(executable) is not an executable file")
             throw ExitCode(2)

@@ -272,7 +272,6 @@ import Testing
         func deleteStore(for userID: String) async throws -> (samples: Int, bytes: Int64) {
             try await inner.deleteStore(for: userID)
         }
-
         func usersWithDirtySpans() async throws -> [String] { try await inner.usersWithDirtySpans() }
     }
 
