@@ -53,11 +53,11 @@ extension CoachTools {
         guard last.dayNumber - first.dayNumber < 3660 else {
             throw ToolError(message: "the range is over 3,660 days", hint: "Ask for ten years at most.")
         }
+        // One day each from `first` (the source's order): metric_a's days, then metric_b's `lag` later.
         let days = try await days(from: first, through: last.adding(days: lag), version: nil)
-        let byDate = Dictionary(days.map { ($0.localDate, $0) }, uniquingKeysWith: { _, later in later })
-        let dates = (first.dayNumber...last.dayNumber).map(LocalDate.init(dayNumber:))
-        let x = dates.map { byDate[$0.description].flatMap(a.value) }
-        let y = dates.map { byDate[$0.adding(days: lag).description].flatMap(b.value) }
+        let count = last.dayNumber - first.dayNumber + 1
+        let x = days.prefix(count).map(a.value)
+        let y = days.dropFirst(lag).prefix(count).map(b.value)
         let paired = zip(x, y).filter { $0 != nil && $1 != nil }.count
         guard let correlation = Correlation(x, y) else {
             throw ToolError(
@@ -71,7 +71,7 @@ extension CoachTools {
             "pairs": .int(correlation.pairs), "pearson": .number(correlation.pearson),
             "spearman": .number(correlation.spearman), "pearson_strength": .string(Correlation.strength(correlation.pearson)),
             "spearman_strength": .string(Correlation.strength(correlation.spearman)),
-            "coverage": coverage(of: days.filter { ($0.localDate >= first.description) && ($0.localDate <= last.description) }),
+            "coverage": coverage(of: Array(days.prefix(count))),
         ]
         let later = lag == 0 ? "the same day" : lag == 1 ? "the next day" : "\(lag) days later"
         let summary =
@@ -90,10 +90,11 @@ extension CoachTools {
         }
         let span = try arguments.integer("days", in: 3...28) ?? 14
         let baselineDays = 60
+        // One day each from `baselineDays` before the event (the source's order): day `offset`
+        // from the event is at `offset + baselineDays`.
         let days = try await days(from: event.adding(days: -baselineDays), through: event.adding(days: span), version: nil)
-        let byDate = Dictionary(days.map { ($0.localDate, $0) }, uniquingKeysWith: { _, later in later })
         let values = { (value: (NormalizedDailyMetrics) -> Double?, offsets: ClosedRange<Int>) -> [Double] in
-            offsets.compactMap { byDate[event.adding(days: $0).description].flatMap(value) }
+            offsets.compactMap { days.indices.contains($0 + baselineDays) ? value(days[$0 + baselineDays]) : nil }
         }
         var rows: [Value] = []
         var withheld: [String] = []
@@ -137,10 +138,7 @@ extension CoachTools {
                 "to": .string(event.adding(days: -1).description),
             ]),
             "metrics": .array(rows), "withheld": .array(withheld.map { .string($0) }),
-            "coverage": coverage(
-                of: days.filter {
-                    $0.localDate >= event.adding(days: -span).description && $0.localDate <= event.adding(days: span).description
-                }),
+            "coverage": coverage(of: Array(days.suffix(2 * span + 1))),
         ]
         let summary =
             "The \(span) days before \(event) against the \(span) after (the day itself in neither): "
