@@ -8,8 +8,10 @@ import HealthCore
 /// Every form carries the session's CSRF token in a hidden `csrf` field.
 public enum AccessPages {
     /// The sign-in form: the person's API token, posted to `action`.
-    public static func signIn(action: String = "/login", csrf: String, error: String? = nil) -> String {
+    /// `next`, when given, is where the sign-in goes on to (an app's consent page).
+    public static func signIn(action: String = "/login", csrf: String, error: String? = nil, next: String? = nil) -> String {
         let message = error.map { "<p class=\"error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? ""
+        let carried = next.map { "<input type=\"hidden\" name=\"next\" value=\"\(HTML.escape($0))\">" } ?? ""
         return document(
             title: "Sign in",
             body: """
@@ -17,7 +19,7 @@ public enum AccessPages {
                 <p>Paste the API token you were given (<code>healthpipe users add</code> prints it once). \
                 It is checked and forgotten: the browser keeps only a session cookie, which ends when you sign out.</p>\
                 \(message)<form method="post" action="\(HTML.escape(action))">\
-                <input type="hidden" name="csrf" value="\(HTML.escape(csrf))">\
+                <input type="hidden" name="csrf" value="\(HTML.escape(csrf))">\(carried)\
                 <label for="token">API token</label>\
                 <input id="token" name="token" type="password" autocomplete="off" required spellcheck="false">\
                 <p><button type="submit">Sign in</button></p></form></section>

@@ -72,6 +72,8 @@ public struct ServerConfiguration: Sendable {
     public var keyGracePeriod: TimeInterval = 7 * 86400
     /// How long a dashboard sign-in lasts, in seconds (12 hours).
     public var sessionLifetime: TimeInterval = 12 * 3600
+    /// The OAuth authorization server of remote MCP clients (docs/oauth.md).
+    public var oauth = OAuthSettings()
     /// After the person declines on the consent page (or answers "Not now"), the dashboard
     /// does not ask again for this long, in seconds (7 days).
     public var consentRepromptInterval: TimeInterval = 7 * 86400
@@ -180,4 +182,20 @@ public enum ServerTLS {
         public let reason: String
         public var description: String { "\(path): \(reason)" }
     }
+}
+
+/// How the OAuth authorization server hands out codes and tokens (docs/oauth.md).
+public struct OAuthSettings: Sendable {
+    /// How long an access token lives, in seconds (1 hour).
+    public var accessTokenLifetime: TimeInterval = 3600
+    /// How long a refresh token lives unused, in seconds (30 days); each use gives a new one.
+    public var refreshTokenLifetime: TimeInterval = 30 * 86400
+    /// How long an authorization code may wait for its redemption, in seconds (5 minutes).
+    public var codeLifetime: TimeInterval = 300
+    /// Most registered clients kept (a client never used is forgotten after a day).
+    public var maxClients = 10_000
+    /// Registrations a minute from one address.
+    public var registrationsPerMinute = 20
+
+    public init() {}
 }

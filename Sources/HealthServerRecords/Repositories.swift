@@ -32,7 +32,7 @@ public protocol UserRepository: Sendable {
     ) async throws -> (APIToken, BearerToken)
     /// The user's tokens, the owner's first, then the scoped ones oldest first, revoked ones included.
     func tokens(userID: String) async throws -> [APIToken]
-    /// Revokes the user's live scoped token `name` at once; `false` when there is none.
+    /// Revokes the user's live scoped token, or connected app (OAuth), `name` at once; `false` when there is none.
     /// (The owner token goes only with the user: ``revoke(name:)``.)
     func revokeToken(userID: String, name: String) async throws -> Bool
     /// Whether the user `id` exists (revoked or not): `false` once deleted.
@@ -131,7 +131,7 @@ public protocol DailyMetricsRepository: Sendable {
 /// Everything the server keeps of its own, in one database: SQLite (`SQLiteServerStore`)
 /// or PostgreSQL (`PostgresServerStore`).
 public protocol ServerStore: UserRepository, DailyMetricsRepository, IdempotencyRepository, ImportJobRepository,
-    DeviceRepository, WebAccessRepository
+    DeviceRepository, WebAccessRepository, OAuthRepository
 {
     /// Releases the database's connections; the store is unusable afterwards.
     func close() async

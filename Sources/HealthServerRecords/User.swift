@@ -40,7 +40,11 @@ public struct User: Hashable, Sendable, Codable {
     /// What this token may read, given the person's consent (`nil`: never decided). A token
     /// with a list of kinds — a scoped token (a coach's) — reads the kinds on its list that
     /// the person granted; the owner's full token reads every kind they have not denied.
+    ///
+    /// An app the person connected by OAuth (``APIToken/Role/connected``) reads the kinds they
+    /// chose for it on its own consent page, less any they deny on the dashboard's.
     public func readableCategories(consent: Consent?) -> Set<HealthDataCategory> {
+        if token.role == .connected, let dataTypes { return dataTypes.subtracting(consent?.denied ?? []) }
         if let dataTypes { return dataTypes.intersection(consent?.granted ?? []) }
         return Set(HealthDataCategory.allCases).subtracting(consent?.denied ?? [])
     }
@@ -68,6 +72,13 @@ public struct APIToken: Hashable, Sendable, Codable {
         /// A token the owner made for someone else (a coach, a dashboard): reads its kinds
         /// that the owner granted, writes only its write kinds, never signs in.
         case scoped
+        /// An app the person connected by OAuth (docs/oauth.md): the grant behind its access
+        /// tokens, whose own secret is never handed out. Reads the kinds the person chose for
+        /// the app (less those denied on the consent page), writes nothing, never signs in.
+        case connected
+
+        /// Scoped and connected tokens: the ones the owner lists, and revokes by name.
+        public var isDelegated: Bool { self != .owner }
     }
 
     /// The name of every owner token (no scoped token may take it).
@@ -118,6 +129,12 @@ public struct APIToken: Hashable, Sendable, Codable {
         APIToken(
             id: id, role: .scoped, name: name, scopes: writeTypes.isEmpty ? [.read] : [.read, .write],
             readTypes: readTypes, writeTypes: writeTypes, createdAt: createdAt)
+    }
+
+    /// An app's grant (``Role/connected``): reads `readTypes`, writes nothing.
+    package static func connected(id: String, name: String, readTypes: Set<HealthDataCategory>, createdAt: Date) -> APIToken {
+        APIToken(
+            id: id, role: .connected, name: name, scopes: [.read], readTypes: readTypes, writeTypes: [], createdAt: createdAt)
     }
 
     /// A scoped token's name: 1–64 letters, digits, `-`, `_` or `.`, and not `owner`.

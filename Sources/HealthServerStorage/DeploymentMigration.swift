@@ -33,6 +33,7 @@ public struct DeploymentMigration: Sendable {
         ("user", "users"), ("api_token", "api_token"), ("daily_metrics", "daily_metrics"),
         ("idempotency_key", "idempotency_key"), ("import_job", "import_job"), ("device", "device"),
         ("device_key", "device_key"), ("consent", "consent"), ("web_session", "web_session"),
+        ("oauth_client", "oauth_client"), ("oauth_code", "oauth_code"), ("oauth_token", "oauth_token"),
     ]
 
     public let serverDatabase: String

@@ -136,7 +136,7 @@ public final class PostgresServerStore: ServerStore, Sendable {
             // job whose end was saved and whose claim was not yet let go (a 500 on the deletion).
             for table in [
                 "daily_metrics", "idempotency_key", "import_claim", "import_upload", "import_job", "device", "consent",
-                "web_session", "api_token", "users",
+                "web_session", "oauth_code", "oauth_token", "api_token", "users",
             ] {
                 let column = table == "users" ? "id" : "user_id"
                 let rows = try await connection.query(
@@ -160,6 +160,7 @@ public final class PostgresServerStore: ServerStore, Sendable {
     }
 
     public func authenticate(_ token: BearerToken) async throws -> User? {
+        guard token.kind == .api else { return nil }
         let rows = try await client.query(
             """
             SELECT \(unescaped: ServerSchema.userTokenColumns), t.hash FROM api_token t JOIN users u ON u.id = t.user_id
@@ -220,13 +221,13 @@ public final class PostgresServerStore: ServerStore, Sendable {
         return try await !client.query(
             """
             UPDATE api_token SET revoked_at = \(now)
-            WHERE user_id = \(userID) AND name = \(name) AND role = 'scoped' AND revoked_at IS NULL RETURNING id
+            WHERE user_id = \(userID) AND name = \(name) AND role <> 'owner' AND revoked_at IS NULL RETURNING id
             """, logger: logger
         ).collect().isEmpty
     }
 
     /// Stores `token` of `userID` with the hash of its secret, in `connection`'s transaction.
-    private static func insert(
+    static func insert(
         _ token: APIToken, hash: Data, userID: String, _ connection: PostgresConnection, logger: Logger
     ) async throws {
         let scopes = Scope.list(token.scopes)

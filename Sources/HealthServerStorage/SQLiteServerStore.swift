@@ -83,7 +83,10 @@ public final class SQLiteServerStore: ServerStore, Sendable {
             try db.execute(
                 sql: "DELETE FROM device_key WHERE device_id IN (SELECT id FROM device WHERE user_id = ?)", arguments: [id])
             removed["device_key"] = db.changesCount
-            let tables = ["daily_metrics", "idempotency_key", "import_job", "device", "consent", "web_session", "api_token"]
+            let tables = [
+                "daily_metrics", "idempotency_key", "import_job", "device", "consent", "web_session", "oauth_code",
+                "oauth_token", "api_token",
+            ]
             for table in tables {
                 try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id])
                 removed[table] = db.changesCount
@@ -102,7 +105,8 @@ public final class SQLiteServerStore: ServerStore, Sendable {
     }
 
     public func authenticate(_ token: BearerToken) async throws -> User? {
-        try await pool.read { db in
+        guard token.kind == .api else { return nil }
+        return try await pool.read { db in
             guard
                 let row = try Row.fetchOne(
                     db,
@@ -156,7 +160,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
             try db.execute(
                 sql: """
                     UPDATE api_token SET revoked_at = ?
-                    WHERE user_id = ? AND name = ? AND role = 'scoped' AND revoked_at IS NULL
+                    WHERE user_id = ? AND name = ? AND role <> 'owner' AND revoked_at IS NULL
                     """,
                 arguments: [Date().timeIntervalSince1970, userID, name])
             return db.changesCount > 0
@@ -164,7 +168,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
     }
 
     /// Stores `token` of `userID` with the hash of its secret.
-    private static func insert(_ token: APIToken, hash: Data, userID: String, _ db: Database) throws {
+    static func insert(_ token: APIToken, hash: Data, userID: String, _ db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO api_token (id, user_id, role, name, scopes, read_types, write_types, hash, created_at)

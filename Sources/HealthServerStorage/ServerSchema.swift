@@ -300,6 +300,55 @@ enum ServerSchema {
             // payload's later optional field): a night of only time in bed has no sleep hours.
             sqlite: "ALTER TABLE daily_metrics ADD COLUMN sleep_source_json TEXT;",
             postgres: ["ALTER TABLE daily_metrics ADD COLUMN sleep_source_json TEXT"]),
+        Migration(
+            id: "server-v9",
+            // OAuth 2.1 for remote MCP clients (docs/oauth.md): registered clients, codes and
+            // tokens by the SHA-256 of their secrets. A grant is an api_token row (scoped, read
+            // only); its codes and tokens name it and go with it.
+            sqlite: """
+                CREATE TABLE oauth_client (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, redirect_uris TEXT NOT NULL,
+                    created_at REAL NOT NULL, used_at REAL
+                );
+                CREATE TABLE oauth_code (
+                    hash BLOB PRIMARY KEY, client_id TEXT NOT NULL, user_id TEXT NOT NULL REFERENCES user(id),
+                    redirect_uri TEXT NOT NULL, challenge TEXT NOT NULL, resource TEXT NOT NULL, kinds TEXT NOT NULL,
+                    expires_at REAL NOT NULL, used_at REAL, grant_id TEXT
+                );
+                CREATE INDEX oauth_code_by_user ON oauth_code(user_id);
+                CREATE TABLE oauth_token (
+                    id TEXT PRIMARY KEY, kind TEXT NOT NULL, hash BLOB NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES user(id), grant_id TEXT NOT NULL, client_id TEXT NOT NULL,
+                    resource TEXT NOT NULL, expires_at REAL NOT NULL, used_at REAL
+                );
+                CREATE INDEX oauth_token_by_user ON oauth_token(user_id);
+                CREATE INDEX oauth_token_by_expiry ON oauth_token(expires_at);
+                """,
+            postgres: [
+                """
+                CREATE TABLE oauth_client (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, redirect_uris TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL, used_at DOUBLE PRECISION
+                )
+                """,
+                """
+                CREATE TABLE oauth_code (
+                    hash BYTEA PRIMARY KEY, client_id TEXT NOT NULL, user_id TEXT NOT NULL REFERENCES users(id),
+                    redirect_uri TEXT NOT NULL, challenge TEXT NOT NULL, resource TEXT NOT NULL, kinds TEXT NOT NULL,
+                    expires_at DOUBLE PRECISION NOT NULL, used_at DOUBLE PRECISION, grant_id TEXT
+                )
+                """,
+                "CREATE INDEX oauth_code_by_user ON oauth_code(user_id)",
+                """
+                CREATE TABLE oauth_token (
+                    id TEXT PRIMARY KEY, kind TEXT NOT NULL, hash BYTEA NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id), grant_id TEXT NOT NULL, client_id TEXT NOT NULL,
+                    resource TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL, used_at DOUBLE PRECISION
+                )
+                """,
+                "CREATE INDEX oauth_token_by_user ON oauth_token(user_id)",
+                "CREATE INDEX oauth_token_by_expiry ON oauth_token(expires_at)",
+            ]),
     ]
 
     /// The columns the stores read into a ``User`` with one of their tokens, `u` the user's

@@ -21,6 +21,8 @@ struct ProblemMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as Problem {
             return try problem.response(from: request, context: context)
+        } catch let problem as OAuthProblem {
+            return try problem.response(from: request, context: context)
         } catch let error as DecodingError {
             return try Problem.decoding(error).response(from: request, context: context)
         } catch let error as WireFieldError {
@@ -102,30 +104,62 @@ func allowedMethods(forPath path: String, among routes: [String]) -> [String] {
 /// (RFC 9110 §11.1). A peer that presented `failures.limit` wrong tokens this minute gets
 /// 429 instead of 401 for the next wrong one until the minute ends — a right token always
 /// passes, so guessing from one address (behind a proxy, everyone's) locks nobody out.
+///
+/// With ``oauth`` (the MCP endpoint) an OAuth access token (`hpa_…`) of the endpoint's
+/// resource authenticates too, and every 401 names the resource's metadata
+/// (`resource_metadata`, RFC 9728 §5.1) so that a remote client can find how to get one.
+/// Elsewhere an access token is refused: it is bound to the MCP endpoint (RFC 8707).
 struct BearerAuthMiddleware: RouterMiddleware {
     typealias Context = HealthRequestContext
     let users: any UserRepository
     let failures: RateLimiter
     let clock: @Sendable () -> Date
+    /// The access tokens this route accepts, and the resource of a request (`nil`: none).
+    var oauth: (repository: any OAuthRepository, endpoints: @Sendable (Request) -> OAuthEndpoints)?
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws
         -> Response
     {
+        let endpoints = oauth.map { $0.endpoints(request) }
+        func challenge(_ error: String?) -> String {
+            var challenge = #"Bearer realm="healthpipe""#
+            if let endpoints { challenge += #", resource_metadata=""# + endpoints.resourceMetadata + #"""# }
+            if let error { challenge += #", error=""# + error + #"""# }
+            return challenge
+        }
         guard let header = request.headers[.authorization] else {
-            throw Problem.unauthorized("send Authorization: Bearer <token> (hp_…)")
+            var problem = Problem.unauthorized("send Authorization: Bearer <token> (hp_…)")
+            problem.headers[.wwwAuthenticate] = challenge(nil)
+            throw problem
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         let token =
             parts.count == 2 && parts[0].lowercased() == "bearer"
             ? BearerToken(parts[1].trimmingCharacters(in: .whitespaces)) : nil
-        guard let token, let user = try await users.authenticate(token) else {
+        var found: User?
+        var detail = token == nil ? "send Authorization: Bearer <token> (hp_…)" : "the token is unknown or revoked"
+        switch token?.kind {
+        case .api: found = try await users.authenticate(token!)
+        case .access:
+            if let oauth, let endpoints,
+                let (user, resource) = try await oauth.repository.authenticateAccess(token!, now: clock())
+            {
+                if resource == endpoints.resource { found = user } else { detail = "the access token is for \(resource)" }
+            } else if oauth == nil {
+                detail = "an OAuth access token is for the MCP endpoint (/mcp) only"
+            } else {
+                detail = "the access token is unknown, expired or revoked"
+            }
+        case .refresh: detail = "a refresh token is for the token endpoint only (/oauth/token)"
+        case nil: break
+        }
+        guard let user = found else {
             let peer = "bearer " + (context.remoteAddress ?? "unknown")
             if let wait = await failures.admit(peer, now: clock()) { throw Problem.tooManyFailures(retryAfter: wait) }
-            var problem = Problem.unauthorized(
-                token == nil ? "send Authorization: Bearer <token> (hp_…)" : "the token is unknown or revoked")
-            problem.headers[.wwwAuthenticate] = #"Bearer realm="healthpipe", error="invalid_token""#
+            var problem = Problem.unauthorized(detail)
+            problem.headers[.wwwAuthenticate] = challenge("invalid_token")
             throw problem
         }
         var context = context

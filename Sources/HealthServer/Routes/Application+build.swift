@@ -18,6 +18,8 @@ public struct ServerRepositories: Sendable {
     public var devices: any DeviceRepository
     /// Consent and dashboard sessions.
     public var web: any WebAccessRepository
+    /// OAuth clients, codes and tokens of remote MCP clients (docs/oauth.md).
+    public var oauth: any OAuthRepository
     /// Where uploaded exports wait for their import.
     public var uploadFolder: String
     /// With several servers on one PostgreSQL database: where uploads wait for whichever
@@ -33,7 +35,7 @@ public struct ServerRepositories: Sendable {
     public init(
         users: any UserRepository, dailyMetrics: any DailyMetricsRepository, healthStores: any UserHealthStores,
         idempotency: any IdempotencyRepository, imports: any ImportJobRepository, devices: any DeviceRepository,
-        web: any WebAccessRepository, uploadFolder: String
+        web: any WebAccessRepository, oauth: any OAuthRepository, uploadFolder: String
     ) {
         self.users = users
         self.dailyMetrics = dailyMetrics
@@ -42,6 +44,7 @@ public struct ServerRepositories: Sendable {
         self.imports = imports
         self.devices = devices
         self.web = web
+        self.oauth = oauth
         self.uploadFolder = uploadFolder
     }
 
@@ -52,7 +55,7 @@ public struct ServerRepositories: Sendable {
     public init(store: any ServerStore, healthStores: any UserHealthStores, dataFolder: String) {
         self.init(
             users: store, dailyMetrics: store, healthStores: healthStores, idempotency: store, imports: store,
-            devices: store, web: store, uploadFolder: (dataFolder as NSString).appendingPathComponent("uploads"))
+            devices: store, web: store, oauth: store, uploadFolder: (dataFolder as NSString).appendingPathComponent("uploads"))
         importQueue = store.sharedImportQueue
         if let shared = store.sharedInFlightSlots { inFlight = shared }
     }
@@ -77,7 +80,7 @@ public func buildApplication(
     if configuration.servesHTTPS { router.add(middleware: StrictTransportSecurityMiddleware()) }
     let imports = ImportRunner(repositories: repositories, limits: .init(configuration), logger: logger)
     let routes = HealthRoutes(configuration: configuration, repositories: repositories, imports: imports)
-    router.add(middleware: ProblemMiddleware(routes: routes.routeListWithMCP + WebRoutes.routes))
+    router.add(middleware: ProblemMiddleware(routes: routes.routeListWithMCP + WebRoutes.routes + OAuthRoutes.routes))
     let importService = ImportService(
         runner: imports,
         claims: repositories.importQueue.map { queue in
@@ -98,23 +101,32 @@ public func buildApplication(
     }
     // One budget of wrong tokens per peer, at /login, /v1 and /mcp.
     let failures = RateLimiter(limit: configuration.failedSignInsPerMinute)
-    WebRoutes(
+    let web = WebRoutes(
         configuration: configuration, repositories: repositories, failures: failures,
-        beforeReadingDays: { try await routes.recomputer.computeDirtyDaysBeforeReading(userID: $0) }
+        beforeReadingDays: { try await routes.recomputer.computeDirtyDaysBeforeReading(userID: $0) })
+    web.register(on: router)
+    OAuthRoutes(
+        configuration: configuration, repositories: repositories, web: web,
+        registrations: RateLimiter(limit: configuration.oauth.registrationsPerMinute)
     ).register(on: router)
     // One budget per token across /v1 and /mcp.
     let limiter = RateLimiter(limit: configuration.requestsPerMinute)
     // The handlers see the user the bearer middleware found (``AuthenticatedContext``).
-    func authenticated(_ path: RouterPath) -> RouterGroup<AuthenticatedContext> {
-        router.group(path)
-            .add(middleware: BearerAuthMiddleware(users: repositories.users, failures: failures, clock: configuration.clock))
+    func authenticated(_ path: RouterPath, oauth: Bool = false) -> RouterGroup<AuthenticatedContext> {
+        var bearer = BearerAuthMiddleware(users: repositories.users, failures: failures, clock: configuration.clock)
+        if oauth {
+            bearer.oauth = (repositories.oauth, { OAuthEndpoints($0, configuration: configuration) })
+        }
+        return router.group(path)
+            .add(middleware: bearer)
             .add(middleware: RateLimitMiddleware(limiter: limiter, clock: configuration.clock))
             .group(context: AuthenticatedContext.self)
     }
     let v1 = authenticated("v1")
     for collection in routes.collections { v1.addRoutes(collection) }
-    // The coach's MCP endpoint: the same token and rate limit as /v1 (docs/mcp.md).
-    authenticated("mcp").addRoutes(routes.mcpRoutes)
+    // The coach's MCP endpoint: the same tokens and rate limit as /v1, and the access tokens
+    // of apps connected by OAuth (docs/mcp.md, docs/oauth.md).
+    authenticated("mcp", oauth: true).addRoutes(routes.mcpRoutes)
     let address = ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "healthpipe")
     let connections = ConnectionLimit(limit: configuration.maxConnections ?? ConnectionLimit.defaultLimit())

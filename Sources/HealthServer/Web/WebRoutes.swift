@@ -55,11 +55,14 @@ struct WebRoutes: Sendable {
     private var sessionCookie: String { secure ? "__Host-hp_session" : "hp_session" }
     private var signInCookie: String { secure ? "__Host-hp_signin" : "hp_signin" }
 
-    func signInPage(_ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
-        if error == nil, try await session(request) != nil { return redirect("/dashboard") }
+    func signInPage(
+        _ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok, next: String? = nil
+    ) async throws -> Response {
+        let next = Self.signInNext(next ?? request.uri.queryParameters["next"].map(String.init))
+        if error == nil, try await session(request) != nil { return redirect(next ?? "/dashboard") }
         // The form's token is also set as a cookie: a forged form from elsewhere has neither.
         let token = request.cookies[signInCookie]?.value ?? Secrets.randomBase64URL()
-        var response = page(AccessPages.signIn(csrf: token, error: error), status: status)
+        var response = page(AccessPages.signIn(csrf: token, error: error, next: next), status: status)
         response.setCookie(cookie(signInCookie, token, maxAge: 3600))
         return response
     }
@@ -79,7 +82,7 @@ struct WebRoutes: Sendable {
             }
             return try await signInPage(
                 request, error: "That token is not valid, or it may not read. Check it and try again.",
-                status: .unauthorized)
+                status: .unauthorized, next: form["next"])
         }
         // Only the person signs in, and so only they decide consent: a token they made for
         // someone else (a coach) reads through the API and never gets a session.
@@ -89,7 +92,7 @@ struct WebRoutes: Sendable {
                 error: "This is '\(user.token.name)', a scoped token \(user.name) made for reading their data "
                     + "through the API: it cannot sign in here. Only \(user.name)'s own token signs in and "
                     + "decides what the scoped tokens may read.",
-                status: .forbidden)
+                status: .forbidden, next: form["next"])
         }
         let id = Secrets.randomBase64URL()
         let now = configuration.clock()
@@ -97,7 +100,8 @@ struct WebRoutes: Sendable {
             idHash: Self.hash(id), userID: user.id, csrfToken: Secrets.randomBase64URL(), now: now,
             expiresAt: now.addingTimeInterval(configuration.sessionLifetime))
         let consent = try await repositories.web.consent(userID: user.id)
-        var response = redirect(consent == nil ? "/consent" : "/dashboard")
+        // Back to an app's consent page when the sign-in was on the way to it (docs/oauth.md).
+        var response = redirect(Self.signInNext(form["next"]) ?? (consent == nil ? "/consent" : "/dashboard"))
         response.setCookie(cookie(sessionCookie, id, maxAge: Int(configuration.sessionLifetime)))
         response.setCookie(cookie(signInCookie, "", maxAge: 0))
         return response
@@ -212,7 +216,7 @@ struct WebRoutes: Sendable {
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let formatter = ISO8601DateFormatter()
-        let rows = try await repositories.users.tokens(userID: user.id).filter { $0.role == .scoped }.map { token in
+        let rows = try await repositories.users.tokens(userID: user.id).filter(\.role.isDelegated).map { token in
             AccessPages.TokenRow(
                 name: token.name, reads: APIToken.describe(token.readTypes),
                 writes: token.scopes.contains(.write) ? APIToken.describe(token.writeTypes) : "—",
@@ -303,7 +307,7 @@ struct WebRoutes: Sendable {
 
     /// A POSTed form of a live session whose CSRF token matches: 401 without a session,
     /// 403 when the token is missing or wrong, or the form comes from another site.
-    private func requireSessionForm(
+    func requireSessionForm(
         _ request: Request
     ) async throws -> (id: String, user: User, csrf: String, form: [String: String]) {
         let form = try await Self.form(request)
@@ -331,31 +335,6 @@ struct WebRoutes: Sendable {
 
     func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
-    }
-
-    /// An `application/x-www-form-urlencoded` body (at most 16 KB) as name → value.
-    static func form(_ request: Request) async throws -> [String: String] {
-        guard let type = request.headers[.contentType], type.lowercased().hasPrefix("application/x-www-form-urlencoded")
-        else {
-            throw Problem(
-                .unsupportedMediaType, "Unsupported media type", detail: "send the form as application/x-www-form-urlencoded")
-        }
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: 16 << 10)
-        } catch is NIOTooManyBytesError {
-            throw Problem(.contentTooLarge, "Body too large", detail: "a form is at most 16 KB")
-        }
-        var fields: [String: String] = [:]
-        for pair in String(buffer: body).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
-            guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else {
-                throw Problem.badRequest("the form is not valid URL encoding")
-            }
-            fields[name] = value
-        }
-        return fields
     }
 
     /// False when the browser says the request comes from another origin (`Origin`, or
