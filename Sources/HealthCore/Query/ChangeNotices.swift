@@ -60,6 +60,16 @@ public final class ChangeNotices: AsyncSequence, Sendable {
         waiter?.resume(returning: filtered)
     }
 
+    /// The notice waiting to be taken, if any, without waiting: for an observer that looks
+    /// when it needs to (a cache before it answers) instead of iterating. Don't mix with
+    /// iterating the same sequence: a waiting iterator takes a notice before it is pending.
+    public func takePending() -> ChangeNotice? {
+        state.withLock { state in
+            defer { state.pending = nil }
+            return state.pending
+        }
+    }
+
     deinit {
         // Dropped without being finished: leave the store's observers (and stop its polling).
         if !state.withLock({ $0.finished }) { onTermination() }

@@ -9,11 +9,12 @@ struct Bench: AsyncParsableCommand {
 
     #if canImport(HealthKit)
         static let benchmarks: [any ParsableCommand.Type] = [
-            BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self, BenchLoad.self,
+            BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self, BenchLoad.self, BenchCache.self,
         ]
     #else
         static let benchmarks: [any ParsableCommand.Type] = [
             BenchImport.self, BenchExport.self, BenchSync.self, BenchAccuracy.self, BenchHealthKit.self, BenchLoad.self,
+            BenchCache.self,
         ]
     #endif
 }
