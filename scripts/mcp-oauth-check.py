@@ -177,7 +177,7 @@ async def main():
         access = third.json()["access_token"]
         check(await mcp_status(http, access) == 200, "oauth: the third connection does not work")
         page = (await person.browser.get("/tokens")).text
-        live = re.findall(r'name="name" value="(mcp-mcp-check-[0-9a-f]{4})"', page)
+        live = re.findall(r'name="name" value="(mcp-mcp-check-[0-9a-f]{8})"', page)
         check(len(live) == 1, f"oauth: {len(live)} live connections listed")
         revoked = await person.browser.post("/tokens/revoke", data={"name": live[0], "csrf": csrf(page)})
         check(revoked.status_code == 303, "oauth: revoking on the token page failed")

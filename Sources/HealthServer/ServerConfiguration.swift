@@ -195,7 +195,10 @@ public struct OAuthSettings: Sendable {
     /// Most registered clients kept (a client never used is forgotten after a day).
     public var maxClients = 10_000
     /// Registrations a minute from one address.
-    public var registrationsPerMinute = 20
+    public var registrationsPerMinute = 5
+    /// Registrations a minute from all addresses together: 6 a minute fills at most 8,640
+    /// clients a day, fewer than ``maxClients``, while unused ones are forgotten after a day.
+    public var registrationsPerMinuteInAll = 6
 
     public init() {}
 }

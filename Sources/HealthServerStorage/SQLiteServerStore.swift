@@ -200,12 +200,25 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         DailyMetricsColumns(
             localDate: row[0], normalizationVersion: row[1],
             values: DailyMetricsColumns.columns.enumerated().map { index, column in
-                switch column.kind {
-                case .integer: .integer(row[index + 2])
-                case .real: .real(row[index + 2])
-                case .text: .text(row[index + 2])
-                }
+                value(row[index + 2], as: column.kind)
             })
+    }
+
+    /// A stored value as its column's kind, read from its storage class directly: the
+    /// generic `row[i]` decoding looked up Optional's metadata for every value of every row
+    /// (a profile of `GET /v1/readiness` under load).
+    private static func value(_ stored: DatabaseValue, as kind: DailyMetricsColumns.Column.Kind) -> DailyColumnValue {
+        switch (kind, stored.storage) {
+        case (.integer, .int64(let number)): .integer(Int(number))
+        case (.integer, .double(let number)): .integer(Int(exactly: number))
+        case (.integer, _): .integer(nil)
+        case (.real, .double(let number)): .real(number)
+        case (.real, .int64(let number)): .real(Double(number))
+        case (.real, _): .real(nil)
+        case (.text, .string(let text)): .text(text)
+        case (.text, .blob(let data)): .text(String(decoding: data, as: UTF8.self))
+        case (.text, _): .text(nil)
+        }
     }
 
     public func upsert(_ days: [NormalizedDailyMetrics], userID: String) async throws -> UpsertCounts {

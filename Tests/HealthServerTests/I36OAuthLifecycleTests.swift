@@ -38,7 +38,7 @@ import Testing
             // The tokens page lists the connection by the app's name, and revokes it.
             let listed = try await browser.get("/tokens")
             let name = try #require(
-                listed.body.range(of: #"mcp-Claude--web--[0-9a-f]{4}"#, options: .regularExpression).map {
+                listed.body.range(of: #"mcp-Claude--web--[0-9a-f]{8}"#, options: .regularExpression).map {
                     String(listed.body[$0])
                 })
             #expect(try await browser.post("/tokens/revoke", [("name", name)]).status == .seeOther)
@@ -112,11 +112,23 @@ import Testing
     @Test(arguments: ServerBackend.enabled) func i36_registrationIsCheckedAndTheTokenEndpointExplainsRefusals(
         _ backend: ServerBackend
     ) async throws {
-        let harness = try await DashboardWebTests.harness(backend)
+        let harness = try await ServerHarness(backend) {
+            $0.oauth.registrationsPerMinute = 100
+            $0.oauth.registrationsPerMinuteInAll = 100
+        }
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
             let cases: [(String, String)] = [
                 (#"{"redirect_uris": ["http://evil.example/cb"]}"#, "invalid_redirect_uri"),
+                // Parsers disagree on these: the host shown would not be the one the browser goes to.
+                (#"{"redirect_uris": ["https://attacker.example\\@claude.ai/cb"]}"#, "invalid_redirect_uri"),
+                (#"{"redirect_uris": ["http://evil.example\\@localhost/cb"]}"#, "invalid_redirect_uri"),
+                (#"{"redirect_uris": ["https://user@claude.ai/cb"]}"#, "invalid_redirect_uri"),
+                (#"{"redirect_uris": ["https://claude.ai/c b"]}"#, "invalid_redirect_uri"),
+                (#"{"redirect_uris": ["https://claude.ai/cb\r\nX: y"]}"#, "invalid_redirect_uri"),
+                (#"{"redirect_uris": ["https://claude.ai:70000/cb"]}"#, "invalid_redirect_uri"),
+                (#"{"redirect_uris": ["https://app.example/cb"], "client_name": "Claude\u202e"}"#, "invalid_client_metadata"),
+                (#"{"redirect_uris": ["https://app.example/cb"], "client_name": "\n"}"#, "invalid_client_metadata"),
                 (#"{"redirect_uris": ["javascript:alert(1)"]}"#, "invalid_redirect_uri"),
                 (#"{"redirect_uris": ["https://app.example/cb#frag"]}"#, "invalid_redirect_uri"),
                 (#"{"redirect_uris": []}"#, "invalid_redirect_uri"),
@@ -155,6 +167,27 @@ import Testing
                 #expect($0.status == .unsupportedMediaType && $0.headers[.cacheControl] == "no-store")
                 #expect(String(buffer: $0.body).contains("invalid_request"))
             }
+        }
+    }
+
+    /// Anyone may register, so registrations are limited per address and in all: a flood
+    /// fills the kept clients no faster than unused ones are forgotten.
+    @Test func i36_registrationsAreLimitedPerAddressAndInAll() async throws {
+        let harness = try await ServerHarness(.sqlite) { $0.oauth.registrationsPerMinute = 3 }
+        defer { harness.cleanUp() }
+        try await harness.app.test(.router) { client in
+            for _ in 0..<3 { _ = try await Flow.register(client) }
+            let (status, answer) = try await Flow.json(
+                client, "/oauth/register", method: .post, json: #"{"redirect_uris": ["\#(Flow.redirect)"]}"#)
+            #expect(status == .tooManyRequests && answer["error"] as? String == "slow_down")
+        }
+        let all = try await ServerHarness(.sqlite) { $0.oauth.registrationsPerMinuteInAll = 2 }
+        defer { all.cleanUp() }
+        try await all.app.test(.router) { client in
+            for _ in 0..<2 { _ = try await Flow.register(client) }
+            let (status, _) = try await Flow.json(
+                client, "/oauth/register", method: .post, json: #"{"redirect_uris": ["\#(Flow.redirect)"]}"#)
+            #expect(status == .tooManyRequests)
         }
     }
 

@@ -177,8 +177,10 @@ actor RateLimiter {
 
     init(limit: Int) { self.limit = limit }
 
-    /// Seconds to wait, or `nil` when the request may go ahead.
-    func admit(_ key: String, now: Date = Date()) -> Int? {
+    /// Seconds to wait, or `nil` when the request may go ahead; `limit` overrides the
+    /// limiter's own for this key.
+    func admit(_ key: String, now: Date = Date(), limit: Int? = nil) -> Int? {
+        let limit = limit ?? self.limit
         let minute = Int(now.timeIntervalSince1970 / 60)
         var window = windows[key] ?? (minute, 0)
         if window.minute != minute { window = (minute, 0) }

@@ -55,7 +55,8 @@ struct AuthorizationRequest: Sendable {
     enum Refusal: Error {
         /// The client or redirect URI cannot be trusted: said on a page, never redirected to.
         case page(String)
-        /// Sent back to the client's redirect URI as `error` and `error_description`.
+        /// Sent back to the client's redirect URI as `error` and `error_description`: only the
+        /// person's own refusal (`access_denied`).
         case redirect(to: String, error: String, description: String, state: String?)
 
         /// Where the browser goes, or the page it sees.
@@ -68,8 +69,8 @@ struct AuthorizationRequest: Sendable {
     }
 
     /// Checks `parameters` (each at most once) against the registered clients: the client
-    /// and redirect URI first — an unknown one is refused on a page, so that no one can send a
-    /// person's browser elsewhere through this server — then the rest, refused back to the client.
+    /// and redirect URI first, then the rest. Every refusal is a page of this server's, so
+    /// that no one can send a person's browser elsewhere through it.
     static func parse(
         _ parameters: [(String, String)], endpoints: OAuthEndpoints, clients: any OAuthRepository
     ) async throws -> AuthorizationRequest {
@@ -101,8 +102,12 @@ struct AuthorizationRequest: Sendable {
             redirectURI = client.redirectURIs[0]
         }
         let state = values["state"]
+        // Refused on this server's page, with the RFC's error code, never sent on to the
+        // client: anyone may register a client, so a redirect with an error would make this
+        // server an open redirector to any registered URI (RFC 9700 §4.11.2). Only the
+        // person's own "Don't allow" goes back to the client.
         func refuse(_ error: String, _ description: String) -> Refusal {
-            .redirect(to: redirectURI, error: error, description: description, state: state)
+            .page("\(description) (\(error))")
         }
         if let repeated { throw refuse("invalid_request", "\(repeated) is given more than once") }
         guard values["response_type"] == "code" else {

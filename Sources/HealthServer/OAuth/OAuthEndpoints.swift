@@ -20,13 +20,15 @@ struct OAuthEndpoints: Sendable, Equatable {
         }
         let scheme = configuration.tls == nil ? "http" : "https"
         let host = (request.head.authority ?? request.headers[HTTPFields.Element.Name("Host")!])?.lowercased() ?? ""
-        // A Host that is not a host name or address with a port names no issuer of ours.
         let plain =
-            !host.isEmpty && host.count <= 255
+            host.count <= 255
             && host.unicodeScalars.allSatisfy {
                 $0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".-:[]".unicodeScalars.contains($0))
             }
-        issuer = "\(scheme)://" + (plain ? host : "\(configuration.host):\(configuration.port)")
+        // No Host: the address the server listens on. A Host that is not a host name or an
+        // address with a port names no issuer of ours: nothing made through another matches it.
+        let named = host.isEmpty ? "\(configuration.host):\(configuration.port)" : plain ? host : "invalid.invalid"
+        issuer = "\(scheme)://" + named
     }
 
     /// The MCP endpoint: the resource (RFC 8707) every access token is bound to.
@@ -119,10 +121,20 @@ enum RedirectURI {
     /// Why `text` cannot be a redirect URI, or `nil` when it can: an absolute URI without a
     /// fragment, at most 2,000 characters; `https`, `http` only to a loopback address, or an
     /// app's own scheme — never `javascript:`, `data:`, `file:` and their like.
+    ///
+    /// Only printable ASCII without `\\` is taken: a parser that percent-encodes what it may
+    /// not hold (Foundation's) and a browser that reads `\\` as `/` would see different hosts,
+    /// so the host the consent page names would not be the one the browser goes to. No user
+    /// information (`user@host`) either, nor a port past 65535.
     static func problem(_ text: String) -> String? {
+        guard text.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && $0 != "\\" }) else {
+            return "holds a space, a control character, a backslash or a character outside ASCII"
+        }
         guard text.utf8.count <= 2000, let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased()
         else { return "is not an absolute URI" }
         guard parts.fragment == nil else { return "has a fragment" }
+        guard parts.user == nil, parts.password == nil else { return "has user information (user@host)" }
+        guard (0...65_535).contains(parts.port ?? 0) else { return "has a port past 65535" }
         guard !["javascript", "data", "file", "vbscript", "about", "blob"].contains(scheme) else {
             return "uses the \(scheme): scheme"
         }

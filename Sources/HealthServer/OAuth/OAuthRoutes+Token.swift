@@ -29,17 +29,19 @@ extension OAuthRoutes {
             throw OAuthProblem.invalidGrant("the code is unknown, or was issued to another client")
         }
         let now = configuration.clock()
-        if stored.usedAt != nil {
-            // Redeeming it again revokes what the first redemption gave.
-            _ = try await repositories.oauth.redeemCode(hash: hash, grantName: "", tokens: pair(stored, now), now: now)
-            throw OAuthProblem.invalidGrant("the code was used already; the access it gave is revoked — authorize again")
-        }
         guard stored.expiresAt > now else { throw OAuthProblem.invalidGrant("the code expired; authorize again") }
         guard stored.redirectURI == redirectURI else {
             throw OAuthProblem.invalidGrant("redirect_uri is not the one the code was issued for")
         }
+        // The verifier before the replay check: a code seen in a browser's history or a log
+        // cannot end the connection it made without the verifier that goes with it.
         guard PKCE.verify(verifier, challenge: stored.challenge) else {
             throw OAuthProblem.invalidGrant("code_verifier does not match the code_challenge (PKCE S256)")
+        }
+        if stored.usedAt != nil {
+            // Redeeming it again revokes what the first redemption gave.
+            _ = try await repositories.oauth.redeemCode(hash: hash, grantName: "", tokens: pair(stored, now), now: now)
+            throw OAuthProblem.invalidGrant("the code was used already; the access it gave is revoked — authorize again")
         }
         if let resource = form["resource"],
             !endpoints(request).isResource(resource) || stored.resource != endpoints(request).resource
@@ -119,16 +121,26 @@ extension OAuthRoutes {
         return value
     }
 
-    /// The form of a token or revocation request; a body that is not one is `invalid_request`.
+    /// The form of a token or revocation request; a body that is not one, or that gives a
+    /// parameter twice (OAuth 2.1 §3.2), is `invalid_request`.
     private func oauthForm(_ request: Request) async throws -> [String: String] {
+        let pairs: [(String, String)]
         do {
-            return try await WebRoutes.form(request)
+            pairs = try await WebRoutes.formPairs(request)
         } catch let problem as Problem {
             throw OAuthProblem("invalid_request", problem.detail, status: problem.status)
         }
+        var form: [String: String] = [:]
+        for (name, value) in pairs {
+            guard form.updateValue(value, forKey: name) == nil else {
+                throw OAuthProblem.invalidRequest("\(name) is given more than once")
+            }
+        }
+        return form
     }
 
-    /// The name of an app's grant on the token page: `mcp-<client name>-<4 hex>`.
+    /// The name of an app's grant on the token page: `mcp-<client name>-<8 hex>` (a person
+    /// would need tens of thousands of live connections of one app for two to meet).
     static func grantName(_ clientName: String) -> String {
         let cleaned = String(
             clientName.unicodeScalars.map { scalar in
@@ -136,6 +148,6 @@ extension OAuthRoutes {
                     ? Character(scalar) : "-"
             }
         ).prefix(40)
-        return "mcp-\(cleaned)-" + String(format: "%04x", UInt16.random(in: 0...UInt16.max))
+        return "mcp-\(cleaned)-" + String(format: "%08x", UInt32.random(in: 0...UInt32.max))
     }
 }

@@ -67,16 +67,24 @@ struct OAuthRoutes: Sendable {
     /// flow only. Any `token_endpoint_auth_method` is registered as `none` (RFC 7591 §3.2.1
     /// lets the server choose): PKCE, not a secret, proves the client.
     func registerClient(_ request: Request, peer: String?) async throws -> Response {
-        if let wait = await registrations.admit("register " + (peer ?? "unknown"), now: configuration.clock()) {
+        let now = configuration.clock()
+        // Per address, and for the whole server: a flood from many addresses (or from the
+        // browsers of a page's visitors) fills the kept clients no faster than unused ones are
+        // forgotten (a day).
+        var refused = await registrations.admit("register " + (peer ?? "unknown"), now: now)
+        if refused == nil {
+            refused = await registrations.admit("register", now: now, limit: configuration.oauth.registrationsPerMinuteInAll)
+        }
+        if let wait = refused {
             var problem = OAuthProblem("slow_down", "too many registrations from this address; retry after \(wait) s")
             problem.status = .tooManyRequests
             throw problem
         }
         let body: ByteBuffer
         do {
-            body = try await request.body.collect(upTo: 16 << 10)
+            body = try await request.body.collect(upTo: 32 << 10)
         } catch is NIOTooManyBytesError {
-            throw OAuthProblem("invalid_client_metadata", "the registration is at most 16 KB", status: .contentTooLarge)
+            throw OAuthProblem("invalid_client_metadata", "the registration is at most 32 KB", status: .contentTooLarge)
         }
         guard let metadata = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] else {
             throw OAuthProblem("invalid_client_metadata", "the body must be a JSON object of client metadata (RFC 7591)")
@@ -101,11 +109,14 @@ struct OAuthRoutes: Sendable {
         let name: String
         switch metadata["client_name"] {
         case nil: name = "MCP client"
-        case let text as String where !text.trimmingCharacters(in: .whitespaces).isEmpty && text.count <= 100:
-            name = text.trimmingCharacters(in: .whitespaces)
-        default: throw OAuthProblem("invalid_client_metadata", "client_name must be 1 to 100 characters")
+        case let text as String
+        where (1...100).contains(text.trimmingCharacters(in: .whitespacesAndNewlines).count)
+            && !text.unicodeScalars.contains(where: Self.isHidden):
+            name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        default:
+            throw OAuthProblem(
+                "invalid_client_metadata", "client_name must be 1 to 100 characters, without control or direction characters")
         }
-        let now = configuration.clock()
         let client = OAuthClient(id: Secrets.randomBase64URL(bytes: 18), name: name, redirectURIs: uris, createdAt: now)
         do {
             try await repositories.oauth.registerClient(client, limit: configuration.oauth.maxClients, now: now)
@@ -194,7 +205,8 @@ struct OAuthRoutes: Sendable {
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let (offered, denied) = try await choices(for: session.user)
-        let host = URLComponents(string: parsed.redirectURI).map { $0.host ?? (($0.scheme ?? "") + ":") } ?? ""
+        // The whole URI: for an app's own scheme the host part means nothing, the scheme does.
+        let host = parsed.redirectURI.count <= 200 ? parsed.redirectURI : String(parsed.redirectURI.prefix(200)) + "…"
         var response = web.page(
             AccessPages.authorize(
                 clientName: parsed.client.name, redirectHost: host, offered: offered,
@@ -230,6 +242,12 @@ struct OAuthRoutes: Sendable {
         if let location = refusal.location { return web.redirect(location) }
         guard case .page(let reason) = refusal else { return web.redirect("/dashboard") }
         return web.page(AccessPages.authorizeRefused(reason), status: .badRequest)
+    }
+
+    /// Control characters and the ones that turn text's direction (a name shown to the person).
+    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
     }
 
     func endpoints(_ request: Request) -> OAuthEndpoints { OAuthEndpoints(request, configuration: configuration) }

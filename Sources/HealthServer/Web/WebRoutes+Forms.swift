@@ -15,6 +15,13 @@ extension WebRoutes {
 
     /// An `application/x-www-form-urlencoded` body (at most 16 KB) as name → value.
     static func form(_ request: Request) async throws -> [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in try await formPairs(request) { fields[name] = value }
+        return fields
+    }
+
+    /// ``form(_:)``'s fields in order, a name given twice twice.
+    static func formPairs(_ request: Request) async throws -> [(String, String)] {
         guard let type = request.headers[.contentType], type.lowercased().hasPrefix("application/x-www-form-urlencoded")
         else {
             throw Problem(
@@ -26,9 +33,7 @@ extension WebRoutes {
         } catch is NIOTooManyBytesError {
             throw Problem(.contentTooLarge, "Body too large", detail: "a form is at most 16 KB")
         }
-        var fields: [String: String] = [:]
-        for (name, value) in try pairs(String(buffer: body)) { fields[name] = value }
-        return fields
+        return try pairs(String(buffer: body))
     }
 
     /// The name–value pairs of `application/x-www-form-urlencoded` text (a form, a query), in
