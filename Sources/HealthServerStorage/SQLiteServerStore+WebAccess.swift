@@ -8,7 +8,8 @@ extension SQLiteServerStore: WebAccessRepository {
     public func consent(userID: String) async throws -> Consent? {
         try await pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT granted, denied, decided_at, declined_at FROM consent WHERE user_id = ?", arguments: [userID]
+                db.cachedStatement(sql: "SELECT granted, denied, decided_at, declined_at FROM consent WHERE user_id = ?"),
+                arguments: [userID]
             ).map { row in
                 Consent(
                     granted: HealthDataCategory.parse(row[0]) ?? [], denied: HealthDataCategory.parse(row[1]) ?? [],
