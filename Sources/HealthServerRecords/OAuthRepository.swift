@@ -5,15 +5,16 @@ import HealthCore
 /// clients registered by RFC 7591, authorization codes with PKCE, and the access and
 /// refresh tokens handed out for them. Only SHA-256 hashes of codes and tokens are stored.
 ///
-/// What a client may read is a **grant**: a scoped, read-only token of the person's
-/// (``APIToken``, role `scoped`) made when a code is redeemed, listed and revoked with
-/// their other scoped tokens. Its own secret is never handed out; its access tokens
+/// What a client may read is a **grant**: a read-only token of the person's
+/// (``APIToken``, role `connected`) made when a code is redeemed, listed and revoked with
+/// their scoped tokens. Its own secret is never handed out; its access tokens
 /// authenticate as it, so revoking it — from the dashboard's token page, by a replayed code
 /// or a reused refresh token — ends every token of the grant at once, and what it reads
 /// is limited by the person's consent as every scoped token's is.
 public protocol OAuthRepository: Sendable {
-    /// Registers `client`. Clients never used for a day are forgotten first; with `limit`
-    /// clients registered still, throws ``OAuthError/tooManyClients``.
+    /// Registers `client`. Clients never used for a day, and clients without a token left
+    /// that were last used 30 days ago, are forgotten first; with `limit` clients registered
+    /// still, throws ``OAuthError/tooManyClients``.
     func registerClient(_ client: OAuthClient, limit: Int, now: Date) async throws
     /// The registered client `id`, or `nil`.
     func registeredClient(id: String) async throws -> OAuthClient?
@@ -23,7 +24,7 @@ public protocol OAuthRepository: Sendable {
     /// The code with this hash, used or not, or `nil`.
     func code(hash: Data) async throws -> OAuthCode?
     /// Redeems the unused code `hash` in one transaction: marks it used, makes its grant
-    /// (a read-only scoped token named `grantName`, of the code's kinds) and stores `tokens`
+    /// (a read-only connected token named `grantName`, of the code's kinds) and stores `tokens`
     /// for it. `nil` when the code was used already — then the grant made from it, if any,
     /// is revoked (RFC 9700 §4.2.1: a replayed code ends what it gave) — or its user is gone.
     func redeemCode(hash: Data, grantName: String, tokens: OAuthTokenPair, now: Date) async throws -> APIToken?

@@ -11,11 +11,17 @@ extension PostgresServerStore: OAuthRepository {
     public func registerClient(_ client: OAuthClient, limit: Int, now: Date) async throws {
         let uris = try OAuthStorage.encode(client.redirectURIs)
         let forgotten = now.timeIntervalSince1970 - OAuthStorage.unusedClientLifetime
+        let idle = now.timeIntervalSince1970 - OAuthStorage.idleClientLifetime
         let created = client.createdAt.timeIntervalSince1970
         do {
             try await self.client.withTransaction(logger: logger) { connection in
+                // One registration at a time across servers: the count and the insert agree.
+                try await connection.query("LOCK TABLE oauth_client IN SHARE ROW EXCLUSIVE MODE", logger: logger)
                 try await connection.query(
-                    "DELETE FROM oauth_client WHERE used_at IS NULL AND created_at < \(forgotten)", logger: logger)
+                    """
+                    DELETE FROM oauth_client c WHERE (c.used_at IS NULL AND c.created_at < \(forgotten))
+                        OR (c.used_at < \(idle) AND NOT EXISTS (SELECT 1 FROM oauth_token t WHERE t.client_id = c.id))
+                    """, logger: logger)
                 let count =
                     try await connection.query("SELECT count(*) FROM oauth_client", logger: logger)
                     .collect().first?.decode(Int.self) ?? 0

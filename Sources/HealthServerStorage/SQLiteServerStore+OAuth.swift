@@ -9,8 +9,14 @@ extension SQLiteServerStore: OAuthRepository {
         let uris = try OAuthStorage.encode(client.redirectURIs)
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM oauth_client WHERE used_at IS NULL AND created_at < ?",
-                arguments: [now.timeIntervalSince1970 - OAuthStorage.unusedClientLifetime])
+                sql: """
+                    DELETE FROM oauth_client WHERE (used_at IS NULL AND created_at < ?)
+                        OR (used_at < ? AND NOT EXISTS (SELECT 1 FROM oauth_token t WHERE t.client_id = oauth_client.id))
+                    """,
+                arguments: [
+                    now.timeIntervalSince1970 - OAuthStorage.unusedClientLifetime,
+                    now.timeIntervalSince1970 - OAuthStorage.idleClientLifetime,
+                ])
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM oauth_client") ?? 0 < limit else {
                 throw OAuthError.tooManyClients
             }
@@ -189,6 +195,10 @@ extension SQLiteServerStore: OAuthRepository {
 enum OAuthStorage {
     /// A client registered and never used is forgotten after a day.
     static let unusedClientLifetime: TimeInterval = 86_400
+    /// A client that has no token left (none unexpired: every connection of it ended) and
+    /// was last authorized 30 days ago is forgotten too, so that clients approved once do
+    /// not hold their places for ever.
+    static let idleClientLifetime: TimeInterval = 30 * 86_400
     /// Codes are kept a day past their expiry, so a replay is still known as one.
     static let spentCodeMemory: TimeInterval = 86_400
 

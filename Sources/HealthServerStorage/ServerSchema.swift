@@ -303,8 +303,8 @@ enum ServerSchema {
         Migration(
             id: "server-v9",
             // OAuth 2.1 for remote MCP clients (docs/oauth.md): registered clients, codes and
-            // tokens by the SHA-256 of their secrets. A grant is an api_token row (scoped, read
-            // only); its codes and tokens name it and go with it.
+            // tokens by the SHA-256 of their secrets. A grant is an api_token row (role connected,
+            // read only); its codes and tokens name it and go with it.
             sqlite: """
                 CREATE TABLE oauth_client (
                     id TEXT PRIMARY KEY, name TEXT NOT NULL, redirect_uris TEXT NOT NULL,

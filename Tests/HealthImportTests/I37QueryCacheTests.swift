@@ -105,15 +105,24 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
         let clock = Clock()
-        let first = CachingHealthQuerying(store: store, clock: { clock.now })
+        let first = CachingHealthQuerying(store: store, persistent: true, clock: { clock.now })
         _ = try await first.samples(of: .heartRate, overlapping: Self.day)
+        _ = try await first.samples(of: .stepCount, overlapping: Self.day)
+        // Steps change after their answer was fetched (the notice not yet looked at): that
+        // answer is not the store's at the anchor saved with it, and is not saved.
+        _ = try await store.add([Self.steps(4, 10)])
         try await first.save(to: file)
         let second = CachingHealthQuerying(store: store, clock: { clock.now })
+        #expect(try await second.restore(from: file) == 0, "the store changed after the heart-rate answer too")
+        first.removeAll()
+        clock.advance(61)  // past heart rate's throttle
+        _ = try await first.samples(of: .heartRate, overlapping: Self.day)
+        try await first.save(to: file)
         #expect(try await second.restore(from: file) == 1)
         #expect(try await second.samples(of: .heartRate, overlapping: Self.day).count == 1)
         #expect(second.statistics.hits == 1 && second.statistics.misses == 0)
         _ = try await store.add([Self.heartRate(3, 65)])
-        let third = CachingHealthQuerying(store: store, clock: { clock.now })
+        let third = CachingHealthQuerying(store: store, persistent: true, clock: { clock.now })
         #expect(try await third.restore(from: file) == 0)
     }
 

@@ -90,7 +90,15 @@ import Testing
             let access = try #require(tokens["access_token"] as? String)
             let first = try await Flow.call(harness, client, token: access)
             #expect(first.0 == .ok, "\(first.1)")
-            clock.advance(3601)
+            // A code replayed after its five minutes still ends what it gave.
+            let replayed = try await Flow.approve(browser, clientID: clientID, kinds: [.steps])
+            let (_, doomed) = try await Flow.redeem(client, clientID, replayed)
+            clock.advance(301)
+            let (again, why2) = try await Flow.redeem(client, clientID, replayed)
+            #expect(again == .badRequest && (why2["error_description"] as? String)?.contains("used already") == true)
+            #expect(try await Flow.call(harness, client, token: doomed["access_token"] as? String ?? "").0 == .unauthorized)
+            #expect(try await Flow.call(harness, client, token: access).0 == .ok)
+            clock.advance(3601 - 301)
             #expect(try await Flow.call(harness, client, token: access).0 == .unauthorized)
             // The refresh token still gives a new one after the access token's hour.
             let (renewed, fresh) = try await Flow.refresh(client, clientID, tokens["refresh_token"] as! String)

@@ -29,7 +29,6 @@ extension OAuthRoutes {
             throw OAuthProblem.invalidGrant("the code is unknown, or was issued to another client")
         }
         let now = configuration.clock()
-        guard stored.expiresAt > now else { throw OAuthProblem.invalidGrant("the code expired; authorize again") }
         guard stored.redirectURI == redirectURI else {
             throw OAuthProblem.invalidGrant("redirect_uri is not the one the code was issued for")
         }
@@ -43,6 +42,8 @@ extension OAuthRoutes {
             _ = try await repositories.oauth.redeemCode(hash: hash, grantName: "", tokens: pair(stored, now), now: now)
             throw OAuthProblem.invalidGrant("the code was used already; the access it gave is revoked — authorize again")
         }
+        // After the replay check: a used code replayed after its five minutes still ends what it gave.
+        guard stored.expiresAt > now else { throw OAuthProblem.invalidGrant("the code expired; authorize again") }
         if let resource = form["resource"],
             !endpoints(request).isResource(resource) || stored.resource != endpoints(request).resource
         {

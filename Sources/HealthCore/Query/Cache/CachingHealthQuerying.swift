@@ -21,6 +21,9 @@ public final class CachingHealthQuerying: HealthQuerying, Sendable {
         /// The types the answer is about (`nil`: every type, as spans and inventory).
         var types: Set<SampleType>?
         var fetchedAt: Date
+        /// The store's latest anchor just before the fetch (a persistent cache's only): a
+        /// saved answer must be the store's at the anchor it is saved with.
+        var anchor: QueryAnchor?
     }
 
     private struct State {
@@ -34,28 +37,35 @@ public final class CachingHealthQuerying: HealthQuerying, Sendable {
 
     public let base: any HealthQuerying
     public let configuration: HealthQueryCacheConfiguration
+    /// Whether answers can be saved (``save(to:)``): each fetch then asks the store's
+    /// latest anchor first.
+    public let persistent: Bool
     private let notices: ChangeNotices?
     private let clock: @Sendable () -> Date
     private let state = Locked(State())
 
     /// A cache over `base`, invalidated by `notices` (the store's `observe(nil)`; `nil`: by
     /// time only, as for a store that cannot tell of its commits).
+    ///
+    /// `persistent`: the answers can be saved to disk (``save(to:)``), at the price of one
+    /// question of the store's latest anchor before each fetch.
     public init(
         _ base: any HealthQuerying, configuration: HealthQueryCacheConfiguration = .standard, notices: ChangeNotices?,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        persistent: Bool = false, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.base = base
         self.configuration = configuration
+        self.persistent = persistent
         self.notices = notices
         self.clock = clock
     }
 
     /// A cache over a store that tells of its commits: it observes every type.
     public convenience init(
-        store: any MutableHealthStore, configuration: HealthQueryCacheConfiguration = .standard,
+        store: any MutableHealthStore, configuration: HealthQueryCacheConfiguration = .standard, persistent: Bool = false,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.init(store, configuration: configuration, notices: store.observe(nil), clock: clock)
+        self.init(store, configuration: configuration, notices: store.observe(nil), persistent: persistent, clock: clock)
     }
 
     deinit { notices?.finish() }
@@ -140,10 +150,12 @@ public final class CachingHealthQuerying: HealthQuerying, Sendable {
 
     // MARK: The cache
 
-    /// Drops the answers the pending notice concerns, and their types' throttles.
+    /// Drops the answers the pending notice concerns, and their types' throttles. The notice
+    /// is taken under the cache's lock, so no question finds it gone and its answers still kept.
     private func applyNotices() {
-        guard let notice = notices?.takePending() else { return }
+        guard let notices else { return }
         state.withLock { state in
+            guard let notice = notices.takePending() else { return }
             let before = state.entries.count
             state.entries = state.entries.filter { _, entry in
                 entry.types.map { $0.isDisjoint(with: notice.types) } ?? false
@@ -194,12 +206,23 @@ public final class CachingHealthQuerying: HealthQuerying, Sendable {
         case .answer(let value):
             return value
         case .fetch(let generation):
-            let value = try await fetch()
+            let value: Value
+            let anchor: QueryAnchor?
+            do {
+                anchor = persistent ? try await base.latestAnchor() : nil
+                value = try await fetch()
+            } catch {
+                // Nothing was kept: the type is not held back by a fetch that gave nothing.
+                state.withLock { state in
+                    for type in types ?? [] where state.lastFetch[type] == now { state.lastFetch[type] = nil }
+                }
+                throw error
+            }
             applyNotices()
             state.withLock { state in
                 // A commit of these types during the fetch: answered, not kept.
                 guard Self.generation(of: types, in: state) == generation else { return }
-                state.entries[key] = Entry(value: value, types: types, fetchedAt: now)
+                state.entries[key] = Entry(value: value, types: types, fetchedAt: now, anchor: anchor)
             }
             return value
         }
@@ -222,12 +245,15 @@ public final class CachingHealthQuerying: HealthQuerying, Sendable {
 
 extension CachingHealthQuerying {
     /// The kept sample answers written to `url` (JSON) with the store's latest anchor, so
-    /// that a cache made later over the same, unchanged store starts warm.
+    /// that a cache made later over the same, unchanged store starts warm. Only answers
+    /// fetched at that anchor — nothing committed since — are saved (a ``persistent``
+    /// cache's; another saves none).
     public func save(to url: URL) async throws {
         let anchor = try await base.latestAnchor()
+        applyNotices()
         let kept = state.withLock { state in
             state.entries.compactMap { key, entry -> PersistedEntry? in
-                guard let samples = entry.value as? [Sample], let types = entry.types else { return nil }
+                guard entry.anchor == anchor, let samples = entry.value as? [Sample], let types = entry.types else { return nil }
                 return PersistedEntry(
                     key: key, types: types.map(\.identifier).sorted(), fetchedAt: entry.fetchedAt, samples: samples)
             }
@@ -244,14 +270,16 @@ extension CachingHealthQuerying {
             return 0
         }
         guard try await base.latestAnchor().rawValue == saved.anchor else { return 0 }
-        applyNotices()
-        return state.withLock { state in
+        state.withLock { state in
             for entry in saved.entries {
                 state.entries[entry.key] = Entry(
-                    value: entry.samples, types: Set(entry.types.map(SampleType.init)), fetchedAt: entry.fetchedAt)
+                    value: entry.samples, types: Set(entry.types.map(SampleType.init)), fetchedAt: entry.fetchedAt,
+                    anchor: QueryAnchor(saved.anchor))
             }
-            return saved.entries.count
         }
+        // After loading: a commit since the anchor was read drops what it concerns.
+        applyNotices()
+        return saved.entries.count
     }
 
     private struct Persisted: Codable {
