@@ -28,9 +28,7 @@ struct OAuthProblem: Error, HTTPResponseError, Sendable {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = try JSONSerialization.data(
             withJSONObject: ["error": error, "error_description": description], options: [.sortedKeys, .withoutEscapingSlashes])
-        var headers = OAuthRoutes.jsonHeaders
-        headers[.contentType] = "application/json"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(status: status, headers: OAuthRoutes.jsonHeaders, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
 

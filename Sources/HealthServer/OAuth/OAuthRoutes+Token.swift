@@ -23,7 +23,7 @@ extension OAuthRoutes {
             required("client_id", form), required("code", form), required("redirect_uri", form),
             required("code_verifier", form)
         )
-        try await knownClient(clientID)
+        let client = try await knownClient(clientID)
         let hash = WebRoutes.hash(code)
         guard let stored = try await repositories.oauth.code(hash: hash), stored.clientID == clientID else {
             throw OAuthProblem.invalidGrant("the code is unknown, or was issued to another client")
@@ -44,16 +44,14 @@ extension OAuthRoutes {
         }
         // After the replay check: a used code replayed after its five minutes still ends what it gave.
         guard stored.expiresAt > now else { throw OAuthProblem.invalidGrant("the code expired; authorize again") }
-        if let resource = form["resource"],
-            !endpoints(request).isResource(resource) || stored.resource != endpoints(request).resource
-        {
+        let endpoints = endpoints(request)
+        if let resource = form["resource"], !endpoints.isResource(resource) || stored.resource != endpoints.resource {
             throw OAuthProblem("invalid_target", "resource must be the MCP endpoint the code was issued for, \(stored.resource)")
         }
-        let client = try await repositories.oauth.registeredClient(id: clientID)
         let tokens = pair(stored, now)
         guard
             let grant = try await repositories.oauth.redeemCode(
-                hash: hash, grantName: Self.grantName(client?.name ?? "app"), tokens: tokens, now: now)
+                hash: hash, grantName: Self.grantName(client.name), tokens: tokens, now: now)
         else { throw OAuthProblem.invalidGrant("the code was used already, or its person is gone; authorize again") }
         return issued(tokens, kinds: grant.readTypes, now: now)
     }
@@ -111,10 +109,13 @@ extension OAuthRoutes {
             accessLifetime: configuration.oauth.accessTokenLifetime, refreshLifetime: configuration.oauth.refreshTokenLifetime)
     }
 
-    private func knownClient(_ id: String) async throws {
-        guard id.utf8.count <= 64, try await repositories.oauth.registeredClient(id: id) != nil else {
+    /// The registered client `id`, or `invalid_client`.
+    @discardableResult
+    private func knownClient(_ id: String) async throws -> OAuthClient {
+        guard id.utf8.count <= 64, let client = try await repositories.oauth.registeredClient(id: id) else {
             throw OAuthProblem.invalidClient("client_id is not a registered client; register at /oauth/register")
         }
+        return client
     }
 
     private func required(_ name: String, _ form: [String: String]) throws -> String {

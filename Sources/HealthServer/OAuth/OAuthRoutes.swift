@@ -147,9 +147,7 @@ struct OAuthRoutes: Sendable {
         }
         guard let session = try await web.session(request) else {
             let next = "/oauth/authorize?" + (request.uri.query ?? "")
-            var allowed = CharacterSet.urlQueryAllowed
-            allowed.remove(charactersIn: "&=+?#")
-            return web.redirect("/login?next=" + (next.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""))
+            return web.redirect(AuthorizationRequest.append([("next", next)], to: "/login"))
         }
         return try await consentPage(parsed, session: session)
     }
