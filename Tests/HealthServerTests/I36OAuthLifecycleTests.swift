@@ -181,7 +181,11 @@ import Testing
     /// Anyone may register, so registrations are limited per address and in all: a flood
     /// fills the kept clients no faster than unused ones are forgotten.
     @Test func i36_registrationsAreLimitedPerAddressAndInAll() async throws {
-        let harness = try await ServerHarness(.sqlite) { $0.oauth.registrationsPerMinute = 3 }
+        // A fixed clock: the limits count per minute, and a slow run must not cross one.
+        let harness = try await ServerHarness(.sqlite) {
+            $0.oauth.registrationsPerMinute = 3
+            $0.clock = { DashboardWebTests.now }
+        }
         defer { harness.cleanUp() }
         try await harness.app.test(.router) { client in
             for _ in 0..<3 { _ = try await Flow.register(client) }
@@ -189,7 +193,10 @@ import Testing
                 client, "/oauth/register", method: .post, json: #"{"redirect_uris": ["\#(Flow.redirect)"]}"#)
             #expect(status == .tooManyRequests && answer["error"] as? String == "slow_down")
         }
-        let all = try await ServerHarness(.sqlite) { $0.oauth.registrationsPerMinuteInAll = 2 }
+        let all = try await ServerHarness(.sqlite) {
+            $0.oauth.registrationsPerMinuteInAll = 2
+            $0.clock = { DashboardWebTests.now }
+        }
         defer { all.cleanUp() }
         try await all.app.test(.router) { client in
             for _ in 0..<2 { _ = try await Flow.register(client) }
