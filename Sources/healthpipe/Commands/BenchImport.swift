@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthSQLite
 import HealthSynth
 
 struct BenchImport: ParsableCommand {
@@ -10,7 +11,10 @@ struct BenchImport: ParsableCommand {
             Without --file it generates a synthetic export.xml of about --size-mb MB first (not timed). \
             Each import runs as its own process into a new database; peak RSS is that process's. \
             With --baseline CMD, the same file is also imported by `CMD --xml FILE OUT.db` \
-            (e.g. healthkit-to-sqlite) and both figures are printed side by side.
+            (e.g. healthkit-to-sqlite) and both figures are printed side by side. \
+            After the import, the same number of rows is written by SQLite alone (`InsertFloor`, \
+            the store's schema and settings, no parsing) and the ratio to that floor is printed. \
+            With --runs N, each of the N runs is printed and the medians last.
             """)
 
     @Option(help: "An export.xml to import (default: generate one).")
@@ -24,6 +28,16 @@ struct BenchImport: ParsableCommand {
 
     @Option(help: "A baseline importer taking `--xml FILE OUT.db`, e.g. healthkit-to-sqlite.")
     var baseline: String?
+
+    @Option(help: "Runs of the import and of the floor, alternated; medians are printed last.")
+    var runs = 1
+
+    @Flag(help: "Do not measure SQLite's floor for the same rows.")
+    var noFloor = false
+
+    func validate() throws {
+        guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1–20") }
+    }
 
     func run() throws {
         let folder = URL(fileURLWithPath: dir)
@@ -43,16 +57,52 @@ struct BenchImport: ParsableCommand {
         let size = ((try FileManager.default.attributesOfItem(atPath: xml)[.size]) as? NSNumber)?.int64Value ?? 0
         print(String(format: "Input: %@ (%.1f MB)", xml, Double(size) / 1e6))
         let database = folder.appendingPathComponent("bench-healthpipe.sqlite").path
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
-        let ours = try ChildProcess.measure(CommandLine.arguments[0], ["import", xml, "--db", database, "--quiet"])
-        report("healthpipe import", ours, size)
+        var ours: [ChildProcess.Measurement] = []
+        var floors: [InsertFloor.Timing] = []
+        for _ in 0..<runs {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+            let run = try ChildProcess.measure(CommandLine.arguments[0], ["import", xml, "--db", database, "--quiet"])
+            guard run.status == 0 else { throw ValidationError("healthpipe import exited with \(run.status)") }
+            ours.append(run)
+            report("healthpipe import", run, size)
+            guard !noFloor else { continue }
+            let rows = try InsertFloor.rows(inStoreAt: database)
+            let floor = try InsertFloor.measure(
+                path: folder.appendingPathComponent("bench-floor.sqlite").path, samples: rows.samples,
+                details: rows.details)
+            floors.append(floor)
+            print(
+                String(
+                    format: "SQLite floor, %d samples + %d detail rows: %.2f s (inserts %.2f s, commit %.2f s);"
+                        + " healthpipe / floor %.2f×",
+                    rows.samples, rows.details, floor.total, floor.inserts, floor.commit, run.seconds / floor.total))
+        }
+        if runs > 1 {
+            let seconds = median(ours.map(\.seconds))
+            let rss = ours.map(\.peakRSSKiB).max() ?? 0
+            var line = String(
+                format: "Median of %d: healthpipe %.2f s, %.1f MB/s, largest peak RSS %.1f MiB", runs, seconds,
+                Double(size) / 1e6 / seconds, Double(rss) / 1024)
+            if !floors.isEmpty {
+                let floor = median(floors.map(\.total))
+                line += String(format: "; floor %.2f s; healthpipe / floor %.2f×", floor, seconds / floor)
+            }
+            print(line)
+        }
+        let ourMedian = median(ours.map(\.seconds))
         if let baseline {
             let out = folder.appendingPathComponent("bench-baseline.db").path
             try? FileManager.default.removeItem(atPath: out)
             let theirs = try ChildProcess.measure(baseline, ["--xml", xml, out])
             report(baseline, theirs, size)
-            print(String(format: "Speed-up: %.1f×", theirs.seconds / ours.seconds))
+            print(String(format: "Speed-up: %.1f×", theirs.seconds / ourMedian))
         }
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     private func report(_ name: String, _ run: ChildProcess.Measurement, _ size: Int64) {
