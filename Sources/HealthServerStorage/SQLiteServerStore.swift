@@ -101,12 +101,14 @@ public final class SQLiteServerStore: ServerStore, Sendable {
     }
 
     public func userExists(id: String) async throws -> Bool {
-        try await pool.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [id]) != nil }
+        try pool.readOnCallingThread { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM user WHERE id = ?"), arguments: [id]) != nil
+        }
     }
 
     public func authenticate(_ token: BearerToken) async throws -> User? {
         guard token.kind == .api else { return nil }
-        return try await pool.read { db in
+        return try pool.readOnCallingThread { db in
             guard
                 let row = try Row.fetchOne(
                     db.cachedStatement(
@@ -259,7 +261,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         -> [NormalizedDailyMetrics]
     {
         let decoder = NormalizedDailyMetrics.backendDecoder()
-        return try await pool.read { db in
+        return try pool.readOnCallingThread { db in
             // Cached statements on the read paths every request takes: compiling one (and
             // GRDB's authorizer run at each compilation) was a tenth of a read under load.
             try Row.fetchAll(
