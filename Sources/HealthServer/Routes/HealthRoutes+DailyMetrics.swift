@@ -46,7 +46,7 @@ extension HealthRoutes {
     /// read (or did not ask for) are `null`; `HealthPipe-Withheld` names them.
     func getDailyMetrics(
         _ request: Request, _ context: AuthenticatedContext
-    ) async throws -> EditedResponse<WireJSON<[NormalizedDailyMetrics]>> {
+    ) async throws -> EditedResponse<Response> {
         let access = try await readAccess(context)
         let shown = try access.requested(request, offered: NormalizedDailyMetrics.categories)
         let (first, last) = try range(request, maxDays: 3660)
@@ -58,7 +58,7 @@ extension HealthRoutes {
         ).map { $0.withholding(withheld) }
         return EditedResponse(
             headers: Self.withheldHeader(withheld),
-            response: WireJSON(value: days, encoder: NormalizedDailyMetrics.backendEncoder()))
+            response: HealthResponseEncoder.response(try NormalizedDailyMetrics.backendJSON(days)))
     }
 
     /// `GET /v1/readiness?date=` (one score) or `?from=&to=` (an array), from the stored days.
