@@ -6,7 +6,7 @@ import HealthServerRecords
 /// Consent and dashboard sessions in SQLite.
 extension SQLiteServerStore: WebAccessRepository {
     public func consent(userID: String) async throws -> Consent? {
-        try pool.readOnCallingThread { db in
+        try await pointRead { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT granted, denied, decided_at, declined_at FROM consent WHERE user_id = ?"),
                 arguments: [userID]

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HealthCore
 import HealthMetrics
+import HealthSQLite
 import HealthServerRecords
 import HealthWire
 
@@ -9,6 +10,8 @@ import HealthWire
 /// idempotency keys, import jobs, sync devices and their keys. Migrations only append.
 public final class SQLiteServerStore: ServerStore, Sendable {
     let pool: DatabasePool
+    /// The point reads every request makes (``pointRead(_:)``).
+    let pointReads: PointReads
 
     public init(path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
@@ -19,10 +22,19 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         pool = try DatabasePool(path: path, configuration: configuration)
         try ServerSchema.sqliteMigrator.migrate(pool)
+        pointReads = PointReads(path: path)
     }
 
     public func close() async {
+        pointReads.close()
         try? pool.close()
+    }
+
+    /// One statement's read, on the calling thread when a point-read connection is idle
+    /// (``PointReads``), else through the pool.
+    func pointRead<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        if let value = try pointReads.read(body) { return value }
+        return try await pool.unsafeRead(body)
     }
 
     /// None: one server owns an SQLite file, and imports run in it.
@@ -101,14 +113,14 @@ public final class SQLiteServerStore: ServerStore, Sendable {
     }
 
     public func userExists(id: String) async throws -> Bool {
-        try pool.readOnCallingThread { db in
+        try await pointRead { db in
             try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM user WHERE id = ?"), arguments: [id]) != nil
         }
     }
 
     public func authenticate(_ token: BearerToken) async throws -> User? {
         guard token.kind == .api else { return nil }
-        return try pool.readOnCallingThread { db in
+        return try await pointRead { db in
             guard
                 let row = try Row.fetchOne(
                     db.cachedStatement(
@@ -261,7 +273,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         -> [NormalizedDailyMetrics]
     {
         let decoder = NormalizedDailyMetrics.backendDecoder()
-        return try pool.readOnCallingThread { db in
+        return try await pointRead { db in
             // Cached statements on the read paths every request takes: compiling one (and
             // GRDB's authorizer run at each compilation) was a tenth of a read under load.
             try Row.fetchAll(

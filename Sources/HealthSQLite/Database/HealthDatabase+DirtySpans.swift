@@ -28,7 +28,7 @@ extension HealthDatabase: DirtySpanTracking {
 
     /// The spans marked and not cleared, oldest first.
     public func dirtySpans() async throws -> [DirtySpan] {
-        try pool.readOnCallingThread { db in
+        try await pool.read { db in
             try Row.fetchAll(db.cachedStatement(sql: "SELECT id, start, end, zone FROM dirty_span ORDER BY id")).map { row in
                 DirtySpan(
                     id: row[0],
