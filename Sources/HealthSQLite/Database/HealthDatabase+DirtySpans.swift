@@ -28,7 +28,8 @@ extension HealthDatabase: DirtySpanTracking {
 
     /// The spans marked and not cleared, oldest first.
     public func dirtySpans() async throws -> [DirtySpan] {
-        try await pool.read { db in
+        // Asked before every read of days (never a stale day): a point read, then the pool.
+        let read: @Sendable (Database) throws -> [DirtySpan] = { db in
             try Row.fetchAll(db.cachedStatement(sql: "SELECT id, start, end, zone FROM dirty_span ORDER BY id")).map { row in
                 DirtySpan(
                     id: row[0],
@@ -38,6 +39,8 @@ extension HealthDatabase: DirtySpanTracking {
                     zone: row[3])
             }
         }
+        if let spans = try pointReads.read(read) { return spans }
+        return try await pool.unsafeRead(read)
     }
 
     /// Whether any span waits (blocking: for a caller on a thread of its own).
