@@ -92,8 +92,7 @@ extension HealthRoutes {
             version: try version(request))
         let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
         let scores = try ReadinessEngine(configuration: settings).scores(on: dates, history: history)
-        return single == nil
-            ? try scores.response(from: request, context: context)
-            : try scores[0].response(from: request, context: context)
+        return HealthResponseEncoder.response(
+            single == nil ? try ReadinessScore.backendJSON(scores) : try scores[0].backendJSON())
     }
 }
