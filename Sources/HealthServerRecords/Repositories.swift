@@ -23,6 +23,9 @@ public protocol UserRepository: Sendable {
     func deleteUser(id: String) async throws -> [String: Int]
     /// The live user a token belongs to, carrying that token (owner or scoped), or `nil`.
     func authenticate(_ token: BearerToken) async throws -> User?
+    /// ``authenticate(_:)`` and the user's consent in the same read, for the reads every
+    /// request makes (a store without the join answers `.notRead`).
+    func authenticateWithConsent(_ token: BearerToken) async throws -> (user: User, consent: ReadConsent)?
     /// Makes a scoped token for the live user `userID`'s data and returns it with its
     /// secret (shown once): it reads `readTypes` (each once the owner grants it) and adds
     /// and deletes samples of `writeTypes` only (empty: read-only). Throws ``TokenError``
@@ -39,7 +42,19 @@ public protocol UserRepository: Sendable {
     func userExists(id: String) async throws -> Bool
 }
 
+/// The consent read with a token (``UserRepository/authenticateWithConsent(_:)``).
+public enum ReadConsent: Sendable {
+    /// Not read: ask ``WebAccessRepository/consent(userID:)``.
+    case notRead
+    /// Read with the token: the person's consent, `nil` when they have saved none.
+    case read(Consent?)
+}
+
 extension UserRepository {
+    public func authenticateWithConsent(_ token: BearerToken) async throws -> (user: User, consent: ReadConsent)? {
+        try await authenticate(token).map { ($0, .notRead) }
+    }
+
     /// The user named `name` (live or revoked), with their owner token, or `nil`.
     public func user(named name: String) async throws -> User? {
         try await users().first { $0.name == name }

@@ -160,17 +160,30 @@ public final class PostgresServerStore: ServerStore, Sendable {
     }
 
     public func authenticate(_ token: BearerToken) async throws -> User? {
+        try await authenticateWithConsent(token)?.user
+    }
+
+    /// The token's user and their consent in one query.
+    public func authenticateWithConsent(_ token: BearerToken) async throws -> (user: User, consent: ReadConsent)? {
         guard token.kind == .api else { return nil }
         let rows = try await client.query(
             """
-            SELECT \(unescaped: ServerSchema.userTokenColumns), t.hash FROM api_token t JOIN users u ON u.id = t.user_id
+            SELECT \(unescaped: ServerSchema.userTokenColumns), t.hash, c.granted, c.denied, c.decided_at, c.declined_at
+            FROM api_token t JOIN users u ON u.id = t.user_id LEFT JOIN consent c ON c.user_id = u.id
             WHERE t.id = \(token.id)
             """, logger: logger)
         for try await row in rows {
             let user = try Self.user(row)
-            let hash = try row.makeRandomAccess()[12].decode(Data.self)
+            let columns = row.makeRandomAccess()
+            let hash = try columns[12].decode(Data.self)
             guard token.matches(hash), user.revokedAt == nil, user.token.revokedAt == nil else { return nil }
-            return user
+            guard let decided = try columns[15].decode(Double?.self) else { return (user, .read(nil)) }
+            let consent = Consent(
+                granted: HealthDataCategory.parse(try columns[13].decode(String.self)) ?? [],
+                denied: HealthDataCategory.parse(try columns[14].decode(String.self)) ?? [],
+                decidedAt: Date(timeIntervalSince1970: decided),
+                declinedAt: try columns[16].decode(Double?.self).map(Date.init(timeIntervalSince1970:)))
+            return (user, .read(consent))
         }
         return nil
     }

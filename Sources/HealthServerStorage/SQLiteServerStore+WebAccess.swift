@@ -10,13 +10,18 @@ extension SQLiteServerStore: WebAccessRepository {
             try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT granted, denied, decided_at, declined_at FROM consent WHERE user_id = ?"),
                 arguments: [userID]
-            ).map { row in
-                Consent(
-                    granted: HealthDataCategory.parse(row[0]) ?? [], denied: HealthDataCategory.parse(row[1]) ?? [],
-                    decidedAt: Date(timeIntervalSince1970: row[2]),
-                    declinedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)))
-            }
+            ).flatMap { Self.consent($0, from: 0) }
         }
+    }
+
+    /// The consent in the four columns of `row` from `first` (granted, denied, decided,
+    /// declined); `nil` when there is none (a left join's empty side).
+    static func consent(_ row: Row, from first: Int) -> Consent? {
+        guard let decided = row[first + 2] as Double? else { return nil }
+        return Consent(
+            granted: HealthDataCategory.parse(row[first]) ?? [], denied: HealthDataCategory.parse(row[first + 1]) ?? [],
+            decidedAt: Date(timeIntervalSince1970: decided),
+            declinedAt: (row[first + 3] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 
     public func saveConsent(_ consent: Consent, userID: String) async throws {

@@ -119,20 +119,27 @@ public final class SQLiteServerStore: ServerStore, Sendable {
     }
 
     public func authenticate(_ token: BearerToken) async throws -> User? {
+        try await authenticateWithConsent(token)?.user
+    }
+
+    /// The token's user and their consent in one statement (a point read).
+    public func authenticateWithConsent(_ token: BearerToken) async throws -> (user: User, consent: ReadConsent)? {
         guard token.kind == .api else { return nil }
         return try await pointRead { db in
             guard
                 let row = try Row.fetchOne(
                     db.cachedStatement(
                         sql: """
-                            SELECT \(ServerSchema.userTokenColumns), t.hash FROM api_token t JOIN user u ON u.id = t.user_id
+                            SELECT \(ServerSchema.userTokenColumns), t.hash, c.granted, c.denied, c.decided_at, c.declined_at
+                            FROM api_token t JOIN user u ON u.id = t.user_id LEFT JOIN consent c ON c.user_id = u.id
                             WHERE t.id = ?
                             """),
                     arguments: [token.id]),
                 token.matches(row[12])
             else { return nil }
             let user = Self.user(row)
-            return user.revokedAt == nil && user.token.revokedAt == nil ? user : nil
+            guard user.revokedAt == nil, user.token.revokedAt == nil else { return nil }
+            return (user, .read(Self.consent(row, from: 13)))
         }
     }
 

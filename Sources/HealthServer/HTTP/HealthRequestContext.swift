@@ -22,6 +22,8 @@ public struct HealthRequestContext: HealthServerContext {
     public var responseEncoder: HealthResponseEncoder { HealthResponseEncoder() }
     /// Set by the bearer middleware; read by the rate limit and by ``AuthenticatedContext``.
     public var user: User?
+    /// The user's consent when the bearer middleware read it with the token.
+    public var consent = ReadConsent.notRead
     /// The peer's IP address, for limits on failed sign-ins (`nil` in router tests).
     public let remoteAddress: String?
 
@@ -38,6 +40,8 @@ public struct HealthRequestContext: HealthServerContext {
 public struct AuthenticatedContext: ChildRequestContext, HealthServerContext {
     public var coreContext: CoreRequestContextStorage
     public let user: User
+    /// The user's consent when it was read with the token (``HealthRoutes/readAccess(_:)``).
+    public let consent: ReadConsent
     /// The parent's, unless the route's collection sets another (``BodyLimitMiddleware``).
     public var maxUploadSize: Int
     /// JSON bodies as every route reads them.
@@ -49,6 +53,7 @@ public struct AuthenticatedContext: ChildRequestContext, HealthServerContext {
         guard let user = context.user else { throw Problem.unauthorized("send Authorization: Bearer <token>") }
         self.coreContext = context.coreContext
         self.user = user
+        self.consent = context.consent
         self.maxUploadSize = context.maxUploadSize
     }
 

@@ -139,9 +139,11 @@ struct BearerAuthMiddleware: RouterMiddleware {
             parts.count == 2 && parts[0].lowercased() == "bearer"
             ? BearerToken(parts[1].trimmingCharacters(in: .whitespaces)) : nil
         var found: User?
+        var consent = ReadConsent.notRead
         var detail = token == nil ? "send Authorization: Bearer <token> (hp_…)" : "the token is unknown or revoked"
         switch token?.kind {
-        case .api: found = try await users.authenticate(token!)
+        case .api:
+            if let (user, read) = try await users.authenticateWithConsent(token!) { (found, consent) = (user, read) }
         case .access:
             if let oauth, let endpoints,
                 let (user, resource) = try await oauth.repository.authenticateAccess(token!, now: clock())
@@ -164,6 +166,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
         }
         var context = context
         context.user = user
+        context.consent = consent
         context.logger[metadataKey: "user"] = "\(user.id)"
         return try await next(request, context)
     }

@@ -50,7 +50,12 @@ extension HealthRoutes {
     /// The user (with the `read` scope) and what they may read.
     func readAccess(_ context: AuthenticatedContext) async throws -> ReadAccess {
         let user = try context.require(.read)
-        let consent = try await repositories.web.consent(userID: user.id)
+        let consent: Consent?
+        if case .read(let read) = context.consent {
+            consent = read
+        } else {
+            consent = try await repositories.web.consent(userID: user.id)
+        }
         return ReadAccess(user: user, consent: consent, readable: user.readableCategories(consent: consent))
     }
 
