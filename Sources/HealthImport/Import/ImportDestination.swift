@@ -72,7 +72,7 @@ struct SQLiteImportDestination: ImportDestination {
         _ input: ImportInput, finish: @escaping @Sendable (ExportReading, ImportCounts) -> ImportRun
     ) async throws -> ImportWritten {
         try await BlockingWork.run("healthpipe-import") {
-            try database.write { writer in
+            try database.importWrite { writer in
                 let reading = try ImportPipeline.run(
                     input.reader.value, into: writer, batchSize: input.batchSize, written: input.reporting())
                 try writer.writeCharacteristics(reading.info.characteristics, asOf: reading.info.exportDate)

@@ -128,6 +128,23 @@ public final class HealthDatabase: Sendable {
         try pool.write { db in try Self.run(body, in: db, observers: observers, watcher: watcher) }
     }
 
+    /// The page cache of an import's transaction, in KiB: its peak memory is the cache,
+    /// the batches in flight and the program (about 45 MiB), and a 150 MB export already
+    /// fills the cache, so this bounds an import's memory whatever the export's size
+    /// (24 MiB imports as fast as 32 MiB and keeps the peak under 100 MB: docs/benchmarks.md).
+    public static let importCacheKiB = 24_576
+
+    /// ``write(_:)`` for an import: the same transaction with the page cache of
+    /// ``importCacheKiB`` (the connection's own size is restored afterwards).
+    public func importWrite<T>(_ body: (RecordWriter) throws -> T) throws -> T {
+        try pool.write { db in
+            let kept = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2_000
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
+            defer { try? db.execute(sql: "PRAGMA cache_size = \(kept)") }
+            return try Self.run(body, in: db, observers: observers, watcher: watcher)
+        }
+    }
+
     /// ``write(_:)`` for async code (the same name would be chosen over it in any async
     /// context, blocking or not, hence its own): the transaction runs on the database's own writer
     /// queue while the caller is suspended, so neither a NIO event loop nor a thread of the

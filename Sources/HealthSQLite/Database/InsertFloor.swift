@@ -36,7 +36,7 @@ public enum InsertFloor {
         try execute(
             db,
             """
-            PRAGMA page_size=8192; PRAGMA cache_size=-32768; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;
+            PRAGMA page_size=8192; PRAGMA cache_size=-\(HealthDatabase.importCacheKiB); PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;
             CREATE TABLE sample (anchor INTEGER PRIMARY KEY AUTOINCREMENT, type_id INTEGER NOT NULL,
              start REAL NOT NULL, end REAL NOT NULL, utc_offset INTEGER, time_zone TEXT, value REAL,
              value_text TEXT, unit TEXT, source_id INTEGER NOT NULL, device_id INTEGER, creation_date REAL,
