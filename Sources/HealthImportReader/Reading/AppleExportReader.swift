@@ -101,13 +101,16 @@ public final class AppleExportReader {
         reading.info = scanner.handler.info
         reading.warnings = scanner.handler.warnings
         reading.recordsRead = scanner.handler.recordCount
-        // The records that link to files, with the files' content; few points a batch.
+        // The records that link to files, with the files' content; few points a batch: a
+        // batch is held until written and up to 8 are in flight, so 100,000 points a batch
+        // took an import's peak memory from 90 to 138 MiB on a 1 GB export (its routes come
+        // last); 4,096 points (about 0.4 MB) keep it flat.
         var points = 0
         for record in waiting {
             let linked = try withLinkedFiles(record, reading: &reading)
             if case .workout(let workout) = linked { points += workout.routes.reduce(0) { $0 + $1.points.count } }
             batch.append(linked)
-            if batch.count >= batchSize || points >= 100_000 {
+            if batch.count >= batchSize || points >= 4_096 {
                 try deliver(batch, reading.bytesRead)
                 batch = []
                 points = 0
