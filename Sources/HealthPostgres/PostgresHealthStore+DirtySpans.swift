@@ -3,15 +3,18 @@ import HealthCore
 import PostgresNIO
 
 extension PostgresRecordWriter {
-    /// Marks `intervals` dirty in this write's transaction (merged first).
+    /// Marks `intervals` dirty in this write's transaction (merged first), in one statement.
     public func markDirty(_ intervals: [DateInterval], zone: String?) async throws {
-        for span in DirtySpan.merged(intervals) {
-            try await connection.query(
-                """
-                INSERT INTO health_dirty_span (user_id, start, "end", zone)
-                VALUES (\(userID), \(span.start.timeIntervalSince1970), \(span.end.timeIntervalSince1970), \(zone))
-                """, logger: logger)
-        }
+        let spans = DirtySpan.merged(intervals)
+        guard !spans.isEmpty else { return }
+        let starts = spans.map(\.start.timeIntervalSince1970)
+        let ends = spans.map(\.end.timeIntervalSince1970)
+        try await connection.query(
+            """
+            INSERT INTO health_dirty_span (user_id, start, "end", zone)
+            SELECT \(userID), s.start, s."end", \(zone) FROM unnest(\(starts)::float8[], \(ends)::float8[]) WITH ORDINALITY
+                AS s(start, "end", position) ORDER BY s.position
+            """, logger: logger)
     }
 }
 

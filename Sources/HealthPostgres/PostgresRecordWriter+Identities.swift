@@ -4,7 +4,7 @@ import PostgresNIO
 
 extension PostgresRecordWriter {
     /// Reads what is stored under the writer-given UUIDs of `records` (whose content keys
-    /// are `keys`), and which of their content keys are stored: three statements per batch.
+    /// are `keys`), and which of their content keys are stored: one statement per batch.
     func learnIdentities(of records: [HealthRecord], keys: [ContentKey]) async throws {
         var uuids: [UUID] = []
         var storedKeys: [UUID] = []
@@ -26,22 +26,26 @@ extension PostgresRecordWriter {
             }
         }
         guard !uuids.isEmpty else { return }
-        for try await (uuid, type) in try await connection.query(
-            "SELECT uuid, type_id FROM health_sample WHERE user_id = \(userID) AND uuid = ANY(\(uuids))", logger: logger
-        ).decode((UUID, Int32).self) {
-            identities.stored[uuid] = type
-        }
-        for try await (uuid, type) in try await connection.query(
-            "SELECT uuid, type_id FROM health_tombstone WHERE user_id = \(userID) AND uuid = ANY(\(uuids))", logger: logger
-        ).decode((UUID, Int32).self) {
-            identities.deleted[uuid] = type
-        }
-        for try await (key, uuid) in try await connection.query(
-            "SELECT content_key, uuid FROM health_sample WHERE user_id = \(userID) AND content_key = ANY(\(storedKeys))",
-            logger: logger
-        ).decode((UUID, UUID).self) {
-            identities.keys.insert(ContentKey(storedUUID: key))
-            identities.holders[ContentKey(storedUUID: key)] = uuid
+        // 0: a stored sample's UUID and type; 1: a deleted one's; 2: a stored content key
+        // and the UUID of its row.
+        for try await (kind, first, type, second) in try await connection.query(
+            """
+            SELECT 0, uuid, type_id, NULL::uuid FROM health_sample WHERE user_id = \(userID) AND uuid = ANY(\(uuids))
+            UNION ALL
+            SELECT 1, uuid, type_id, NULL::uuid FROM health_tombstone WHERE user_id = \(userID) AND uuid = ANY(\(uuids))
+            UNION ALL
+            SELECT 2, content_key, NULL::integer, uuid FROM health_sample
+            WHERE user_id = \(userID) AND content_key = ANY(\(storedKeys))
+            """, logger: logger
+        ).decode((Int32, UUID, Int32?, UUID?).self) {
+            switch (kind, type, second) {
+            case (0, let type?, _): identities.stored[first] = type
+            case (1, let type?, _): identities.deleted[first] = type
+            case (2, _, let holder?):
+                identities.keys.insert(ContentKey(storedUUID: first))
+                identities.holders[ContentKey(storedUUID: first)] = holder
+            default: break
+            }
         }
     }
 }

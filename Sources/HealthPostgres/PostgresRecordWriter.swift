@@ -360,26 +360,30 @@ public final class PostgresRecordWriter {
         if isNew { added[family, default: 0] += 1 } else { duplicates[family, default: 0] += 1 }
     }
 
-    /// Writes what is buffered, each type's longest duration, the user's last anchor, and
-    /// the `NOTIFY` that observers hear once the transaction commits.
+    /// Writes what is buffered, then each type's longest duration, the user's last anchor
+    /// and the `NOTIFY` that observers hear once the transaction commits, in one statement.
     func finish() async throws {
         try await flush()
-        for (typeID, duration) in maxDurations {
-            try await connection.query(
-                """
-                INSERT INTO health_type_span (user_id, type_id, max_duration) VALUES (\(userID), \(typeID), \(duration))
-                ON CONFLICT (user_id, type_id) DO UPDATE
-                SET max_duration = greatest(health_type_span.max_duration, EXCLUDED.max_duration)
-                """, logger: logger)
-        }
+        let typeIDs = maxDurations.keys.sorted()
+        let durations = typeIDs.map { maxDurations[$0]! }
         maxDurations = [:]
         let last = lastAnchor
-        try await connection.query(
-            "UPDATE health_store SET last_anchor = \(last) WHERE user_id = \(userID)", logger: logger)
         let types = changedTypes
-        guard !types.isEmpty else { return }
-        let payload = "\(userID) \(last) " + types.map(\.identifier).sorted().joined(separator: ",")
+        let payload =
+            types.isEmpty ? nil : "\(userID) \(last) " + types.map(\.identifier).sorted().joined(separator: ",")
+        // Data-modifying CTEs run once whether or not the query reads them.
         try await connection.query(
-            "SELECT pg_notify(\(PostgresHealthDatabase.notificationChannel), \(payload))", logger: logger)
+            """
+            WITH spans AS (
+                INSERT INTO health_type_span (user_id, type_id, max_duration)
+                SELECT \(userID), s.type_id, s.duration FROM unnest(\(typeIDs)::integer[], \(durations)::float8[])
+                    AS s(type_id, duration) ORDER BY s.type_id
+                ON CONFLICT (user_id, type_id) DO UPDATE
+                SET max_duration = greatest(health_type_span.max_duration, EXCLUDED.max_duration)
+            ), store AS (
+                UPDATE health_store SET last_anchor = \(last) WHERE user_id = \(userID)
+            )
+            SELECT pg_notify(\(PostgresHealthDatabase.notificationChannel), \(payload)::text) WHERE \(payload)::text IS NOT NULL
+            """, logger: logger)
     }
 }
