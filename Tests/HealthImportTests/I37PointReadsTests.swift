@@ -92,4 +92,21 @@ import Testing
         #expect(answered + declined == 3_200)
         #expect(answered > 0)
     }
+
+    /// Found attacking: a connection that cannot be opened (the file just removed by a
+    /// person's deletion, no descriptor left) threw, and the request was a 500; the pool,
+    /// whose connections are open already, must answer instead. A read-only open never
+    /// creates the file.
+    @Test func i37_aConnectionThatCannotOpenLeavesTheReadToThePool() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gone-\(UUID().uuidString).sqlite").path
+        let reads = PointReads(path: path, limit: 2)
+        #expect(try reads.read(Self.count) == nil)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        // The failed open gave its place back: once the file is there, reads are served.
+        let pool = try DatabasePool(path: path)
+        defer { try? pool.close() }
+        try pool.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)") }
+        for _ in 0..<3 { #expect(try reads.read(Self.count) == 0) }
+        reads.close()
+    }
 }

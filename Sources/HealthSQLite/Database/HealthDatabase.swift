@@ -33,8 +33,9 @@ public final class HealthDatabase: Sendable {
     /// Observers of committed changes, and the watcher of other processes' commits.
     let observers = ChangeObservers()
     let watcher: CommitWatcher
-    /// Connections for the one-statement reads every HTTP request makes of a person's
-    /// store (its dirty spans), on the calling thread.
+    /// A connection for the one-statement reads every HTTP request makes of a person's
+    /// store (its dirty spans), on the calling thread; one, as a server keeps hundreds of
+    /// stores open and each connection holds two descriptors (the pool answers the rest).
     let pointReads: PointReads
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
@@ -56,7 +57,7 @@ public final class HealthDatabase: Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
         pool = try DatabasePool(path: path, configuration: config)
-        pointReads = PointReads(path: path, limit: 2)
+        pointReads = PointReads(path: path, limit: 1)
         watcher = CommitWatcher(
             pool: pool, observers: observers, interval: configuration.commitPollInterval, readOnly: configuration.readOnly)
         if !configuration.readOnly {

@@ -41,7 +41,7 @@ public final class PointReads: Sendable {
     }
 
     /// `body` run with an idle connection on this thread; `nil` when all `limit` connections
-    /// are busy or the connections are closed.
+    /// are busy, none can be opened, or the connections are closed.
     public func read<T>(_ body: (Database) throws -> T) throws -> T? {
         let taken = state.withLock { state -> Taken in
             if state.closed { return .none }
@@ -61,8 +61,10 @@ public final class PointReads: Sendable {
                 configuration.busyMode = .timeout(10)
                 connection = try DatabaseQueue(path: path, configuration: configuration)
             } catch {
+                // No connection (the file just removed by a deletion, no descriptor left):
+                // the pool's connections, open already, answer.
                 state.withLock { $0.open -= 1 }
-                throw error
+                return nil
             }
         }
         defer {
