@@ -171,10 +171,8 @@ final class InternedNames: Sendable {
             for key in devices.keys.sorted() {
                 deviceIDs.append((key, try await deviceID(interning: devices[key]!, key: key, client: client, logger: logger)))
             }
-            let lockedSources = try await Self.lock(
-                "health_source", sourceIDs.map { $0.1 }, connection: connection, logger: logger)
-            let lockedDevices = try await Self.lock(
-                "health_device", deviceIDs.map { $0.1 }, connection: connection, logger: logger)
+            let (lockedSources, lockedDevices) = try await Self.lock(
+                sources: sourceIDs.map { $0.1 }, devices: deviceIDs.map { $0.1 }, connection: connection, logger: logger)
             var goneSources: [Int32] = []
             var goneDevices: [Int32] = []
             for (source, id) in sourceIDs {
@@ -197,9 +195,7 @@ final class InternedNames: Sendable {
             forget(sources: goneSources, devices: goneDevices)
         }
         try await Self.recordUse(
-            "health_source_user", "source_id", usedSources, userID: userID, connection: connection, logger: logger)
-        try await Self.recordUse(
-            "health_device_user", "device_id", usedDevices, userID: userID, connection: connection, logger: logger)
+            sources: usedSources, devices: usedDevices, userID: userID, connection: connection, logger: logger)
     }
 
     /// The id of `type`, interned on `client` (autocommit) if no one stored it yet.
@@ -271,31 +267,43 @@ final class InternedNames: Sendable {
         throw NameRaceError()
     }
 
-    /// Locks the rows of `ids` in `table` `FOR KEY SHARE` for the transaction on
-    /// `connection`; returns those still stored (a row a user deletion removed is skipped
-    /// once that deletion commits).
+    /// Locks the rows of `sources` in `health_source`, then of `devices` in `health_device`,
+    /// `FOR KEY SHARE` for the transaction on `connection`, in one statement; returns those
+    /// still stored (a row a user deletion removed is skipped once that deletion commits).
     private static func lock(
-        _ table: String, _ ids: [Int32], connection: PostgresConnection, logger: Logger
-    ) async throws -> Set<Int32> {
-        guard !ids.isEmpty else { return [] }
-        var locked = Set<Int32>()
-        for try await id in try await connection.query(
-            "SELECT id FROM \(unescaped: table) WHERE id = ANY(\(ids)) ORDER BY id FOR KEY SHARE", logger: logger
-        ).decode(Int32.self) {
-            locked.insert(id)
+        sources: [Int32], devices: [Int32], connection: PostgresConnection, logger: Logger
+    ) async throws -> (sources: Set<Int32>, devices: Set<Int32>) {
+        guard !sources.isEmpty || !devices.isEmpty else { return ([], []) }
+        var locked: (sources: Set<Int32>, devices: Set<Int32>) = ([], [])
+        // An append runs its branches in order: sources are locked before devices, each in
+        // id order, as every writer locks them.
+        for try await (table, id) in try await connection.query(
+            """
+            SELECT 0, id FROM (SELECT id FROM health_source WHERE id = ANY(\(sources)) ORDER BY id FOR KEY SHARE) s
+            UNION ALL
+            SELECT 1, id FROM (SELECT id FROM health_device WHERE id = ANY(\(devices)) ORDER BY id FOR KEY SHARE) d
+            """, logger: logger
+        ).decode((Int32, Int32).self) {
+            if table == 0 { locked.sources.insert(id) } else { locked.devices.insert(id) }
         }
         return locked
     }
 
-    /// Records in the transaction on `connection` that `userID` uses the names `ids` of `table`.
+    /// Records in the transaction on `connection` that `userID` uses the sources `sources`
+    /// and the devices `devices`, in one statement.
     private static func recordUse(
-        _ table: String, _ column: String, _ ids: [Int32], userID: String, connection: PostgresConnection, logger: Logger
+        sources: [Int32], devices: [Int32], userID: String, connection: PostgresConnection, logger: Logger
     ) async throws {
-        guard !ids.isEmpty else { return }
+        guard !sources.isEmpty || !devices.isEmpty else { return }
         try await connection.query(
             """
-            INSERT INTO \(unescaped: table) (\(unescaped: column), user_id)
-            SELECT u.id, \(userID) FROM unnest(\(ids)::integer[]) AS u(id) ORDER BY u.id
+            WITH used_sources AS (
+                INSERT INTO health_source_user (source_id, user_id)
+                SELECT u.id, \(userID) FROM unnest(\(sources)::integer[]) AS u(id) ORDER BY u.id
+                ON CONFLICT DO NOTHING
+            )
+            INSERT INTO health_device_user (device_id, user_id)
+            SELECT u.id, \(userID) FROM unnest(\(devices)::integer[]) AS u(id) ORDER BY u.id
             ON CONFLICT DO NOTHING
             """, logger: logger)
     }

@@ -93,6 +93,25 @@ public final class PostgresHealthDatabase: Sendable {
         !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 
+    /// ``lockOwner(_:userID:)``, then locks the user's `health_store` row (creating it) and
+    /// returns their last anchor, in one statement: the owner's row is locked first (the
+    /// insert's `SELECT` reads it before the insert), as every writer locks them.
+    func lockOwnerAndStore(_ connection: PostgresConnection, userID: String) async throws -> Int64 {
+        let upsert = "ON CONFLICT (user_id) DO UPDATE SET last_anchor = health_store.last_anchor RETURNING last_anchor"
+        let query: PostgresQuery
+        if let table = ownerTable.withLock({ $0 }) {
+            query = """
+                WITH owner AS (SELECT 1 FROM \(unescaped: table) WHERE id = \(userID) FOR KEY SHARE)
+                INSERT INTO health_store (user_id) SELECT \(userID) WHERE EXISTS (SELECT 1 FROM owner)
+                \(unescaped: upsert)
+                """
+        } else {
+            query = "INSERT INTO health_store (user_id) VALUES (\(userID)) \(unescaped: upsert)"
+        }
+        for try await last in try await connection.query(query, logger: logger).decode(Int64.self) { return last }
+        throw HealthStoreOwnerGone(userID: userID)
+    }
+
     /// When owners are required (``requireOwners(in:)``): locks the row of `userID` in their
     /// table `FOR KEY SHARE` until the transaction on `connection` ends, or throws
     /// ``HealthStoreOwnerGone``. Every transaction that writes a user's rows calls it first.

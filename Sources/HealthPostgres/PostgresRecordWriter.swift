@@ -80,16 +80,7 @@ public final class PostgresRecordWriter {
         self.connection = connection
         self.database = database
         self.userID = userID
-        try await database.lockOwner(connection, userID: userID)
-        var anchor: Int64 = 0
-        for try await last in try await connection.query(
-            """
-            INSERT INTO health_store (user_id) VALUES (\(userID))
-            ON CONFLICT (user_id) DO UPDATE SET last_anchor = health_store.last_anchor RETURNING last_anchor
-            """, logger: database.logger
-        ).decode(Int64.self) {
-            anchor = last
-        }
+        let anchor = try await database.lockOwnerAndStore(connection, userID: userID)
         nextAnchor = anchor + 1
         lastAnchor = anchor
     }
