@@ -54,7 +54,21 @@ public final class SQLiteUserHealthStores: UserHealthStores {
     public let maxOpen: Int
     private let cache = Locked(Cache())
 
-    public init(folder: String, threadPool: NIOThreadPool = .singleton, maxOpen: Int = 256) {
+    /// Descriptors an open store holds in use: the file and its WAL for the writer, for a
+    /// reader and for each of its two point-read connections, and the shared-memory index
+    /// (more while several pool readers are open at once).
+    static let descriptorsPerStore = 9
+
+    /// As many stores as half the process's file descriptors hold (the other half is the
+    /// HTTP connections' and the server store's, ``ConnectionLimit``), at most 256: with the
+    /// usual limit of 1,024 descriptors, 56 stores.
+    public static func defaultMaxOpen() -> Int {
+        var limits = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return 56 }
+        return min(256, max(16, Int(clamping: limits.rlim_cur) / 2 / descriptorsPerStore))
+    }
+
+    public init(folder: String, threadPool: NIOThreadPool = .singleton, maxOpen: Int = defaultMaxOpen()) {
         self.folder = folder
         self.threadPool = threadPool
         self.maxOpen = max(1, maxOpen)
