@@ -4,7 +4,7 @@
  * 131,250 `metadata` rows, into the store's schema, in one transaction, N rows per
  * INSERT statement. See docs/benchmarks.md ("Not met: 20x healthkit-to-sqlite").
  * `healthpipe bench import` measures the same floor in-process (InsertFloor) with the rows
- * the import stored and prints the ratio; both use the import's 24 MiB page cache (32 MiB
+ * the import stored and prints the ratio; both use the import's 16 MiB page cache (32 MiB
  * before 2026-11-26).
  *
  *   cc -O2 scripts/sqlite-floor.c -o /tmp/sqlite-floor -lsqlite3
@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
     sqlite3 *db;
     sqlite3_open(argv[1], &db);
     sqlite3_exec(db,
-        "PRAGMA page_size=8192; PRAGMA cache_size=-24576; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+        "PRAGMA page_size=8192; PRAGMA cache_size=-16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
         "CREATE TABLE sample (anchor INTEGER PRIMARY KEY AUTOINCREMENT, type_id INTEGER NOT NULL,"
         " start REAL NOT NULL, end REAL NOT NULL, utc_offset INTEGER, time_zone TEXT, value REAL, value_text TEXT,"
         " unit TEXT, source_id INTEGER NOT NULL, device_id INTEGER, creation_date REAL, import_id INTEGER,"
