@@ -134,8 +134,8 @@ public final class HealthDatabase: Sendable {
     /// The page cache of an import's transaction, in KiB: its peak memory is the cache,
     /// the batches in flight and the program (about 45 MiB), and a 150 MB export already
     /// fills the cache, so this bounds an import's memory whatever the export's size
-    /// (16 MiB imports as fast as 32 MiB and keeps the peak under 100 MB to 1 GB of XML and
-    /// beyond: docs/benchmarks.md).
+    /// (16 MiB imports as fast as 32 MiB and keeps the peak under 100 MB, measured to 1 GB
+    /// of XML: docs/benchmarks.md).
     public static let importCacheKiB = 16_384
 
     /// ``write(_:)`` for an import: the same transaction with the page cache of
