@@ -14,6 +14,22 @@ package struct DirectJSONWriter {
 
     package init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
+    /// `values` as a JSON array, each written by `write`; `nil` at the first value the
+    /// writer does not cover (the caller then encodes them all with `JSONEncoder`).
+    package static func array<Value>(
+        _ values: [Value], bytesEach: Int, _ write: (inout DirectJSONWriter, Value) -> Void
+    ) -> Data? {
+        var writer = DirectJSONWriter(capacity: values.count * bytesEach + 2)
+        writer.byte(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            write(&writer, value)
+            guard writer.covered else { return nil }
+        }
+        writer.byte(UInt8(ascii: "]"))
+        return Data(writer.bytes)
+    }
+
     package mutating func byte(_ value: UInt8) { bytes.append(value) }
 
     package mutating func raw(_ text: StaticString) {

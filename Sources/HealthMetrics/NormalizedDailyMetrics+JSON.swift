@@ -8,15 +8,7 @@ extension NormalizedDailyMetrics {
     /// (docs/benchmarks.md). A value the direct writer does not cover sends the whole
     /// array through `JSONEncoder`.
     public static func backendJSON(_ days: [NormalizedDailyMetrics]) throws -> Data {
-        var writer = DirectJSONWriter(capacity: days.count * 640 + 2)
-        writer.byte(UInt8(ascii: "["))
-        for (index, day) in days.enumerated() {
-            if index > 0 { writer.byte(UInt8(ascii: ",")) }
-            writer.write(day)
-            guard writer.covered else { return try backendEncoder().encode(days) }
-        }
-        writer.byte(UInt8(ascii: "]"))
-        return Data(writer.bytes)
+        try DirectJSONWriter.array(days, bytesEach: 640) { $0.write($1) } ?? backendEncoder().encode(days)
     }
 }
 

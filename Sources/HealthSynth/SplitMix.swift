@@ -1,11 +1,11 @@
 /// A small deterministic PRNG (SplitMix64): the same seed gives the same export on every
 /// machine and Swift version, which `SystemRandomNumberGenerator` cannot promise.
-struct SplitMix: RandomNumberGenerator {
+package struct SplitMix: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,21 +1,11 @@
 import Foundation
 import HealthMetrics
+import HealthSynth
 import Testing
 
 /// `GET /v1/daily-metrics` writes its days directly (issue 37 §3); the bytes must be
 /// `JSONEncoder`'s, whatever the days hold.
 @Suite struct I37DayJSONTests {
-    /// A fixed-seed generator: a failure reproduces.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let strings = [
         "apple_watch", "iphone", "other", "Australia/Perth", "America/Los_Angeles", "norm_v1", "2024-06-01", "",
@@ -89,7 +79,7 @@ import Testing
     }
 
     @Test func i37_theWrittenDaysAreJSONEncodersBytesForAnyDays() {
-        var random = SplitMix(state: 37)
+        var random = SplitMix(seed: 37)
         for _ in 0..<3_000 {
             Self.expectSame((0..<Int.random(in: 0...4, using: &random)).map { _ in Self.day(&random) })
         }

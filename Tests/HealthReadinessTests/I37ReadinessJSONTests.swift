@@ -1,21 +1,12 @@
 import Foundation
 import HealthMetrics
 import HealthReadiness
+import HealthSynth
 import Testing
 
 /// `GET /v1/readiness` writes its scores directly (issue 37 §3); the bytes must be the ones
 /// `JSONEncoder` writes, whatever the scores hold.
 @Suite struct I37ReadinessJSONTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let texts = [
         "", "ms", "bpm", "h", "kcal/day", "steps/day", "2024-06-01", "HRV balance is 12% under your 60-day baseline",
@@ -63,7 +54,7 @@ import Testing
     @Test func i37_theWrittenScoresAreJSONEncodersBytesForAnyScores() {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var random = SplitMix(state: 3_700)
+        var random = SplitMix(seed: 3_700)
         for _ in 0..<2_000 {
             let scores = (0..<Int.random(in: 0...3, using: &random)).map { _ in Self.score(&random) }
             Self.same(Result { try ReadinessScore.backendJSON(scores) }, Result { try encoder.encode(scores) })
@@ -76,7 +67,7 @@ import Testing
     @Test func i37_theEnginesScoresAreWrittenAsTheEncoderWritesThem() throws {
         // Sixty days of plausible figures, scored for the last week.
         let start = Date(timeIntervalSince1970: 1_717_200_000)
-        var random = SplitMix(state: 60)
+        var random = SplitMix(seed: 60)
         let days = (0..<60).map { offset in
             let date = LocalDate(start + Double(offset) * 86_400, in: TimeZone(identifier: "UTC")!)
             return NormalizedDailyMetrics(

@@ -7,15 +7,7 @@ extension ReadinessScore {
     /// generic containers were a tenth of a `GET /v1/readiness` under load. A value the
     /// direct writer does not cover sends the whole answer through `JSONEncoder`.
     public static func backendJSON(_ scores: [ReadinessScore]) throws -> Data {
-        var writer = DirectJSONWriter(capacity: scores.count * 1_400 + 2)
-        writer.byte(UInt8(ascii: "["))
-        for (index, score) in scores.enumerated() {
-            if index > 0 { writer.byte(UInt8(ascii: ",")) }
-            writer.write(score)
-            guard writer.covered else { return try encoder.encode(scores) }
-        }
-        writer.byte(UInt8(ascii: "]"))
-        return Data(writer.bytes)
+        try DirectJSONWriter.array(scores, bytesEach: 1_400) { $0.write($1) } ?? encoder.encode(scores)
     }
 
     /// This score alone, as ``backendJSON(_:)`` writes each.
