@@ -61,6 +61,14 @@ import Testing
         badZone.timezoneIdentifier = "Mars/Olympus"
         var negative = ServerHarness.day("2024-06-04")
         negative.sleepHours = -1
+        // Found attacking: a NUL after a zone was accepted (Foundation reads "UTC\0" as UTC)
+        // and stored with it; PostgreSQL refuses a NUL in text.
+        var nulZone = ServerHarness.day("2024-06-05")
+        nulZone.timezoneIdentifier += "\u{0}"
+        var nulSource = ServerHarness.day("2024-06-06")
+        nulSource.stepsSources = StepsSourcesMetadata(
+            primarySource: "apple_watch", secondarySourcesUsed: ["iphone\u{0}"], ignoredSources: [],
+            suspiciousSteps: false, rawSampleCount: 3)
         let cases: [(body: ByteBuffer, contentType: String, status: HTTPResponse.Status, pointer: String?, detail: String)] = [
             (
                 ByteBuffer(string: #"[{"local_date":"2024-06-01"}]"#), "application/json", .badRequest, "/0/timezone",
@@ -82,6 +90,14 @@ import Testing
             (
                 try ServerHarness.body([negative]), "application/json", .unprocessableContent, "/0/sleep_hours",
                 "must be between 0.0 and 24.0"
+            ),
+            (
+                try ServerHarness.body([nulZone]), "application/json", .unprocessableContent, "/0/timezone",
+                "timezone must be an IANA zone such as Europe/Paris"
+            ),
+            (
+                try ServerHarness.body([nulSource]), "application/json", .unprocessableContent,
+                "/0/steps_sources_json/secondary_sources_used", "source names must not contain control characters"
             ),
             (
                 try ServerHarness.body((0..<20).map { ServerHarness.day(ServerHarness.date($0)) }), "application/json",

@@ -24,7 +24,11 @@ enum DailyMetricsValidation {
                     "local_date must be between \(HealthRoutes.servedDates.lowerBound) and \(HealthRoutes.servedDates.upperBound)",
                     pointer: at("local_date"))
             }
-            guard let zone = TimeZone(identifier: day.timezoneIdentifier) else {
+            // Printable ASCII only: Foundation reads "UTC\u{0}" as UTC (a C string), and the
+            // day would be stored with the NUL (PostgreSQL refuses one in text).
+            guard day.timezoneIdentifier.utf8.allSatisfy({ (0x21...0x7E).contains($0) }),
+                let zone = TimeZone(identifier: day.timezoneIdentifier)
+            else {
                 throw Problem.unprocessable("timezone must be an IANA zone such as Europe/Paris", pointer: at("timezone"))
             }
             guard NormalizationVersion(rawValue: day.normalizationVersion) != nil else {
@@ -56,6 +60,15 @@ enum DailyMetricsValidation {
             try check(day.hrvMs, Ranges.hrv, at("hrv_ms"))
             try check(
                 day.stepsSources.map { Double($0.rawSampleCount) }, 0...10_000_000, at("steps_sources_json/raw_sample_count"))
+            if let sources = day.stepsSources {
+                for (name, values) in [
+                    ("primary_source", [sources.primarySource].compactMap { $0 }),
+                    ("secondary_sources_used", sources.secondarySourcesUsed), ("ignored_sources", sources.ignoredSources),
+                ] where values.contains(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) {
+                    throw Problem.unprocessable(
+                        "source names must not contain control characters", pointer: at("steps_sources_json/\(name)"))
+                }
+            }
         }
     }
 
