@@ -9,11 +9,16 @@ extension PostgresServerStore: WebAccessRepository {
         let rows = try await client.query(
             "SELECT granted, denied, decided_at, declined_at FROM consent WHERE user_id = \(userID)", logger: logger)
         for try await (granted, denied, decided, declined) in rows.decode((String, String, Double, Double?).self) {
-            return Consent(
-                granted: HealthDataCategory.parse(granted) ?? [], denied: HealthDataCategory.parse(denied) ?? [],
-                decidedAt: Date(timeIntervalSince1970: decided), declinedAt: declined.map(Date.init(timeIntervalSince1970:)))
+            return Self.consent(granted: granted, denied: denied, decided: decided, declined: declined)
         }
         return nil
+    }
+
+    /// A consent from its stored columns.
+    static func consent(granted: String, denied: String, decided: Double, declined: Double?) -> Consent {
+        Consent(
+            granted: HealthDataCategory.parse(granted) ?? [], denied: HealthDataCategory.parse(denied) ?? [],
+            decidedAt: Date(timeIntervalSince1970: decided), declinedAt: declined.map(Date.init(timeIntervalSince1970:)))
     }
 
     public func saveConsent(_ consent: Consent, userID: String) async throws {

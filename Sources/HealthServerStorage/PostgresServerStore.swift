@@ -178,11 +178,9 @@ public final class PostgresServerStore: ServerStore, Sendable {
             let hash = try columns[12].decode(Data.self)
             guard token.matches(hash), user.revokedAt == nil, user.token.revokedAt == nil else { return nil }
             guard let decided = try columns[15].decode(Double?.self) else { return (user, .read(nil)) }
-            let consent = Consent(
-                granted: HealthDataCategory.parse(try columns[13].decode(String.self)) ?? [],
-                denied: HealthDataCategory.parse(try columns[14].decode(String.self)) ?? [],
-                decidedAt: Date(timeIntervalSince1970: decided),
-                declinedAt: try columns[16].decode(Double?.self).map(Date.init(timeIntervalSince1970:)))
+            let consent = Self.consent(
+                granted: try columns[13].decode(String.self), denied: try columns[14].decode(String.self),
+                decided: decided, declined: try columns[16].decode(Double?.self))
             return (user, .read(consent))
         }
         return nil
