@@ -107,9 +107,28 @@ public final class SQLiteServerStore: ServerStore, Sendable {
             removed["user"] = db.changesCount
             return removed
         }
-        // Copy the pages into the file and empty the WAL, so no copy of the rows stays in it.
-        try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try await scrub()
         return removed
+    }
+
+    /// Rewrites the file from its live rows (`VACUUM`) and empties the WAL into it, so no
+    /// byte of a deleted row stays in either. `secure_delete` alone is not enough: it zeroes
+    /// a deleted cell, but a page SQLite rebuilds while balancing keeps the stale bytes of
+    /// cells it moved away in its unallocated space, and in `daily_metrics` (WITHOUT ROWID)
+    /// every cell starts with the user's id (finding M9). Throws when the checkpoint cannot
+    /// finish (a reader holding an old snapshot past the busy timeout, three times over).
+    func scrub() async throws {
+        try await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "VACUUM")
+            for attempt in 1...3 {
+                do {
+                    _ = try db.checkpoint(.truncate)
+                    return
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 3 {
+                    continue
+                }
+            }
+        }
     }
 
     public func userExists(id: String) async throws -> Bool {
