@@ -221,97 +221,6 @@ public final class SQLiteServerStore: ServerStore, Sendable {
             ])
     }
 
-    /// The columns of a day after its key (``DailyMetricsColumns/columns``).
-    private static let valueColumns = DailyMetricsColumns.columnList
-    private static let valuePlaceholders = DailyMetricsColumns.columns.map { _ in "?" }.joined(separator: ",")
-
-    private static func values(_ day: DailyMetricsColumns) -> [DatabaseValue] {
-        day.values.map { value in
-            switch value {
-            case .integer(let number): number.databaseValue
-            case .real(let number): number.databaseValue
-            case .text(let text): text.databaseValue
-            }
-        }
-    }
-
-    /// A row of `SELECT local_date, normalization_version, <valueColumns>`.
-    private static func columns(_ row: Row) -> DailyMetricsColumns {
-        DailyMetricsColumns(
-            localDate: row[0], normalizationVersion: row[1],
-            values: DailyMetricsColumns.columns.enumerated().map { index, column in
-                value(row[index + 2], as: column.kind)
-            })
-    }
-
-    /// A stored value as its column's kind, read from its storage class directly: the
-    /// generic `row[i]` decoding looked up Optional's metadata for every value of every row
-    /// (a profile of `GET /v1/readiness` under load).
-    private static func value(_ stored: DatabaseValue, as kind: DailyMetricsColumns.Column.Kind) -> DailyColumnValue {
-        switch (kind, stored.storage) {
-        case (.integer, .int64(let number)): .integer(Int(number))
-        case (.integer, .double(let number)): .integer(Int(exactly: number))
-        case (.integer, _): .integer(nil)
-        case (.real, .double(let number)): .real(number)
-        case (.real, .int64(let number)): .real(Double(number))
-        case (.real, _): .real(nil)
-        case (.text, .string(let text)): .text(text)
-        case (.text, .blob(let data)): .text(String(decoding: data, as: UTF8.self))
-        case (.text, _): .text(nil)
-        }
-    }
-
-    public func upsert(_ days: [NormalizedDailyMetrics], userID: String) async throws -> UpsertCounts {
-        let encoder = NormalizedDailyMetrics.backendEncoder()
-        let rows = try days.map { try DailyMetricsColumns($0, encoder: encoder) }
-        return try await pool.write { db in
-            var counts = UpsertCounts()
-            let now = Date().timeIntervalSince1970
-            for day in rows {
-                let stored = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT local_date, normalization_version, \(Self.valueColumns) FROM daily_metrics
-                        WHERE user_id = ? AND local_date = ? AND normalization_version = ?
-                        """, arguments: [userID, day.localDate, day.normalizationVersion]
-                ).map(Self.columns)
-                if let stored, stored.holdsTheSameValues(as: day) {
-                    counts.unchanged += 1
-                    continue
-                }
-                try db.execute(
-                    sql: """
-                        INSERT OR REPLACE INTO daily_metrics (user_id, local_date, normalization_version, \(Self.valueColumns),
-                        updated_at) VALUES (?,?,?,\(Self.valuePlaceholders),?)
-                        """,
-                    arguments: StatementArguments(
-                        [userID.databaseValue, day.localDate.databaseValue, day.normalizationVersion.databaseValue]
-                            + Self.values(day) + [now.databaseValue]))
-                if stored == nil { counts.inserted += 1 } else { counts.updated += 1 }
-            }
-            return counts
-        }
-    }
-
-    public func dailyMetrics(
-        userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
-    ) async throws
-        -> [NormalizedDailyMetrics]
-    {
-        let decoder = NormalizedDailyMetrics.backendDecoder()
-        return try await pointRead { db in
-            // Cached statements on the read paths every request takes: compiling one (and
-            // GRDB's authorizer run at each compilation) was a tenth of a read under load.
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT local_date, normalization_version, \(Self.valueColumns) FROM daily_metrics
-                        WHERE user_id = ? AND normalization_version = ? AND local_date BETWEEN ? AND ? ORDER BY local_date
-                        """), arguments: [userID, version.rawValue, first.description, last.description]
-            ).map { try Self.columns($0).metrics(userID: userID, decoder: decoder) }
-        }
-    }
-
     public func remembered(userID: String, key: String, since: Date) async throws -> RememberedResponse? {
         try await pool.read { db in
             try Row.fetchOne(
@@ -341,14 +250,6 @@ public final class SQLiteServerStore: ServerStore, Sendable {
 
     public func ping() async throws {
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
-    }
-
-    public func dailyRowCounts() async throws -> [String: Int] {
-        try await pool.read { db in
-            Dictionary(
-                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT user_id, COUNT(*) FROM daily_metrics GROUP BY user_id")
-                    .map { ($0[0] as String, $0[1] as Int) })
-        }
     }
 
     public func saveImport(_ job: ImportJob, userID: String) async throws {
