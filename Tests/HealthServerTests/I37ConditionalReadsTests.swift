@@ -1,5 +1,7 @@
 import Foundation
 import HealthCore
+import HealthServerRecords
+import HealthSynth
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -63,5 +65,19 @@ import Testing
         #expect(ConditionalGetMiddleware<HealthRequestContext>.matches("*", tag))
         #expect(!ConditionalGetMiddleware<HealthRequestContext>.matches("\"abcd\"", tag))
         #expect(!ConditionalGetMiddleware<HealthRequestContext>.matches("abc", tag))
+    }
+
+    /// The tag's base64url, written directly, is Foundation's base64 with `+/` made `-_`
+    /// and the padding dropped, for every length and random bytes.
+    @Test func i37_base64URLIsFoundationsWithTheURLAlphabet() {
+        var random = SplitMix(seed: 64)
+        for length in 0..<48 {
+            for _ in 0..<50 {
+                let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+                let expected = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                    .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+                #expect(Secrets.base64URL(bytes) == expected)
+            }
+        }
     }
 }

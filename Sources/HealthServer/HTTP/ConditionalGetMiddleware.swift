@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HealthServerRecords
 import Hummingbird
 
 /// `ETag` on the JSON answers of `GET`s, and `304 Not Modified` without a body for an
@@ -28,11 +29,7 @@ struct ConditionalGetMiddleware<Context: RequestContext>: RouterMiddleware {
         try await body.write(collector)
         let bytes = collector.buffer
         let digest = SHA256.hash(data: bytes.readableBytesView)
-        let tag =
-            "\""
-            + Data(digest.prefix(16)).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "") + "\""
+        let tag = "\"" + Secrets.base64URL(Array(digest.prefix(16))) + "\""
         response.headers[.eTag] = tag
         response.headers[.cacheControl] = "private, no-cache"
         if let condition = request.headers[.ifNoneMatch], Self.matches(condition, tag) {
