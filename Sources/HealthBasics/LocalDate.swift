@@ -11,15 +11,29 @@ public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringCo
         dayNumber = CivilDays.days(year: year, month: month, day: day)
     }
 
-    /// Parses `YYYY-MM-DD`; `nil` for anything else or an impossible date.
+    /// Parses `YYYY-MM-DD` (ASCII digits, no sign); `nil` for anything else or an impossible
+    /// date. Reads the UTF-8 bytes in place: every stored day's date is parsed on a read.
     public init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-            (1...12).contains(month), (1...31).contains(day)
-        else { return nil }
+        let parsed =
+            text.utf8.withContiguousStorageIfAvailable(Self.parse) ?? Array(text.utf8).withUnsafeBufferPointer(Self.parse)
+        guard let (year, month, day) = parsed, (1...12).contains(month), (1...31).contains(day) else { return nil }
         self.init(year: year, month: month, day: day)
         guard components == (year, month, day) else { return nil }
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        return (year, month, day)
     }
 
     /// The local date of `instant` in `zone`. An instant outside years 0000–9999 (an
@@ -37,7 +51,24 @@ public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringCo
 
     public var description: String {
         let (year, month, day) = components
-        return String(format: "%04d-%02d-%02d", year, month, day)
+        guard (0...9999).contains(year) else { return String(format: "%04d-%02d-%02d", year, month, day) }
+        // Written byte by byte: `String(format:)` went through CoreFoundation, a tenth of a
+        // readiness answer's time under load.
+        return String(unsafeUninitializedCapacity: 10) { bytes in
+            func write(_ value: Int, at offset: Int, width: Int) {
+                var rest = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            write(year, at: 0, width: 4)
+            write(month, at: 5, width: 2)
+            write(day, at: 8, width: 2)
+            bytes[4] = UInt8(ascii: "-")
+            bytes[7] = UInt8(ascii: "-")
+            return 10
+        }
     }
 
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.dayNumber < rhs.dayNumber }

@@ -37,7 +37,17 @@ public struct ReadinessEngine: Sendable {
 
     /// The scores of several local days from one history.
     public func scores(on dates: [String], history: [NormalizedDailyMetrics]) throws -> [ReadinessScore] {
-        let series = try DailySeries(history, measure: configuration.activityMeasure)
+        let figures = try history.map { day in
+            guard let figures = DailyFigures(day) else { throw ReadinessError.invalidDate(day.localDate) }
+            return figures
+        }
+        return try scores(on: dates, figures: figures)
+    }
+
+    /// The scores of several local days from the figures of the days around them (a store's
+    /// ``DailyFigures``, read without the days' metadata): the same as from the whole days.
+    public func scores(on dates: [String], figures: [DailyFigures]) throws -> [ReadinessScore] {
+        let series = try DailySeries(figures, measure: configuration.activityMeasure)
         return try dates.map { date in
             guard let day = DailySeries.dayNumber(date) else { throw ReadinessError.invalidDate(date) }
             return evaluate(day: day, date: date, series: series)

@@ -82,6 +82,7 @@ package struct DailyMetricsColumns: Equatable, Sendable {
 /// A stored day whose column holds what its kind does not allow (a corrupt or foreign row).
 package struct StoredDayError: Error, CustomStringConvertible {
     package let column: String
+    package init(column: String) { self.column = column }
     package var description: String { "a stored day's \(column) is not what the column holds" }
 }
 

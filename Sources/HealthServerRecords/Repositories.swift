@@ -137,10 +137,27 @@ public protocol DailyMetricsRepository: Sendable {
         userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
     ) async throws
         -> [NormalizedDailyMetrics]
+    /// The figures the readiness engine reads of the same days (``DailyFigures``), oldest
+    /// first. A store may read them without decoding the days' metadata; by default they
+    /// are taken from ``dailyMetrics(userID:from:through:version:)``.
+    func dailyFigures(
+        userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
+    ) async throws -> [DailyFigures]
     /// Rows of daily metrics per user id (for `users list` and the load check).
     func dailyRowCounts() async throws -> [String: Int]
     /// Throws when the storage cannot answer (for `/readyz`).
     func ping() async throws
+}
+
+extension DailyMetricsRepository {
+    public func dailyFigures(
+        userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
+    ) async throws -> [DailyFigures] {
+        try await dailyMetrics(userID: userID, from: first, through: last, version: version).map { day in
+            guard let figures = DailyFigures(day) else { throw StoredDayError(column: "local_date") }
+            return figures
+        }
+    }
 }
 
 /// Everything the server keeps of its own, in one database: SQLite (`SQLiteServerStore`)

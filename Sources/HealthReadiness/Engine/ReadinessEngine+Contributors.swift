@@ -26,8 +26,8 @@ extension ReadinessEngine {
             ? DailySeries.screened(
                 series.logHRV, window: (day - C.baselineDays)...day, reference: baselineDays, madFloor: C.hrvMADFloor)
             : series.logHRV
-        let recent = DailySeries.values(values, in: (day - C.recentDays + 1)...day)
-        let baseline = DailySeries.values(values, in: baselineDays)
+        let recent = values.values(in: (day - C.recentDays + 1)...day)
+        let baseline = values.values(in: baselineDays)
         if let mean = Statistics.mean(recent) { result.value = Self.round(exp(mean), 1) }
         guard recent.count >= C.minimumRecentDays else {
             result.note = "HRV on \(recent.count) of the last 7 days; needs \(C.minimumRecentDays)"
@@ -59,7 +59,7 @@ extension ReadinessEngine {
                 series.restingHR, window: (day - C.baselineDays)...day, reference: baselineDays,
                 madFloor: C.restingHRMADFloor)
             : series.restingHR
-        let baseline = DailySeries.values(values, in: baselineDays)
+        let baseline = values.values(in: baselineDays)
         result.value = values[day].map { Self.round($0, 1) }
         guard let today = values[day] else {
             result.note = "no resting HR today"
@@ -149,7 +149,7 @@ extension ReadinessEngine {
 
     func activityBalance(day: Int, series: DailySeries) -> Evaluated {
         var result = Evaluated(kind: .activityBalance, weight: weight(.activityBalance), unit: loadUnit)
-        let recent = DailySeries.values(series.load, in: (day - C.recentDays)...(day - 1))
+        let recent = series.load.values(in: (day - C.recentDays)...(day - 1))
         if let mean = Statistics.mean(recent) { result.value = Self.round(mean, 0) }
         guard recent.count >= C.minimumRecentDays else {
             result.note = "activity on \(recent.count) of the last 7 days; needs \(C.minimumRecentDays)"
@@ -169,7 +169,7 @@ extension ReadinessEngine {
     /// Mean daily load over the 28 days before `day`; sets the note and returns `nil` when
     /// there are too few days or no load at all.
     private func activityNormal(day: Int, series: DailySeries, result: inout Evaluated) -> Double? {
-        let normalDays = DailySeries.values(series.load, in: (day - C.activityNormalDays)...(day - 1))
+        let normalDays = series.load.values(in: (day - C.activityNormalDays)...(day - 1))
         guard normalDays.count >= C.minimumBaselineDays, let normal = Statistics.mean(normalDays), normal > 0 else {
             result.note = "activity on \(normalDays.count) of the previous 28 days; needs \(C.minimumBaselineDays) with some load"
             return nil
@@ -185,7 +185,16 @@ extension ReadinessEngine {
         return (value * scale).rounded() / scale
     }
 
-    static func text(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+    /// `value` with `digits` decimals, as `String(format: "%.<digits>f")` writes it: the C
+    /// library's `vsnprintf` (which CoreFoundation's formatting calls in the end) into a
+    /// buffer on the stack, a tenth of the cost; longer texts go the long way.
+    static func text(_ value: Double, _ digits: Int) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 48) { buffer -> String in
+            let count = withVaList([Int32(clamping: digits), value]) { vsnprintf(buffer.baseAddress!, 48, "%.*f", $0) }
+            guard count >= 0, count < 48 else { return String(format: "%.\(digits)f", value) }
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: Int(count)), as: UTF8.self)
+        }
+    }
 }
 
 extension ReadinessEngine.Evaluated {

@@ -87,11 +87,11 @@ extension HealthRoutes {
             settings.sleepNeedHours = hours
         }
         try await recomputer.computeDirtyDaysBeforeReading(userID: user.id)
-        let history = try await repositories.dailyMetrics.dailyMetrics(
+        let history = try await repositories.dailyMetrics.dailyFigures(
             userID: user.id, from: first.adding(days: -ReadinessEngine.historyDays), through: last,
             version: try version(request))
         let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
-        let scores = try ReadinessEngine(configuration: settings).scores(on: dates, history: history)
+        let scores = try ReadinessEngine(configuration: settings).scores(on: dates, figures: history)
         return HealthResponseEncoder.response(
             single == nil ? try ReadinessScore.backendJSON(scores) : try scores[0].backendJSON())
     }
