@@ -49,13 +49,13 @@ extension PostgresHealthStore: DirtySpanTracking {
         }
     }
 
-    /// The spans marked and not cleared, oldest first.
+    /// The spans marked and not cleared, oldest first (a statement prepared once per
+    /// connection: every read of days asks it first).
     public func dirtySpans() async throws -> [DirtySpan] {
         var spans: [DirtySpan] = []
-        for try await (id, start, end, zone) in try await database.client.query(
-            "SELECT id, start, \"end\", zone FROM health_dirty_span WHERE user_id = \(userID) ORDER BY id",
-            logger: database.logger
-        ).decode((Int64, Double, Double, String?).self) {
+        for try await (id, start, end, zone) in try await database.client.execute(
+            DirtySpansStatement(userID: userID), logger: database.logger)
+        {
             spans.append(
                 DirtySpan(
                     id: id,
@@ -83,4 +83,19 @@ extension PostgresHealthStore: DirtySpanTracking {
         }
         return users
     }
+}
+
+/// `SELECT` of a person's dirty spans, prepared (``PostgresHealthStore/dirtySpans()``).
+struct DirtySpansStatement: PostgresPreparedStatement {
+    static let sql = "SELECT id, start, \"end\", zone FROM health_dirty_span WHERE user_id = $1 ORDER BY id"
+    typealias Row = (Int64, Double, Double, String?)
+    let userID: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(userID)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }

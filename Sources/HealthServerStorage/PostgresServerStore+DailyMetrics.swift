@@ -96,13 +96,10 @@ extension PostgresServerStore {
     {
         let decoder = NormalizedDailyMetrics.backendDecoder()
         // Collected first: decoding a buffered row is cheaper than awaiting each one.
-        let query: PostgresQuery = """
-            SELECT local_date, \(unescaped: DailyMetricsColumns.columnList) FROM daily_metrics
-            WHERE user_id = \(userID) AND normalization_version = \(version.rawValue)
-                AND local_date BETWEEN \(first.description) AND \(last.description)
-            ORDER BY local_date
-            """
-        let rows = try await client.query(query, logger: logger).collect()
+        let range = PreparedReads.DayRange(
+            userID: userID, version: version.rawValue, first: first.description, last: last.description)
+        var rows: [PostgresRow] = []
+        for try await row in try await client.execute(PreparedReads.Days(range: range), logger: logger) { rows.append(row) }
         return try rows.map { row in
             let cells = row.makeRandomAccess()
             let values = try DailyMetricsColumns.columns.enumerated().map { index, column -> DailyColumnValue in
@@ -116,6 +113,26 @@ extension PostgresServerStore {
                 localDate: try cells[0].decode(String.self), normalizationVersion: version.rawValue, values: values
             ).metrics(userID: userID, decoder: decoder)
         }
+    }
+
+    /// The figures only, the two facts of the metadata that count read from its JSON by
+    /// PostgreSQL (``PreparedReads/Figures``): no day's metadata is decoded here.
+    public func dailyFigures(
+        userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
+    ) async throws -> [DailyFigures] {
+        let range = PreparedReads.DayRange(
+            userID: userID, version: version.rawValue, first: first.description, last: last.description)
+        var figures: [DailyFigures] = []
+        for try await (date, steps, suspicious, energy, sleep, inBed, restingHR, hrv) in try await client.execute(
+            PreparedReads.Figures(range: range), logger: logger)
+        {
+            guard let day = LocalDate(date) else { throw StoredDayError(column: "local_date") }
+            figures.append(
+                DailyFigures(
+                    date: day, stepsNormalized: steps, stepsSuspicious: suspicious == true, activeEnergyKcal: energy,
+                    sleepHours: sleep, inBedOnlyHours: inBed, restingHRBpm: restingHR, hrvMs: hrv))
+        }
+        return figures
     }
 
     public func dailyRowCounts() async throws -> [String: Int] {

@@ -156,22 +156,18 @@ public final class PostgresServerStore: ServerStore, Sendable {
     }
 
     public func userExists(id: String) async throws -> Bool {
-        try await !client.query("SELECT 1 FROM users WHERE id = \(id)", logger: logger).collect().isEmpty
+        for try await _ in try await client.execute(PreparedReads.UserExists(userID: id), logger: logger) { return true }
+        return false
     }
 
     public func authenticate(_ token: BearerToken) async throws -> User? {
         try await authenticateWithConsent(token)?.user
     }
 
-    /// The token's user and their consent in one query.
+    /// The token's user and their consent in one query (prepared: ``PreparedReads``).
     public func authenticateWithConsent(_ token: BearerToken) async throws -> (user: User, consent: ReadConsent)? {
         guard token.kind == .api else { return nil }
-        let rows = try await client.query(
-            """
-            SELECT \(unescaped: ServerSchema.userTokenColumns), t.hash, c.granted, c.denied, c.decided_at, c.declined_at
-            FROM api_token t JOIN users u ON u.id = t.user_id LEFT JOIN consent c ON c.user_id = u.id
-            WHERE t.id = \(token.id)
-            """, logger: logger)
+        let rows = try await client.execute(PreparedReads.TokenWithConsent(tokenID: token.id), logger: logger)
         for try await row in rows {
             let user = try Self.user(row)
             let columns = row.makeRandomAccess()
