@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HealthCore
 import HealthSQLite
 import Testing
 
@@ -108,5 +109,32 @@ import Testing
         try pool.write { db in try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)") }
         for _ in 0..<3 { #expect(try reads.read(Self.count) == 0) }
         reads.close()
+    }
+}
+
+/// `HealthDatabase.copy(to:)` (used by `bench sync --scattered`, which changes a copy): the
+/// copy holds every sample, and changing it leaves the original as it was.
+@Suite struct I37StoreCopyTests {
+    @Test func i37_aCopyHoldsTheStoreAndChangesApart() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = try Fixtures.database(in: folder)
+        let start = Date(timeIntervalSince1970: 1_717_200_000)
+        let samples = (0..<50).map { (minute: Int) -> Sample in
+            let instant = start.addingTimeInterval(Double(minute) * 60)
+            return Sample(
+                type: .heartRate, start: instant, end: instant, value: .quantity(Double(60 + minute), unit: "count/min"),
+                source: Source(name: "Watch"), uuid: UUID())
+        }
+        #expect(try await original.store.add(samples) == 50)
+        let path = folder.appendingPathComponent("copy.sqlite").path
+        try await original.copy(to: path)
+        let copy = try HealthDatabase(path: path)
+        #expect(try copy.sampleCountsByType() == original.sampleCountsByType())
+        _ = try await copy.store.delete(uuids: samples.prefix(10).map { (sample: Sample) in sample.uuid })
+        #expect(try copy.sampleCountsByType()["HKQuantityTypeIdentifierHeartRate"] == 40)
+        #expect(try original.sampleCountsByType()["HKQuantityTypeIdentifierHeartRate"] == 50)
+        // The path exists now: a second copy there is refused, the file untouched.
+        await #expect(throws: (any Error).self) { try await original.copy(to: path) }
     }
 }

@@ -71,6 +71,12 @@ public final class HealthDatabase: Sendable {
     /// The query API over this database.
     public var store: SQLiteHealthStore { SQLiteHealthStore(database: self) }
 
+    /// Writes a consistent copy of the store to `path` (SQLite's `VACUUM INTO`; `path` must
+    /// not exist): a snapshot to change without touching this store.
+    public func copy(to path: String) async throws {
+        try await pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+    }
+
     /// Row counts of every table, for summaries and tests.
     public func counts() throws -> [String: Int] {
         try pool.read { db in

@@ -22,6 +22,12 @@ struct BenchSync: AsyncParsableCommand {
             the sync (sealed, compressed batches, backfill of everything) and the plain post \
             (the change feed's samples as JSON, the same batch size, one Idempotency-Key each) \
             go to two users of it. Printed: items, seconds, items/s, bytes on the wire per item.
+
+            With --scattered N, after the sync it changes N samples (in a copy of the store) scattered over the synced \
+            year (new step counts and heart rates at random instants, a fifth of them deletions \
+            of synced step counts) and times their drain: the sync of the changes and the days \
+            they leave to compute, until a read of the year's days answers. The plain post is \
+            skipped then.
             """)
 
     @Option(help: "The store to sync (default: a generated year).")
@@ -30,16 +36,31 @@ struct BenchSync: AsyncParsableCommand {
     @Option(help: "Items per batch, for both.")
     var batchSize = 500
 
+    @Option(help: "Changes scattered over the year to drain after the sync (0: none; skips the plain post).")
+    var scattered = 0
+
     @Option(help: "Folder for the generated year, the server and the sync state.")
     var dir: String = NSTemporaryDirectory() + "healthpipe-bench-sync"
 
     func run() async throws {
         let folder = URL(fileURLWithPath: dir)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let store = try await source(in: folder)
-        let types = try store.sampleCountsByType().keys.sorted().map(SampleType.init)
         let serverFolder = folder.appendingPathComponent("server-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: serverFolder) }
+        var store = try await source(in: folder)
+        if scattered > 0 {
+            // The changes go to a copy: the store given (or the generated year, reused by the
+            // next run) stays as it was.
+            let copy = serverFolder.path + "-changed.sqlite"
+            try await store.copy(to: copy)
+            store = try HealthDatabase(path: copy)
+        }
+        defer {
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: serverFolder.path + "-changed.sqlite" + suffix)
+            }
+        }
+        let types = try store.sampleCountsByType().keys.sorted().map(SampleType.init)
         let server = try await LoopbackServer.start(folder: serverFolder)
         defer { server.stop() }
 
@@ -58,6 +79,11 @@ struct BenchSync: AsyncParsableCommand {
         let syncStart = Date()
         let report = try await engine.runOnce()
         let syncSeconds = Date().timeIntervalSince(syncStart)
+        if scattered > 0 {
+            print(String(format: "Sync of the store: %d items in %.1f s", report.itemsSent, syncSeconds))
+            try await drainScattered(store: store, engine: engine, transport: syncTransport, before: report)
+            return
+        }
 
         // The plain post: the same samples, from the same feed, as JSON.
         let plainToken = try await server.token("plain")
@@ -104,6 +130,52 @@ struct BenchSync: AsyncParsableCommand {
                 (Double(report.itemsSent) / syncSeconds) / (Double(plainItems) / plainSeconds),
                 (Double(report.bytesSent) / Double(max(report.itemsSent, 1))) / (Double(plainBytes) / Double(max(plainItems, 1))),
                 report.retries, report.deadLetters))
+    }
+
+    /// Changes ``scattered`` samples over the synced span, then times the sync of the changes
+    /// and the read of the span's days that follows (it computes what is still dirty first).
+    /// `before` is the engine's report after the first sync (its counts add up).
+    private func drainScattered(
+        store: HealthDatabase, engine: SyncEngine, transport: HTTPSyncTransport, before: SyncReport
+    ) async throws {
+        let steps = try await store.store.changes(of: .stepCount, since: .initial, limit: 10_000_000).samples
+        guard let first = steps.map(\.start).min(), let last = steps.map(\.end).max(), first < last else {
+            throw ValidationError("the store has no step counts to scatter changes among")
+        }
+        var random = SplitMix(seed: 37)
+        let deletions = min(scattered / 5, steps.count)
+        let added = (0..<(scattered - deletions)).map { index -> Sample in
+            let start = first + Double.random(in: 0..<last.timeIntervalSince(first), using: &random)
+            return index.isMultiple(of: 2)
+                ? Sample(
+                    type: .heartRate, start: start, end: start,
+                    value: .quantity(Double(Int.random(in: 55...150, using: &random)), unit: "count/min"),
+                    source: Source(name: "Bench edits"), uuid: UUID())
+                : Sample(
+                    type: .stepCount, start: start, end: start + 60,
+                    value: .quantity(Double(Int.random(in: 10...300, using: &random)), unit: "count"),
+                    source: Source(name: "Bench edits"), uuid: UUID())
+        }
+        var removed = Set<UUID>()
+        while removed.count < deletions { removed.insert(steps[Int.random(in: 0..<steps.count, using: &random)].uuid) }
+        _ = try await store.store.add(added)
+        _ = try await store.store.delete(uuids: Array(removed))
+        let start = Date()
+        let report = try await engine.runOnce()
+        let synced = Date().timeIntervalSince(start)
+        let zone = TimeZone(identifier: "UTC")!
+        let (from, to) = (LocalDate(first, in: zone), LocalDate(last, in: zone))
+        let days = try await transport.send(
+            SyncRequest(method: "GET", path: "/v1/daily-metrics?from=\(from)&to=\(to)"))
+        guard days.status == 200 else { throw ValidationError("the read of the days got HTTP \(days.status)") }
+        let total = Date().timeIntervalSince(start)
+        print(
+            String(
+                format: "Scattered drain: %d changes (%d added, %d deleted) over %@ – %@: %d items in %d batches synced "
+                    + "in %.1f s, days read at %.1f s: %.1f s in all, %.0f changes/s",
+                added.count + removed.count, added.count, removed.count, from.description, to.description,
+                report.itemsSent - before.itemsSent, report.batchesSent - before.batchesSent, synced, total, total,
+                Double(added.count + removed.count) / total))
     }
 
     /// The store given, or a generated year imported once into `folder`.
