@@ -11,14 +11,27 @@ public struct LocalDate: Hashable, Sendable, Comparable, Codable, CustomStringCo
         dayNumber = CivilDays.days(year: year, month: month, day: day)
     }
 
-    /// Parses `YYYY-MM-DD` (ASCII digits, no sign); `nil` for anything else or an impossible
-    /// date. Reads the UTF-8 bytes in place: every stored day's date is parsed on a read.
+    /// Parses `YYYY-MM-DD`; `nil` for anything else or an impossible date. Reads the UTF-8
+    /// bytes in place (every stored day's date is parsed on a read). A part may carry a `+`
+    /// sign (`2024-03-+5`), as `Int(_:)` read it before: days stored with one still read.
     public init?(_ text: String) {
         let parsed =
             text.utf8.withContiguousStorageIfAvailable(Self.parse) ?? Array(text.utf8).withUnsafeBufferPointer(Self.parse)
-        guard let (year, month, day) = parsed, (1...12).contains(month), (1...31).contains(day) else { return nil }
+        guard let (year, month, day) = parsed ?? Self.parseSigned(text), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
         self.init(year: year, month: month, day: day)
         guard components == (year, month, day) else { return nil }
+    }
+
+    /// The parts of a date written with a `+` sign in a part, read as the parser before
+    /// issue 37 read every date (split on `-`, `Int(_:)` of each part); `nil` otherwise.
+    private static func parseSigned(_ text: String) -> (Int, Int, Int)? {
+        guard text.utf8.contains(UInt8(ascii: "+")) else { return nil }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
+        return (year, month, day)
     }
 
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {

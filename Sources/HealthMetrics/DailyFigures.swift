@@ -37,7 +37,9 @@ public struct DailyFigures: Hashable, Sendable {
         self.init(
             date: date, stepsNormalized: day.stepsNormalized, stepsSuspicious: day.stepsSources?.suspiciousSteps == true,
             activeEnergyKcal: day.activeEnergyKcal, sleepHours: day.sleepHours,
-            inBedOnlyHours: day.sleepSource.flatMap { $0.basis == .inBedOnly ? $0.inBedHours : nil },
+            // `+ 0` makes a stored -0 a 0, as SQLite's JSON reading does (so every store's
+            // figures, and the texts written from them, are the same).
+            inBedOnlyHours: day.sleepSource.flatMap { $0.basis == .inBedOnly ? $0.inBedHours + 0 : nil },
             restingHRBpm: day.restingHRBpm, hrvMs: day.hrvMs)
     }
 }
