@@ -53,8 +53,7 @@ extension PostgresHealthStore: DirtySpanTracking {
     /// connection: every read of days asks it first).
     public func dirtySpans() async throws -> [DirtySpan] {
         var spans: [DirtySpan] = []
-        for try await (id, start, end, zone) in try await database.client.execute(
-            DirtySpansStatement(userID: userID), logger: database.logger)
+        for (id, start, end, zone) in try await database.client.rows(DirtySpansStatement(userID: userID), logger: database.logger)
         {
             spans.append(
                 DirtySpan(

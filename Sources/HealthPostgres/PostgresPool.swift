@@ -123,3 +123,25 @@ public final class PostgresPool: Sendable {
         }
     }
 }
+
+extension PostgresClient {
+    /// The rows of a prepared statement (prepared once per connection), collected. postgres-nio
+    /// keeps a failed preparation for the life of its connection — every later run of the
+    /// statement there fails the same way (found by the review of issue 37: one lock timeout
+    /// made a connection fail every readiness read until a restart) — so a connection on
+    /// which a prepared statement failed is closed, and the pool opens another.
+    package func rows<Statement: PostgresPreparedStatement>(
+        _ statement: Statement, logger: Logger
+    ) async throws -> [Statement.Row] where Statement.Row: Sendable {
+        try await withConnection { connection in
+            do {
+                var rows: [Statement.Row] = []
+                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                return rows
+            } catch let error as PSQLError {
+                try? await connection.close()
+                throw error
+            }
+        }
+    }
+}

@@ -98,9 +98,7 @@ extension PostgresServerStore {
         // Collected first: decoding a buffered row is cheaper than awaiting each one.
         let range = PreparedReads.DayRange(
             userID: userID, version: version.rawValue, first: first.description, last: last.description)
-        var rows: [PostgresRow] = []
-        for try await row in try await client.execute(PreparedReads.Days(range: range), logger: logger) { rows.append(row) }
-        return try rows.map { row in
+        return try await client.rows(PreparedReads.Days(range: range), logger: logger).map { row in
             let cells = row.makeRandomAccess()
             let values = try DailyMetricsColumns.columns.enumerated().map { index, column -> DailyColumnValue in
                 switch column.kind {
@@ -123,7 +121,7 @@ extension PostgresServerStore {
         let range = PreparedReads.DayRange(
             userID: userID, version: version.rawValue, first: first.description, last: last.description)
         var figures: [DailyFigures] = []
-        for try await (date, steps, suspicious, energy, sleep, inBed, restingHR, hrv) in try await client.execute(
+        for (date, steps, suspicious, energy, sleep, inBed, restingHR, hrv) in try await client.rows(
             PreparedReads.Figures(range: range), logger: logger)
         {
             guard let day = LocalDate(date) else { throw StoredDayError(column: "local_date") }

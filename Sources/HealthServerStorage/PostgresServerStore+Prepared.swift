@@ -58,7 +58,7 @@ enum PreparedReads {
             SELECT local_date, steps_normalized, (steps_sources_json::json ->> 'suspicious_steps') = 'true',
                 active_energy_kcal, sleep_hours,
                 CASE WHEN sleep_source_json::json ->> 'basis' = 'in_bed_only'
-                THEN (sleep_source_json::json ->> 'in_bed_hours')::float8 END, resting_hr_bpm, hrv_ms
+                THEN (sleep_source_json::json ->> 'in_bed_hours')::float8 + 0 END, resting_hr_bpm, hrv_ms
             FROM daily_metrics
             WHERE user_id = $1 AND normalization_version = $2 AND local_date BETWEEN $3 AND $4
             ORDER BY local_date

@@ -156,8 +156,7 @@ public final class PostgresServerStore: ServerStore, Sendable {
     }
 
     public func userExists(id: String) async throws -> Bool {
-        for try await _ in try await client.execute(PreparedReads.UserExists(userID: id), logger: logger) { return true }
-        return false
+        try await !client.rows(PreparedReads.UserExists(userID: id), logger: logger).isEmpty
     }
 
     public func authenticate(_ token: BearerToken) async throws -> User? {
@@ -167,8 +166,8 @@ public final class PostgresServerStore: ServerStore, Sendable {
     /// The token's user and their consent in one query (prepared: ``PreparedReads``).
     public func authenticateWithConsent(_ token: BearerToken) async throws -> (user: User, consent: ReadConsent)? {
         guard token.kind == .api else { return nil }
-        let rows = try await client.execute(PreparedReads.TokenWithConsent(tokenID: token.id), logger: logger)
-        for try await row in rows {
+        let rows = try await client.rows(PreparedReads.TokenWithConsent(tokenID: token.id), logger: logger)
+        for row in rows {
             let user = try Self.user(row)
             let columns = row.makeRandomAccess()
             let hash = try columns[12].decode(Data.self)

@@ -1,7 +1,12 @@
 import Foundation
+import GRDB
 import HealthMetrics
 import HealthServerRecords
+import HealthServerStorage
 import HealthSynth
+import Hummingbird
+import HummingbirdTesting
+import PostgresNIO
 import Testing
 
 @testable import HealthServer
@@ -33,10 +38,11 @@ import Testing
                     secondarySourcesUsed: maybe(names) ?? [], ignoredSources: [],
                     suspiciousSteps: Bool.random(using: &random), rawSampleCount: Int.random(in: 0...500, using: &random)))
             let basis = SleepBasis.allCases[Int.random(in: 0..<SleepBasis.allCases.count, using: &random)]
-            // Whole hours too: JSON writes 8.0 as 8, which SQLite reads as an integer.
-            let inBed =
-                Bool.random(using: &random)
-                ? Double(Int.random(in: 0...12, using: &random)) : Double.random(in: 0...12, using: &random)
+            // Whole hours too: JSON writes 8.0 as 8, which SQLite reads as an integer; and -0,
+            // which SQLite reads as 0 (the figures say 0 on every store).
+            let inBed = [
+                Double(Int.random(in: 0...12, using: &random)), Double.random(in: 0...12, using: &random), -0.0,
+            ][Int.random(in: 0..<3, using: &random)]
             day.sleepSource = maybe(SleepSourceMetadata(basis: basis, inBedHours: inBed))
             days.append(day)
         }
@@ -46,6 +52,7 @@ import Testing
         let whole = try await store.dailyMetrics(userID: alice, from: first, through: last, version: .v1)
         #expect(figures.count == 400)
         #expect(figures == whole.compactMap(DailyFigures.init))
+        #expect(figures.allSatisfy { $0.inBedOnlyHours.map { $0.sign == .plus } ?? true })
         #expect(figures.contains { $0.inBedOnlyHours != nil } && figures.contains { $0.stepsSuspicious })
         // A window inside the days, and another user's (none).
         let week = try await store.dailyFigures(
@@ -54,5 +61,65 @@ import Testing
         #expect(
             try await store.dailyFigures(userID: try #require(harness.ids["bob"]), from: first, through: last, version: .v1)
                 .isEmpty)
+    }
+
+    /// A day stored with a `+` in its date (`2024-06-+5`: the parser before issue 37 read it,
+    /// so a day posted so was stored as sent) still reads: readiness over it answered 500
+    /// once the parser refused the sign (found by the review of this work).
+    @Test(arguments: ServerBackend.enabled)
+    func i37_aDayStoredWithASignedDateStillReads(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let alice = try #require(harness.ids["alice"])
+        _ = try await harness.repositories.dailyMetrics.upsert(
+            (0..<20).map { ServerHarness.day(ServerHarness.date($0)) }, userID: alice)
+        let update = "UPDATE daily_metrics SET local_date = '2024-06-+5' WHERE local_date = '2024-06-05'"
+        switch backend {
+        case .sqlite:
+            let queue = try DatabaseQueue(path: harness.folder.appendingPathComponent("server.sqlite").path)
+            try await queue.write { db in try db.execute(sql: update) }
+            try queue.close()
+        case .postgres:
+            let store = try #require(harness.store as? PostgresServerStore)
+            try await store.pool.client.query(PostgresQuery(unsafeSQL: update), logger: store.pool.logger)
+        }
+        let figures = try await harness.repositories.dailyMetrics.dailyFigures(
+            userID: alice, from: LocalDate("2024-05-01")!, through: LocalDate("2024-06-20")!, version: .v1)
+        #expect(figures.count == 20 && figures.contains { $0.date == LocalDate("2024-06-05") })
+        try await harness.app.test(.router) { client in
+            try await client.execute(uri: "/v1/readiness?date=2024-06-10", method: .get, headers: harness.headers("alice")) {
+                #expect($0.status == .ok)
+            }
+        }
+    }
+
+    /// A prepared read that fails once (here its table is missing for a moment; in the
+    /// review, a lock timeout) does not keep failing: postgres-nio keeps a failed preparation
+    /// for its connection's life, so that connection is closed and the pool opens another.
+    @Test func i37_aPreparedReadThatFailedOnceReadsAgain() async throws {
+        guard ServerBackend.enabled.contains(.postgres) else { return }
+        let harness = try await ServerHarness(.postgres)
+        defer { harness.cleanUp() }
+        let alice = try #require(harness.ids["alice"])
+        _ = try await harness.repositories.dailyMetrics.upsert(
+            (0..<20).map { ServerHarness.day(ServerHarness.date($0)) }, userID: alice)
+        let store = try #require(harness.store as? PostgresServerStore)
+        @Sendable func run(_ sql: String) async throws {
+            try await store.pool.client.query(PostgresQuery(unsafeSQL: sql), logger: store.pool.logger)
+        }
+        try await harness.app.test(.router) { client in
+            try await run("ALTER TABLE daily_metrics RENAME TO daily_metrics_away")
+            for _ in 0..<3 {
+                try await client.execute(uri: "/v1/readiness?date=2024-06-10", method: .get, headers: harness.headers("alice")) {
+                    #expect($0.status == .internalServerError)
+                }
+            }
+            try await run("ALTER TABLE daily_metrics_away RENAME TO daily_metrics")
+            for _ in 0..<30 {
+                try await client.execute(uri: "/v1/readiness?date=2024-06-10", method: .get, headers: harness.headers("alice")) {
+                    #expect($0.status == .ok)
+                }
+            }
+        }
     }
 }
