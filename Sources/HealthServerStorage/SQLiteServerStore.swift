@@ -12,6 +12,8 @@ public final class SQLiteServerStore: ServerStore, Sendable {
     let pool: DatabasePool
     /// The point reads every request makes (``pointRead(_:)``).
     let pointReads: PointReads
+    /// The database file.
+    let path: String
 
     public init(path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
@@ -23,6 +25,13 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         pool = try DatabasePool(path: path, configuration: configuration)
         try ServerSchema.sqliteMigrator.migrate(pool)
         pointReads = PointReads(path: path)
+        self.path = path
+        // A deletion's scrub that could not finish (``scrub()``) is done now, before any request.
+        if FileManager.default.fileExists(atPath: scrubPendingPath),
+            (try? pool.writeWithoutTransaction { db in try Self.scrub(db) }) != nil
+        {
+            try? FileManager.default.removeItem(atPath: scrubPendingPath)
+        }
     }
 
     public func close() async {
@@ -107,7 +116,7 @@ public final class SQLiteServerStore: ServerStore, Sendable {
             removed["user"] = db.changesCount
             return removed
         }
-        try await scrub()
+        await scrub()
         return removed
     }
 
@@ -115,21 +124,31 @@ public final class SQLiteServerStore: ServerStore, Sendable {
     /// byte of a deleted row stays in either. `secure_delete` alone is not enough: it zeroes
     /// a deleted cell, but a page SQLite rebuilds while balancing keeps the stale bytes of
     /// cells it moved away in its unallocated space, and in `daily_metrics` (WITHOUT ROWID)
-    /// every cell starts with the user's id (finding M9). Throws when the checkpoint cannot
-    /// finish (a reader holding an old snapshot past the busy timeout, three times over).
-    func scrub() async throws {
-        try await pool.writeWithoutTransaction { db in
-            try db.execute(sql: "VACUUM")
-            for attempt in 1...3 {
-                do {
-                    _ = try db.checkpoint(.truncate)
-                    return
-                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 3 {
-                    continue
-                }
-            }
+    /// every cell starts with the user's id (finding M9).
+    ///
+    /// Never fails the deletion it follows (committed already): when it cannot finish — a
+    /// reader in another process holding an old snapshot past the busy timeout, a full disk —
+    /// it leaves a marker (``scrubPendingPath``) and is done again at the next deletion or
+    /// the next start (``init(path:)``) until it finishes.
+    func scrub() async {
+        let pending = scrubPendingPath
+        do {
+            try await pool.writeWithoutTransaction { db in try Self.scrub(db) }
+            try? FileManager.default.removeItem(atPath: pending)
+        } catch {
+            FileManager.default.createFile(atPath: pending, contents: Data())
         }
     }
+
+    /// `VACUUM`, then a truncating checkpoint, which throws `SQLITE_BUSY` when a reader kept
+    /// it from finishing.
+    static func scrub(_ db: Database) throws {
+        try db.execute(sql: "VACUUM")
+        _ = try db.checkpoint(.truncate)
+    }
+
+    /// The marker of a scrub still to do, beside the database.
+    var scrubPendingPath: String { path + "-scrub-pending" }
 
     public func userExists(id: String) async throws -> Bool {
         try await pointRead { db in

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HealthMetrics
 import HealthServerRecords
 import HealthServerStorage
@@ -48,6 +49,49 @@ import Testing
                 let left = deleted.filter { bytes.range(of: Data($0.utf8)) != nil }
                 #expect(left.isEmpty, "run \(run): \(left.count) deleted ids in \((file as NSString).lastPathComponent)")
             }
+        }
+    }
+
+    /// When the scrub cannot finish — another process reading an old snapshot past the busy
+    /// timeout — the deletion still succeeds (it is committed: the review found it answered
+    /// 500 after 30 s, with the person's sample files left), and the scrub is done at the
+    /// store's next start.
+    @Test func aScrubThatCannotFinishIsDoneAtTheNextStart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("m9-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("server.sqlite").path
+        var store: SQLiteServerStore? = try SQLiteServerStore(path: path)
+        let victim = try await store!.addUser(name: "victim", scopes: Set(Scope.allCases)).0.id
+        _ = try await store!.addUser(name: "other", scopes: Set(Scope.allCases))
+        _ = try await store!.upsert((0..<40).map { Self.day(ServerHarness.date($0), nameLength: 30) }, userID: victim)
+        // Another process's reader, holding its snapshot until told.
+        let reader = try DatabaseQueue(path: path)
+        let (started, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let holding = Thread {
+            try? reader.read { db in
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM daily_metrics")
+                started.signal()
+                release.wait()
+            }
+        }
+        holding.start()
+        started.wait()
+        let begun = Date()
+        let removed = try await store!.deleteUser(id: victim)
+        #expect(removed["daily_metrics"] == 40 && removed["user"] == 1)
+        #expect(Date().timeIntervalSince(begun) < 20)
+        #expect(FileManager.default.fileExists(atPath: path + "-scrub-pending"))
+        release.signal()
+        try await Task.sleep(for: .milliseconds(100))
+        try reader.close()
+        await store!.close()
+        store = nil
+        // The next start scrubs.
+        let again = try SQLiteServerStore(path: path)
+        #expect(!FileManager.default.fileExists(atPath: path + "-scrub-pending"))
+        await again.close()
+        for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file)).range(of: Data(victim.utf8)) == nil)
         }
     }
 
