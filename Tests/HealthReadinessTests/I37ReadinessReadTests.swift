@@ -107,9 +107,24 @@ import Testing
                 #expect(values[probe] == model[probe])
             }
             for day in (base - 150)...(base + 250) { #expect(values[day] == model[day]) }
+            for day in model.keys { #expect(values[day] == model[day]) }
             let window = (base - 20)...(base + 40)
             #expect(values.values(in: window) == window.compactMap { model[$0] })
         }
+    }
+
+    /// Day numbers at the ends of `Int` (a `LocalDate(dayNumber:)` anyone can make) neither
+    /// trap nor allocate their span.
+    @Test func i37_dayValuesTakeAnyDayNumbers() {
+        var values = DayValues(span: Int.min...Int.max)
+        values[Int.min] = 1
+        values[Int.max] = 2
+        #expect(values[Int.min] == 1 && values[Int.max] == 2 && values[0] == nil)
+        var grown = DayValues(span: 0...10)
+        grown[5] = 3
+        grown[Int.max] = 4
+        grown[Int.min] = 5
+        #expect(grown[5] == 3 && grown[Int.max] == 4 && grown[Int.min] == 5 && grown.values(in: 0...10) == [3])
     }
 
     /// Scores from a store's figures are the scores from the whole days, and a day's figures

@@ -13,12 +13,19 @@ struct DayValues: Sendable, Equatable {
     /// Room for the days of `span` (a dictionary when it is wider than ``widestDenseSpan``).
     init(span: ClosedRange<Int>? = nil) {
         guard let span else { return }
-        if span.count > Self.widestDenseSpan {
+        guard let width = Self.width(span.lowerBound, span.upperBound) else {
             sparse = [:]
-        } else {
-            first = span.lowerBound
-            dense = Array(repeating: nil, count: span.count)
+            return
         }
+        first = span.lowerBound
+        dense = Array(repeating: nil, count: width)
+    }
+
+    /// Days from `low` through `high`, when at most ``widestDenseSpan`` (no overflow for any
+    /// two day numbers).
+    private static func width(_ low: Int, _ high: Int) -> Int? {
+        let (difference, overflow) = high.subtractingReportingOverflow(low)
+        return !overflow && difference < widestDenseSpan ? difference + 1 : nil
     }
 
     subscript(day: Int) -> Double? {
@@ -33,6 +40,15 @@ struct DayValues: Sendable, Equatable {
                 return
             }
             if dense.isEmpty { first = day }
+            let last = first + max(dense.count, 1) - 1
+            guard Self.width(min(first, day), max(last, day)) != nil else {
+                // Too wide for an array: the values move to a dictionary before any grows.
+                var values = Dictionary(
+                    uniqueKeysWithValues: dense.enumerated().compactMap { index, value in value.map { (first + index, $0) } })
+                values[day] = newValue
+                (sparse, dense) = (values, [])
+                return
+            }
             if day < first {
                 dense.insert(contentsOf: repeatElement(nil, count: first - day), at: 0)
                 first = day
@@ -40,11 +56,6 @@ struct DayValues: Sendable, Equatable {
                 dense.append(contentsOf: repeatElement(nil, count: day - first - dense.count + 1))
             }
             dense[day - first] = newValue
-            if dense.count > Self.widestDenseSpan {
-                sparse = Dictionary(
-                    uniqueKeysWithValues: dense.enumerated().compactMap { index, value in value.map { (first + index, $0) } })
-                dense = []
-            }
         }
     }
 
