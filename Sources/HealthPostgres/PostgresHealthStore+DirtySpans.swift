@@ -90,11 +90,7 @@ struct DirtySpansStatement: PostgresPreparedStatement {
     typealias Row = (Int64, Double, Double, String?)
     let userID: String
 
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(userID)
-        return bindings
-    }
+    func makeBindings() throws -> PostgresBindings { PostgresBindings(texts: userID) }
 
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }

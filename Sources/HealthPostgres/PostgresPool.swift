@@ -148,3 +148,12 @@ extension PostgresClient {
         }
     }
 }
+
+extension PostgresBindings {
+    /// Bindings of text values, in order: the parameters of a prepared statement that takes
+    /// ids and dates.
+    package init(texts: String...) {
+        self.init(capacity: texts.count)
+        for text in texts { append(text) }
+    }
+}

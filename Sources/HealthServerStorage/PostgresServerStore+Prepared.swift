@@ -1,5 +1,6 @@
 import Foundation
 import HealthMetrics
+import HealthPostgres
 import HealthServerRecords
 import PostgresNIO
 
@@ -16,11 +17,7 @@ enum PreparedReads {
             """
         let tokenID: String
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(tokenID)
-            return bindings
-        }
+        func makeBindings() throws -> PostgresBindings { PostgresBindings(texts: tokenID) }
 
         func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
     }
@@ -29,11 +26,7 @@ enum PreparedReads {
         static let sql = "SELECT 1 FROM users WHERE id = $1"
         let userID: String
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(userID)
-            return bindings
-        }
+        func makeBindings() throws -> PostgresBindings { PostgresBindings(texts: userID) }
 
         func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
     }
@@ -77,10 +70,6 @@ enum PreparedReads {
         let first: String
         let last: String
 
-        var bindings: PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
-            for value in [userID, version, first, last] { bindings.append(value) }
-            return bindings
-        }
+        var bindings: PostgresBindings { PostgresBindings(texts: userID, version, first, last) }
     }
 }
