@@ -68,7 +68,8 @@ let package = Package(
             name: "HealthPostgres",
             dependencies: [
                 "HealthCore", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Apple Health export reader: streaming XML, zip entries, GPX, ECG CSV → HealthRecords.

@@ -47,6 +47,26 @@ final class InternedNames: Sendable {
     /// The id of a type already stored for someone, or `nil`.
     func cachedTypeID(_ identifier: String) -> Int32? { tables.withLock { $0.typeIDs[identifier] } }
 
+    /// The cached ids of each sample's type, source and device, in order; `nil` when one of
+    /// them is not cached (``use(_:userID:pending:connection:interning:logger:)`` interns it).
+    func cachedIDs(of samples: [Sample]) -> [(type: Int32, source: Int32, device: Int32?)]? {
+        tables.withLock { tables in
+            var ids: [(type: Int32, source: Int32, device: Int32?)] = []
+            ids.reserveCapacity(samples.count)
+            for sample in samples {
+                guard let type = tables.typeIDs[sample.type.identifier], let source = tables.sourceIDs[sample.source]
+                else { return nil }
+                guard let device = sample.device else {
+                    ids.append((type, source, nil))
+                    continue
+                }
+                guard let id = tables.deviceIDs[device.storageKey] else { return nil }
+                ids.append((type, source, id))
+            }
+            return ids
+        }
+    }
+
     /// The type of row id `id`, if cached.
     func cachedType(_ id: Int32) -> SampleType? { tables.withLock { $0.types[id] } }
 
@@ -355,23 +375,6 @@ final class InternedNames: Sendable {
             deleted.append(id)
         }
         return deleted
-    }
-}
-
-/// The `health_device` columns of a ``Device``.
-enum DeviceColumns {
-    static let select =
-        "id, name, manufacturer, model, hardware, software, firmware, local_identifier, udi_device_identifier, creation_date"
-
-    static func decode(_ row: PostgresRow) throws -> (Int32, Device) {
-        let (id, name, manufacturer, model, hardware, software, firmware, local, udi, created) = try row.decode(
-            (Int32, String?, String?, String?, String?, String?, String?, String?, String?, String?).self)
-        return (
-            id,
-            Device(
-                name: name, manufacturer: manufacturer, model: model, hardware: hardware, software: software,
-                firmware: firmware, localIdentifier: local, udiDeviceIdentifier: udi, creationDate: created)
-        )
     }
 }
 

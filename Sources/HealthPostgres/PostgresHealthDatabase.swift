@@ -26,7 +26,7 @@ public final class PostgresHealthDatabase: Sendable {
     private let observers = Locked<[String: ChangeObservers]>([:])
     private let listener = Locked<Task<Void, Never>?>(nil)
     /// The table of the users who own stores, once ``requireOwners(in:)`` named it.
-    private let ownerTable = Locked<String?>(nil)
+    let ownerTable = Locked<String?>(nil)
 
     /// The health tables in `pool`'s database, migrated.
     public convenience init(pool: PostgresPool) async throws {

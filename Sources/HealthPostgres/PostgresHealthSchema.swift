@@ -234,6 +234,8 @@ enum PostgresHealthSchema {
                 )
                 """
             ]),
+        // A write of new samples in one statement (issue 37 §2).
+        PostgresPool.Migration(id: "health-v6", statements: [addNewSamples]),
     ]
 
     /// How many hash partitions `health_sample` has (fixed when `health-v3` runs).

@@ -148,3 +148,51 @@ extension ContentKey {
         self = ContentKey(bytes: storedUUID.bytes)!
     }
 }
+
+/// The `health_device` columns of a ``Device``.
+enum DeviceColumns {
+    static let select =
+        "id, name, manufacturer, model, hardware, software, firmware, local_identifier, udi_device_identifier, creation_date"
+
+    static func decode(_ row: PostgresRow) throws -> (Int32, Device) {
+        let (id, name, manufacturer, model, hardware, software, firmware, local, udi, created) = try row.decode(
+            (Int32, String?, String?, String?, String?, String?, String?, String?, String?, String?).self)
+        return (
+            id,
+            Device(
+                name: name, manufacturer: manufacturer, model: model, hardware: hardware, software: software,
+                firmware: firmware, localIdentifier: local, udiDeviceIdentifier: udi, creationDate: created)
+        )
+    }
+}
+
+/// The `health_sample` columns a ``Sample`` fills by itself, as every writer stores them.
+struct SampleValueColumns {
+    let start: Double
+    let end: Double
+    let utcOffset: Int32?
+    let timeZone: String?
+    let value: Double?
+    let text: String?
+    let unit: String?
+    let created: Double?
+    let metadata: String?
+    let beats: String?
+
+    init(_ sample: Sample) {
+        var (value, text, unit): (Double?, String?, String?) = (nil, nil, nil)
+        switch sample.value {
+        case .quantity(let number, let symbol): (value, unit) = (number, symbol)
+        case .category(let category): (value, text) = (Double(category), category)
+        case .none: break
+        }
+        (self.value, self.text, self.unit) = (value, text, unit)
+        start = sample.start.timeIntervalSince1970
+        end = sample.end.timeIntervalSince1970
+        utcOffset = sample.utcOffsetSeconds.map(Int32.init)
+        timeZone = sample.timeZoneIdentifier
+        created = sample.creationDate?.timeIntervalSince1970
+        metadata = MetadataJSON.encode(sample.metadata)
+        beats = BeatsJSON.encode(sample.beats)
+    }
+}

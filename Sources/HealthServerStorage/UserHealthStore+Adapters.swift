@@ -53,7 +53,8 @@ extension PostgresHealthStore: UserHealthStore {
     public func apply(
         _ writes: [HealthWrite], check: @escaping @Sendable (HealthWriteReport) throws -> Void
     ) async throws -> HealthWriteReport {
-        try await write { writer in
+        if let report = try await applyInOneStatement(writes, check: check) { return report }
+        return try await write { writer in
             var report = HealthWriteReport()
             for write in writes {
                 switch write {
@@ -96,6 +97,46 @@ extension PostgresHealthStore: UserHealthStore {
         path: String, options: HealthImporter.Options, progress: @escaping @Sendable (ImportProgress) -> Void
     ) async throws -> ImportSummary {
         try await HealthImporter(store: self, options: options).run(path: path, progress: progress)
+    }
+
+    /// `writes` in one statement (``addNewSamples(_:dirty:guard:)``) when they add records that
+    /// are all new, with at most a sequence to advance and no deletion; `nil` when they need
+    /// the writer (nothing written then). The report is known before: every record added.
+    private func applyInOneStatement(
+        _ writes: [HealthWrite], check: @escaping @Sendable (HealthWriteReport) throws -> Void
+    ) async throws -> HealthWriteReport? {
+        var records: [HealthRecord] = []
+        var sequenceGuard: PostgresWriteGuard?
+        for write in writes {
+            switch write {
+            case .records(let batch): records += batch
+            case .delete: return nil
+            case .advanceSequence(let deviceID, let sequence, let batchID, let at):
+                guard sequenceGuard == nil else { return nil }
+                // As the writer's statement below, its values bound as text.
+                sequenceGuard = PostgresWriteGuard(
+                    sql: """
+                        UPDATE device SET last_sequence = $1[2]::bigint, last_batch_id = $1[3],
+                            last_batch_at = $1[4]::double precision
+                        WHERE id = $1[1] AND (last_sequence < $1[2]::bigint
+                            OR (last_sequence = $1[2]::bigint AND last_batch_id = $1[3]))
+                        """,
+                    arguments: [deviceID, String(sequence), batchID.uuidString.lowercased(), "\(at.timeIntervalSince1970)"])
+            case .markDirty: break
+            }
+        }
+        var report = HealthWriteReport()
+        report.added = records.count
+        report.sequenceAdvanced = sequenceGuard == nil ? nil : true
+        // A check that refuses this report may accept the writer's (which knows duplicates).
+        guard (try? check(report)) != nil else { return nil }
+        let dirty = HealthWrite.dirtyZone(writes).map { (HealthWrite.touched(writes, deletions: []), $0) }
+        do {
+            guard try await addNewSamples(records, dirty: dirty, guard: sequenceGuard) != nil else { return nil }
+        } catch is PostgresWriteGuardRefused {
+            throw SequenceRefused()
+        }
+        return report
     }
 }
 
