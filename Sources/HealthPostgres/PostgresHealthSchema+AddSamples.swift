@@ -10,9 +10,11 @@ extension PostgresHealthSchema {
     /// to decide: no stored sample has one of the rows' UUIDs or content keys, no tombstone
     /// one of their writer-given UUIDs. The rows are then exactly what the writer would
     /// store: every one added, anchors one after another from the user's last. Otherwise it
-    /// raises `HP000` and the statement leaves nothing behind: the caller writes the batch
-    /// with the writer. A guard that changes no row raises `HP001` (nothing written).
-    /// Returns the user's last anchor before the rows.
+    /// returns `NULL` before writing anything (the owner gone, a row stored) or, once the
+    /// guard has run, raises `HP000` (a name gone, a row stored meanwhile) so that the
+    /// statement leaves nothing behind: the caller writes the batch with the writer. A
+    /// guard that changes no row raises `HP001` (nothing written). Returns the user's last
+    /// anchor before the rows.
     static let addNewSamples = """
         CREATE FUNCTION health_add_new_samples(
             p_user TEXT, p_owner_table TEXT, p_guard TEXT, p_guard_arguments TEXT[],
@@ -34,11 +36,19 @@ extension PostgresHealthSchema {
                 EXECUTE format('SELECT count(*) FROM (SELECT 1 FROM %s WHERE id = $1 FOR KEY SHARE) o', p_owner_table)
                     INTO v_count USING p_user;
                 IF v_count = 0 THEN
-                    RAISE EXCEPTION USING ERRCODE = 'HP000', MESSAGE = 'the owner is gone';
+                    RETURN NULL;
                 END IF;
             END IF;
             INSERT INTO health_store AS s (user_id) VALUES (p_user)
                 ON CONFLICT (user_id) DO UPDATE SET last_anchor = s.last_anchor RETURNING s.last_anchor INTO v_last;
+            -- Nothing written yet but the lock (as the writer's): a batch the rules must decide
+            -- (a duplicate sent again, the commonest) costs no error and no rollback.
+            IF EXISTS (SELECT 1 FROM health_sample WHERE user_id = p_user AND uuid = ANY(p_uuids))
+                OR EXISTS (SELECT 1 FROM health_sample WHERE user_id = p_user AND content_key = ANY(p_keys))
+                OR EXISTS (SELECT 1 FROM health_tombstone WHERE user_id = p_user AND uuid = ANY(p_given))
+            THEN
+                RETURN NULL;
+            END IF;
             IF p_guard IS NOT NULL THEN
                 EXECUTE p_guard USING p_guard_arguments;
                 GET DIAGNOSTICS v_count = ROW_COUNT;
@@ -52,12 +62,6 @@ extension PostgresHealthSchema {
                 SELECT 1, id FROM (SELECT id FROM health_device WHERE id = ANY(p_devices) ORDER BY id FOR KEY SHARE) d) l;
             IF v_count <> coalesce(array_length(p_sources, 1), 0) + coalesce(array_length(p_devices, 1), 0) THEN
                 RAISE EXCEPTION USING ERRCODE = 'HP000', MESSAGE = 'a name is gone';
-            END IF;
-            IF EXISTS (SELECT 1 FROM health_sample WHERE user_id = p_user AND uuid = ANY(p_uuids))
-                OR EXISTS (SELECT 1 FROM health_sample WHERE user_id = p_user AND content_key = ANY(p_keys))
-                OR EXISTS (SELECT 1 FROM health_tombstone WHERE user_id = p_user AND uuid = ANY(p_given))
-            THEN
-                RAISE EXCEPTION USING ERRCODE = 'HP000', MESSAGE = 'a row is stored already';
             END IF;
             INSERT INTO health_source_user (source_id, user_id)
                 SELECT u.id, p_user FROM unnest(p_sources) AS u(id) ORDER BY u.id ON CONFLICT DO NOTHING;

@@ -69,8 +69,11 @@ extension PostgresHealthStore {
         let placeholders = (1...bindings.count).map { "$\($0)" }.joined(separator: ",")
         let query = PostgresQuery(unsafeSQL: "SELECT health_add_new_samples(\(placeholders))", binds: bindings)
         do {
-            _ = try await database.client.query(query, logger: database.logger).collect()
-            return records.count
+            // `NULL`: the writer's rules have something to decide; nothing was written.
+            for try await last in try await database.client.query(query, logger: database.logger).decode(Int64?.self) {
+                return last == nil ? nil : records.count
+            }
+            return nil
         } catch let error as PSQLError {
             switch error.serverInfo?[.sqlState] {
             case "HP000": return nil

@@ -264,10 +264,10 @@ public final class PostgresServerStore: ServerStore, Sendable {
 
     public func remember(userID: String, key: String, response: RememberedResponse, at: Date) async throws {
         let expired = at.timeIntervalSince1970 - 24 * 3600
-        try await client.query(
-            "DELETE FROM idempotency_key WHERE user_id = \(userID) AND created_at < \(expired)", logger: logger)
+        // One statement, one round trip: the user's expired keys go as the new one is kept.
         try await client.query(
             """
+            WITH expired AS (DELETE FROM idempotency_key WHERE user_id = \(userID) AND created_at < \(expired))
             INSERT INTO idempotency_key (user_id, key, request_hash, status, body, created_at)
             VALUES (\(userID), \(key), \(response.requestHash), \(response.status), \(response.body),
                 \(at.timeIntervalSince1970))

@@ -112,7 +112,9 @@ extension PostgresHealthStore: UserHealthStore {
             case .records(let batch): records += batch
             case .delete: return nil
             case .advanceSequence(let deviceID, let sequence, let batchID, let at):
-                guard sequenceGuard == nil else { return nil }
+                // The statement runs its guard before the rows, as the writer does when the
+                // sequence comes first (as a sync batch sends it).
+                guard sequenceGuard == nil, records.isEmpty else { return nil }
                 // As the writer's statement below, its values bound as text.
                 sequenceGuard = PostgresWriteGuard(
                     sql: """
