@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthSynth
 import HealthTestSupport
+import HealthWire
 import PostgresNIO
 import Testing
 
@@ -231,6 +232,38 @@ struct I37OneStatementWriteTests {
         #expect(try await test.database.store(for: "u").latestAnchor() == QueryAnchor(last))
         await other.close(drop: false)
         await test.close()
+    }
+
+    /// A sync batch's sequence goes with its rows: advanced in the one statement exactly as
+    /// the writer advances it (its batch and instant), accepted again for the same batch sent
+    /// again (whose rows are then duplicates, for the writer), and a taken sequence refuses
+    /// the batch with nothing written.
+    @Test func i37_aSyncBatchsSequenceIsAdvancedWithItsRowsOrRefusesThem() async throws {
+        guard ServerBackend.postgresURL != nil else { return }
+        let harness = try await ServerHarness(.postgres)
+        defer { harness.cleanUp() }
+        let alice = try #require(try await harness.store.authenticate(BearerToken(harness.tokens["alice"]!)!))
+        let device = SyncDevice(id: UUID().uuidString.lowercased(), userID: alice.id, name: "Phone", createdAt: Date())
+        try await harness.repositories.devices.addDevice(device, key: SyncKey.generate())
+        let store = try await harness.repositories.readableStore(alice.id)
+        // The names interned first (the one statement takes cached names only).
+        _ = try await store.apply([.records([Self.steps(0, 1)])])
+        let (batch, at) = (UUID(), Date(timeIntervalSince1970: 1_764_213_456.123_456_7))
+        let records = (1...5).map { Self.steps($0, 2) }
+        let sequence = HealthWrite.advanceSequence(deviceID: device.id, sequence: 1, batchID: batch, at: at)
+        let first = try await store.apply([sequence, .records(records), .markDirty(zone: "UTC")])
+        #expect(first.added == 5 && first.sequenceAdvanced == true)
+        let advanced = try await harness.repositories.devices.device(id: device.id)
+        #expect(advanced?.lastSequence == 1 && advanced?.lastBatchID == batch && advanced?.lastBatchAt == at)
+        let again = try await store.apply([sequence, .records(records), .markDirty(zone: "UTC")])
+        #expect(again.added == 0 && again.duplicates == 5 && again.sequenceAdvanced == true)
+        let before = try await harness.repositories.devices.device(id: device.id)
+        let taken = HealthWrite.advanceSequence(deviceID: device.id, sequence: 1, batchID: UUID(), at: Date())
+        await #expect(throws: SequenceRefused.self) {
+            _ = try await store.apply([taken, .records([Self.steps(50, 3)]), .markDirty(zone: "UTC")])
+        }
+        #expect(try await harness.repositories.devices.device(id: device.id)?.lastBatchID == before?.lastBatchID)
+        #expect(try await store.queries.changes(of: .stepCount, since: .initial, limit: 100).changes.count == 6)
     }
 }
 
