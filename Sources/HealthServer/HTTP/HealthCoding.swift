@@ -73,10 +73,17 @@ public struct HealthRequestDecoder: RequestDecoder {
         }
     }
 
-    /// A 400 for a JSON body with a key twice in one object.
-    static func refuseDuplicateKeys(in data: Data) throws {
-        if let pointer = JSONDuplicateKeys.first(in: data) {
-            throw Problem.badRequest("a key appears twice in one object; send each key once", pointer: pointer)
+    /// A 400 for a JSON body with a key twice in one object; a 422 for a string with the
+    /// NUL character (`pointer` goes before the body's own pointers: a sync batch's plaintext
+    /// is under `/ciphertext`).
+    static func refuseDuplicateKeys(in data: Data, under prefix: String = "") throws {
+        switch JSONDuplicateKeys.firstProblem(in: data) {
+        case (.duplicateKey, let pointer)?:
+            throw Problem.badRequest("a key appears twice in one object; send each key once", pointer: prefix + pointer)
+        case (.nulCharacter, let pointer)?:
+            throw Problem.unprocessable(
+                "a string holds the NUL character (\\u0000), which no store keeps; remove it", pointer: prefix + pointer)
+        case nil: break
         }
     }
 }

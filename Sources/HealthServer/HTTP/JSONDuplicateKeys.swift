@@ -1,6 +1,8 @@
 import Foundation
 
-/// Finds an object with the same key twice in a JSON text (finding L4 of issue 32).
+/// Finds an object with the same key twice in a JSON text (finding L4 of issue 32), and a
+/// string holding the NUL character (issue 37's attack: a 500 on PostgreSQL, with the text
+/// in its log).
 ///
 /// JSON leaves duplicate keys to the reader (RFC 8259 §4): Foundation keeps the last, other
 /// parsers the first, so a body such as `{"name": "get_sleep", "name": "get_steps"}` could
@@ -23,14 +25,30 @@ enum JSONDuplicateKeys {
         var index = 0
     }
 
+    /// What ``firstProblem(in:)`` finds.
+    enum Problem: Equatable {
+        /// A key twice in one object.
+        case duplicateKey
+        /// A string (a key or a value) with the NUL character (`\u0000`), which PostgreSQL
+        /// cannot keep in text and SQLite's text functions end strings at: refused on every
+        /// store alike, never half-stored.
+        case nulCharacter
+    }
+
     /// The JSON Pointer of the first repeated key (`/b/c`), or `nil`. Keys are compared
     /// after unescaping (`"a"` and `"\u0061"` are one key). Malformed JSON is scanned as
     /// far as it goes and left to the parser to refuse.
     static func first(in json: Data) -> String? {
-        json.withUnsafeBytes { raw in first(in: raw.bindMemory(to: UInt8.self)) }
+        json.withUnsafeBytes { raw in first(in: raw.bindMemory(to: UInt8.self), refusingNUL: false)?.1 }
     }
 
-    private static func first(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// The first repeated key or string with a NUL character, and its JSON Pointer (of
+    /// the key, or of the value's place: never the value), in one pass.
+    static func firstProblem(in json: Data) -> (Problem, String)? {
+        json.withUnsafeBytes { raw in first(in: raw.bindMemory(to: UInt8.self), refusingNUL: true) }
+    }
+
+    private static func first(in bytes: UnsafeBufferPointer<UInt8>, refusingNUL: Bool) -> (Problem, String)? {
         var stack: [Container] = []
         var index = 0
         let count = bytes.count
@@ -43,18 +61,31 @@ enum JSONDuplicateKeys {
                 let start = index + 1
                 var end = start
                 var escaped = false
+                var nul = false
                 while end < count, bytes[end] != UInt8(ascii: "\"") {
                     if bytes[end] == UInt8(ascii: "\\") {
                         escaped = true
                         end += 1
+                        // `\u0000` (an escaped backslash before `u0000` was skipped whole above).
+                        if refusingNUL, end + 4 < count, bytes[end] == UInt8(ascii: "u"),
+                            bytes[(end + 1)...(end + 4)].allSatisfy({ $0 == UInt8(ascii: "0") })
+                        {
+                            nul = true
+                        }
                     }
                     end += 1
                 }
-                if expectingKey, let top = stack.indices.last, stack[top].isObject {
+                let isKey = expectingKey && stack.last?.isObject == true
+                if nul {
+                    // The key's place, or the value's: its container's key or index.
+                    let raw = Array(bytes[start..<min(end, count)])
+                    return (.nulCharacter, isKey ? pointer(stack.dropLast()) + "/" + name(raw) : pointer(stack[...]))
+                }
+                if isKey, let top = stack.indices.last {
                     var key = Array(bytes[start..<min(end, count)])
                     if escaped { key = unescaped(key) }
                     let seen = stack[top].many?.contains(key) ?? stack[top].keys.contains(key)
-                    if seen { return pointer(stack.dropLast()) + "/" + name(key) }
+                    if seen { return (.duplicateKey, pointer(stack.dropLast()) + "/" + name(key)) }
                     if stack[top].many != nil {
                         stack[top].many!.insert(key)
                     } else if stack[top].keys.count >= 16 {
