@@ -122,13 +122,13 @@ public struct DailyNormalizer: Sendable {
         let days = try await resolver.localDays(from: first, through: last)
         let span = DateInterval(start: days[0].interval.start, end: days[days.count - 1].interval.end)
         let sleepSpan = DateInterval(start: days[0].sleepWindow.start, end: days[days.count - 1].sleepWindow.end)
-        async let steps = store.samples(of: .stepCount, overlapping: span)
-        async let energy = store.samples(of: .activeEnergyBurned, overlapping: span)
-        async let sleep = store.samples(of: .sleepAnalysis, overlapping: sleepSpan)
-        async let resting = store.samples(of: .restingHeartRate, overlapping: span)
-        async let hrv = store.samples(of: .heartRateVariabilitySDNN, overlapping: span)
-        let (stepIndex, energyIndex, sleepIndex, restingIndex, hrvIndex) = try await (
-            SampleIndex(steps), SampleIndex(energy), SampleIndex(sleep), SampleIndex(resting), SampleIndex(hrv)
+        let answers = try await store.samples(of: [
+            (.stepCount, span), (.activeEnergyBurned, span), (.sleepAnalysis, sleepSpan), (.restingHeartRate, span),
+            (.heartRateVariabilitySDNN, span),
+        ])
+        let (stepIndex, energyIndex, sleepIndex, restingIndex, hrvIndex) = (
+            SampleIndex(answers[0]), SampleIndex(answers[1]), SampleIndex(answers[2]), SampleIndex(answers[3]),
+            SampleIndex(answers[4])
         )
         let units = try (
             count: HealthUnit(parsing: "count"), kcal: HealthUnit(parsing: "kcal"), bpm: HealthUnit(parsing: "count/min"),

@@ -51,6 +51,35 @@ extension PostgresHealthStore: HealthQuerying {
         try await fetch(type, overlapping: interval, order: "s.start, s.anchor").map(\.sample)
     }
 
+    /// Every request in one statement (one round trip, one snapshot): each one's rows as
+    /// ``samples(of:overlapping:)`` selects them, tagged with its position.
+    public func samples(of requests: [(type: SampleType, interval: DateInterval)]) async throws -> [[Sample]] {
+        if requests.count == 1 { return [try await samples(of: requests[0].type, overlapping: requests[0].interval)] }
+        guard !requests.isEmpty else { return [] }
+        var sql = SQLBuilder(capacity: requests.count * 8)
+        for (index, request) in requests.enumerated() {
+            sql.append(index == 0 ? "" : " UNION ALL ")
+            sql.append("(SELECT \(SampleColumns.select), \(index) FROM health_sample s WHERE ")
+            appendOverlapping(request.type, request.interval, to: &sql)
+            sql.append(")")
+        }
+        var rows: [SampleColumns.Row] = []
+        var positions: [Int32] = []
+        for try await row in try await database.client.query(sql.query, logger: database.logger) {
+            let (columns, position) = try SampleColumns.decode(row, extra: Int32.self)
+            rows.append(columns)
+            positions.append(position)
+        }
+        var answers = [[(anchor: Int64, sample: Sample)]](repeating: [], count: requests.count)
+        for (row, position) in zip(try await SampleColumns.samples(rows, database: database), positions) {
+            answers[Int(position)].append(row)
+        }
+        // A union's rows come in no promised order: each answer as `samples(of:overlapping:)` orders it.
+        return answers.map { rows in
+            rows.sorted { ($0.sample.start, $0.anchor) < ($1.sample.start, $1.anchor) }.map(\.sample)
+        }
+    }
+
     /// Two probes, as in SQLite: the latest-starting sample that ends by `instant` bounds
     /// the answer's end from below, so the answer starts at most `max_duration` before it.
     public func latestSample(of type: SampleType, endingBy instant: Date) async throws -> Sample? {

@@ -32,6 +32,39 @@ struct PostgresStoreTests {
         await test.close()
     }
 
+    /// Issue 37: several reads in one statement answer what each read alone answers, in its
+    /// order — requests of types stored and not, the same type twice, empty and instant spans.
+    @Test func i37_severalReadsInOneStatementAnswerAsEachAlone() async throws {
+        let test = try await PostgresTestDatabase.make("batchedreads")
+        let (store, reference) = try await Self.stores(test)
+        var state: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let types: [SampleType] = [.stepCount, .heartRate, .sleepAnalysis, .bloodPressure]
+        var answered = 0
+        for round in 0..<40 {
+            let requests = (0..<(1 + round % 6)).map { _ in
+                let start = Self.t0.addingTimeInterval(Double(next(90_000)) - 1_000)
+                return (type: types[next(types.count)], interval: DateInterval(start: start, duration: Double(next(4) * 20_000)))
+            }
+            let together = try await store.samples(of: requests)
+            #expect(together.count == requests.count)
+            for (request, answer) in zip(requests, together) {
+                let alone = try await store.samples(of: request.type, overlapping: request.interval)
+                #expect(answer.map(\.uuid) == alone.map(\.uuid), "round \(round)")
+                #expect(answer == alone, "round \(round)")
+                #expect(
+                    Set(answer.map(\.uuid))
+                        == Set(try await reference.samples(of: request.type, overlapping: request.interval).map(\.uuid)))
+                answered += answer.count
+            }
+        }
+        #expect(answered > 500)
+        await test.close()
+    }
+
     @Test func latestAndStatisticsMatchTheReference() async throws {
         let test = try await PostgresTestDatabase.make("latest")
         let (store, reference) = try await Self.stores(test)

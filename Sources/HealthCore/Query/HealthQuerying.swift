@@ -16,6 +16,11 @@ public protocol HealthQuerying: Sendable {
     /// Samples of `type` overlapping `interval`, ordered by start, then anchor.
     func samples(of type: SampleType, overlapping interval: DateInterval) async throws -> [Sample]
 
+    /// ``samples(of:overlapping:)`` of each request, one answer per request, in order: a
+    /// day's computation asks five at once. A store that can answer them in one question
+    /// does (PostgreSQL: one statement instead of five); the default asks each, concurrently.
+    func samples(of requests: [(type: SampleType, interval: DateInterval)]) async throws -> [[Sample]]
+
     /// The sample of `type` with the latest end date at or before `instant` (ties: the
     /// latest stored). A snapshot "as of" a past instant must not see later samples.
     func latestSample(of type: SampleType, endingBy instant: Date) async throws -> Sample?
@@ -99,6 +104,17 @@ public protocol HealthQuerying: Sendable {
 }
 
 extension HealthQuerying {
+    public func samples(of requests: [(type: SampleType, interval: DateInterval)]) async throws -> [[Sample]] {
+        try await withThrowingTaskGroup(of: (Int, [Sample]).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask { (index, try await samples(of: request.type, overlapping: request.interval)) }
+            }
+            var answers = [[Sample]](repeating: [], count: requests.count)
+            for try await (index, samples) in group { answers[index] = samples }
+            return answers
+        }
+    }
+
     /// The sample types that have at least one stored sample, by identifier (those of
     /// ``sampleSpans()``).
     public func storedSampleTypes() async throws -> [SampleType] {
