@@ -14,6 +14,14 @@ public struct PostgresWriteGuard: Sendable {
         self.sql = sql
         self.arguments = arguments
     }
+
+    /// The statement with its arguments bound, to run in a writer's transaction instead
+    /// (``PostgresRecordWriter/execute(_:)``).
+    public var query: PostgresQuery {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(arguments)
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
 }
 
 /// The guard of ``PostgresHealthStore/addNewSamples(_:dirty:guard:)`` changed no row: nothing

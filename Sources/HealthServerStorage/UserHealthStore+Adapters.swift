@@ -67,16 +67,8 @@ extension PostgresHealthStore: UserHealthStore {
                     // One conditional update, on the write's connection: the device's row stays
                     // locked until the commit, so a second batch with this sequence waits, then
                     // finds it taken (unless it is this very batch again).
-                    let batch = batchID.uuidString.lowercased()
-                    let rows = try await writer.execute(
-                        """
-                        UPDATE device SET last_sequence = \(sequence), last_batch_id = \(batch),
-                            last_batch_at = \(at.timeIntervalSince1970)
-                        WHERE id = \(deviceID) AND (last_sequence < \(sequence)
-                            OR (last_sequence = \(sequence) AND last_batch_id = \(batch)))
-                        RETURNING id
-                        """)
-                    guard rows == 1 else { throw SequenceRefused() }
+                    let advance = Self.sequenceGuard(deviceID: deviceID, sequence: sequence, batchID: batchID, at: at)
+                    guard try await writer.execute(advance.query) == 1 else { throw SequenceRefused() }
                     report.sequenceAdvanced = true
                 case .markDirty: break  // once every step is done, below
                 }
@@ -99,6 +91,21 @@ extension PostgresHealthStore: UserHealthStore {
         try await HealthImporter(store: self, options: options).run(path: path, progress: progress)
     }
 
+    /// The update that advances a sync device's sequence to `sequence` when it is after its
+    /// last, or is its last batch sent again; it returns the device's row when it did. One
+    /// statement for the writer and the one-statement write, its values bound as text.
+    private static func sequenceGuard(deviceID: String, sequence: Int64, batchID: UUID, at: Date) -> PostgresWriteGuard {
+        PostgresWriteGuard(
+            sql: """
+                UPDATE device SET last_sequence = $1[2]::bigint, last_batch_id = $1[3],
+                    last_batch_at = $1[4]::double precision
+                WHERE id = $1[1] AND (last_sequence < $1[2]::bigint
+                    OR (last_sequence = $1[2]::bigint AND last_batch_id = $1[3]))
+                RETURNING id
+                """,
+            arguments: [deviceID, String(sequence), batchID.uuidString.lowercased(), "\(at.timeIntervalSince1970)"])
+    }
+
     /// `writes` in one statement (``addNewSamples(_:dirty:guard:)``) when they add records that
     /// are all new, with at most a sequence to advance and no deletion; `nil` when they need
     /// the writer (nothing written then). The report is known before: every record added.
@@ -115,15 +122,7 @@ extension PostgresHealthStore: UserHealthStore {
                 // The statement runs its guard before the rows, as the writer does when the
                 // sequence comes first (as a sync batch sends it).
                 guard sequenceGuard == nil, records.isEmpty else { return nil }
-                // As the writer's statement below, its values bound as text.
-                sequenceGuard = PostgresWriteGuard(
-                    sql: """
-                        UPDATE device SET last_sequence = $1[2]::bigint, last_batch_id = $1[3],
-                            last_batch_at = $1[4]::double precision
-                        WHERE id = $1[1] AND (last_sequence < $1[2]::bigint
-                            OR (last_sequence = $1[2]::bigint AND last_batch_id = $1[3]))
-                        """,
-                    arguments: [deviceID, String(sequence), batchID.uuidString.lowercased(), "\(at.timeIntervalSince1970)"])
+                sequenceGuard = Self.sequenceGuard(deviceID: deviceID, sequence: sequence, batchID: batchID, at: at)
             case .markDirty: break
             }
         }

@@ -59,24 +59,24 @@ public struct HealthRequestDecoder: RequestDecoder {
                 .contentTooLarge, "Body too large",
                 detail: "the body is larger than the \(limit) bytes this server accepts; send smaller batches")
         }
-        try await refuseDuplicateKeys(data)
+        try await refuseUnsafeJSON(data)
         return data
     }
 
-    /// ``refuseDuplicateKeys(in:)`` of a body, a large one off the cooperative pool, as
+    /// ``refuseUnsafeJSON(in:)`` of a body, a large one off the cooperative pool, as
     /// bodies are decoded (``offload(_:)``): a scan of megabytes must not stall `/healthz`.
-    static func refuseDuplicateKeys(_ data: Data) async throws {
+    static func refuseUnsafeJSON(_ data: Data) async throws {
         if data.count > 64 << 10 {
-            try await offload { try refuseDuplicateKeys(in: data) }
+            try await offload { try refuseUnsafeJSON(in: data) }
         } else {
-            try refuseDuplicateKeys(in: data)
+            try refuseUnsafeJSON(in: data)
         }
     }
 
     /// A 400 for a JSON body with a key twice in one object; a 422 for a string with the
-    /// NUL character (`pointer` goes before the body's own pointers: a sync batch's plaintext
+    /// NUL character (`prefix` goes before the body's own pointers: a sync batch's plaintext
     /// is under `/ciphertext`).
-    static func refuseDuplicateKeys(in data: Data, under prefix: String = "") throws {
+    static func refuseUnsafeJSON(in data: Data, under prefix: String = "") throws {
         switch JSONDuplicateKeys.firstProblem(in: data) {
         case (.duplicateKey, let pointer)?:
             throw Problem.badRequest("a key appears twice in one object; send each key once", pointer: prefix + pointer)

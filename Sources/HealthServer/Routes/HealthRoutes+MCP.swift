@@ -26,7 +26,7 @@ extension HealthRoutes {
                 .contentTooLarge, "Body too large", detail: "an MCP message is at most \(configuration.maxBodyBytes) bytes")
         }
         // The gate below and the MCP SDK must read the same message: no key twice.
-        try await HealthRequestDecoder.refuseDuplicateKeys(body)
+        try await HealthRequestDecoder.refuseUnsafeJSON(body)
         try access.require(Self.kindsNeeded(byMCPMessage: body))
         let user = access.user
         // Under the user's lock: a tool may write (the daily log), and a deletion of the user

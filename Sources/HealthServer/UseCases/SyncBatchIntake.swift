@@ -180,7 +180,7 @@ struct SyncBatchIntake: Sendable {
                 "a batch carries at most \(maxItems) items; seal smaller batches", pointer: "/ciphertext")
         }
         // The body's checks, on the decrypted batch: a key twice, a NUL character.
-        try HealthRequestDecoder.refuseDuplicateKeys(in: plaintext, under: "/ciphertext")
+        try HealthRequestDecoder.refuseUnsafeJSON(in: plaintext, under: "/ciphertext")
         do {
             return try SampleWire.decoder().decode(SyncBatchContent.self, from: plaintext)
         } catch let error as DecodingError {
