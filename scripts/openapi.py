@@ -199,7 +199,7 @@ paths = doc["paths"]
 paths["/v1/changes"] = {"get": op("The change feed of one type", "Additions and deletions (tombstones) of samples of one type after an anchor, in anchor order, as HKAnchoredObjectQuery reports them. A client that applies every page from any anchor (additions as upserts by UUID, deletions as removals) ends with exactly the stored samples. Decide whether to ask again by has_more. Scope: read.",
     dict(errors_read, **{"422": resp("UnprocessableRequest"), "200": ok(ref("ChangeFeed"))}),
     params=[q("type", "The type: a short name (steps, heart_rate, sleep…), a HealthKit type identifier (HK…) or HAE:<name>. A name that is neither known nor stored is a 422 naming the closest names.", True, {"type": "string", "minLength": 2, "maxLength": 200, "pattern": "^((HK|HAE:)[!-~]*|[a-z][a-z0-9_]*)$"}, "steps"),
-            q("since", "The anchor of the last change seen (default 0: from the beginning).", schema={"type": "integer", "minimum": 0}, example=0),
+            q("since", "The anchor of the last change seen (default 0: from the beginning).", schema={"type": "integer", "format": "int64", "minimum": 0, "maximum": 9223372036854775807}, example=0),
             q("limit", "At most this many changes, additions and deletions together (default 1000).", schema={"type": "integer", "minimum": 1, "maximum": 10000}, example=1000)],
     opid="getChanges", tags=["samples"])}
 paths["/v1/samples"]["delete"] = op("Delete samples by UUID", "Deletes the samples with these UUIDs with everything attached (metadata, beats, routes, a correlation's readings), leaves tombstones in the change feed, and recomputes the local days they were on. Unknown or already deleted UUIDs are reported in unknown. Idempotency-Key as for POST. Scope: write.",
