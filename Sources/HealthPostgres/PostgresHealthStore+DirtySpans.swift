@@ -94,3 +94,17 @@ struct DirtySpansStatement: PostgresPreparedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
+
+extension PostgresHealthDatabase {
+    /// A condition, for a statement of another module over the same database, that is true
+    /// when the user whose id is `parameter` (a placeholder such as `$1`) has spans marked and
+    /// not cleared: a read of their computed days can then see, in its own snapshot, whether
+    /// those days are current.
+    public static func dirtySpansExist(userID parameter: String) -> String {
+        "EXISTS (SELECT 1 FROM health_dirty_span WHERE user_id = \(parameter))"
+    }
+
+    /// Whether this database's tables are reached through `pool` (the server's records are
+    /// then in the same database, and one statement can read both).
+    public func isReached(through pool: PostgresPool) -> Bool { self.pool === pool }
+}

@@ -175,6 +175,14 @@ public protocol ServerStore: UserRepository, DailyMetricsRepository, Idempotency
     /// The in-flight request slots every server on this database shares (PostgreSQL), or
     /// `nil` when the server's own, in its process, suffice (SQLite).
     var sharedInFlightSlots: (any InFlightSlots)? { get }
+
+    /// The one-statement reader of days (``CurrentDaysReading``) when this store and
+    /// `healthStores` are one database, or `nil`: the server then reads in steps.
+    func currentDaysReader(with healthStores: any UserHealthStores) -> (any CurrentDaysReading)?
+}
+
+extension ServerStore {
+    public func currentDaysReader(with healthStores: any UserHealthStores) -> (any CurrentDaysReading)? { nil }
 }
 
 /// A name that is already taken.

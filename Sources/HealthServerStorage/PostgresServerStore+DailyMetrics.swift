@@ -99,18 +99,24 @@ extension PostgresServerStore {
         let range = PreparedReads.DayRange(
             userID: userID, version: version.rawValue, first: first.description, last: last.description)
         return try await client.rows(PreparedReads.Days(range: range), logger: logger).map { row in
-            let cells = row.makeRandomAccess()
-            let values = try DailyMetricsColumns.columns.enumerated().map { index, column -> DailyColumnValue in
-                switch column.kind {
-                case .integer: .integer(try cells[index + 1].decode(Int?.self))
-                case .real: .real(try cells[index + 1].decode(Double?.self))
-                case .text: .text(try cells[index + 1].decode(String?.self))
-                }
-            }
-            return try DailyMetricsColumns(
-                localDate: try cells[0].decode(String.self), normalizationVersion: version.rawValue, values: values
-            ).metrics(userID: userID, decoder: decoder)
+            try Self.day(row.makeRandomAccess(), userID: userID, version: version, decoder: decoder)
         }
+    }
+
+    /// The day in a row of ``PreparedReads/Days``'s columns (`local_date`, then the values).
+    static func day(
+        _ cells: PostgresRandomAccessRow, userID: String, version: NormalizationVersion, decoder: JSONDecoder
+    ) throws -> NormalizedDailyMetrics {
+        let values = try DailyMetricsColumns.columns.enumerated().map { index, column -> DailyColumnValue in
+            switch column.kind {
+            case .integer: .integer(try cells[index + 1].decode(Int?.self))
+            case .real: .real(try cells[index + 1].decode(Double?.self))
+            case .text: .text(try cells[index + 1].decode(String?.self))
+            }
+        }
+        return try DailyMetricsColumns(
+            localDate: try cells[0].decode(String.self), normalizationVersion: version.rawValue, values: values
+        ).metrics(userID: userID, decoder: decoder)
     }
 
     /// The figures only, the two facts of the metadata that count read from its JSON by
@@ -120,17 +126,16 @@ extension PostgresServerStore {
     ) async throws -> [DailyFigures] {
         let range = PreparedReads.DayRange(
             userID: userID, version: version.rawValue, first: first.description, last: last.description)
-        var figures: [DailyFigures] = []
-        for (date, steps, suspicious, energy, sleep, inBed, restingHR, hrv) in try await client.rows(
-            PreparedReads.Figures(range: range), logger: logger)
-        {
-            guard let day = LocalDate(date) else { throw StoredDayError(column: "local_date") }
-            figures.append(
-                DailyFigures(
-                    date: day, stepsNormalized: steps, stepsSuspicious: suspicious == true, activeEnergyKcal: energy,
-                    sleepHours: sleep, inBedOnlyHours: inBed, restingHRBpm: restingHR, hrvMs: hrv))
-        }
-        return figures
+        return try await client.rows(PreparedReads.Figures(range: range), logger: logger).map(Self.figures)
+    }
+
+    /// The figures of a row of ``PreparedReads/Figures``'s columns.
+    static func figures(_ row: PreparedReads.Figures.Row) throws -> DailyFigures {
+        let (date, steps, suspicious, energy, sleep, inBed, restingHR, hrv) = row
+        guard let day = LocalDate(date) else { throw StoredDayError(column: "local_date") }
+        return DailyFigures(
+            date: day, stepsNormalized: steps, stepsSuspicious: suspicious == true, activeEnergyKcal: energy,
+            sleepHours: sleep, inBedOnlyHours: inBed, restingHRBpm: restingHR, hrvMs: hrv)
     }
 
     public func dailyRowCounts() async throws -> [String: Int] {

@@ -31,6 +31,9 @@ public struct ServerRepositories: Sendable {
     /// Per user: writers share, a deletion holds alone (every copy of these repositories
     /// shares one: build each server's repositories once).
     public var userLocks = UserLocks()
+    /// Reads a live user's computed days in one statement where the store can
+    /// (``ServerStore/currentDaysReader(with:)``); `nil`: reads go in steps.
+    public var currentDays: (any CurrentDaysReading)?
 
     public init(
         users: any UserRepository, dailyMetrics: any DailyMetricsRepository, healthStores: any UserHealthStores,
@@ -58,6 +61,7 @@ public struct ServerRepositories: Sendable {
             devices: store, web: store, oauth: store, uploadFolder: (dataFolder as NSString).appendingPathComponent("uploads"))
         importQueue = store.sharedImportQueue
         if let shared = store.sharedInFlightSlots { inFlight = shared }
+        currentDays = store.currentDaysReader(with: healthStores)
     }
 }
 

@@ -51,10 +51,16 @@ extension HealthRoutes {
         let shown = try access.requested(request, offered: NormalizedDailyMetrics.categories)
         let (first, last) = try range(request, maxDays: 3660)
         let version = try self.version(request)
-        try await recomputer.computeDirtyDaysBeforeReading(userID: access.user.id)
         let withheld = NormalizedDailyMetrics.categories.subtracting(shown)
-        let days = try await repositories.dailyMetrics.dailyMetrics(
-            userID: access.user.id, from: first, through: last, version: version
+        let days = try await currentDays(
+            userID: access.user.id,
+            oneStatement: {
+                try await $0.currentDailyMetrics(userID: access.user.id, from: first, through: last, version: version)
+            },
+            inSteps: {
+                try await repositories.dailyMetrics.dailyMetrics(
+                    userID: access.user.id, from: first, through: last, version: version)
+            }
         ).map { $0.withholding(withheld) }
         return EditedResponse(
             headers: Self.withheldHeader(withheld),
@@ -86,13 +92,34 @@ extension HealthRoutes {
             }
             settings.sleepNeedHours = hours
         }
-        try await recomputer.computeDirtyDaysBeforeReading(userID: user.id)
-        let history = try await repositories.dailyMetrics.dailyFigures(
-            userID: user.id, from: first.adding(days: -ReadinessEngine.historyDays), through: last,
-            version: try version(request))
+        let (from, version) = (first.adding(days: -ReadinessEngine.historyDays), try version(request))
+        let history = try await currentDays(
+            userID: user.id,
+            oneStatement: { try await $0.currentDailyFigures(userID: user.id, from: from, through: last, version: version) },
+            inSteps: {
+                try await repositories.dailyMetrics.dailyFigures(userID: user.id, from: from, through: last, version: version)
+            })
         let dates = (first.dayNumber...last.dayNumber).map { LocalDate(dayNumber: $0).description }
         let scores = try ReadinessEngine(configuration: settings).scores(on: dates, figures: history)
         return HealthResponseEncoder.response(
             single == nil ? try ReadinessScore.backendJSON(scores) : try scores[0].backendJSON())
+    }
+
+    /// Days read for a request: in one statement with the user's existence and their dirty
+    /// spans where the store can (``ServerRepositories/currentDays``); otherwise, or when some
+    /// days wait to be computed, their dirty days computed first and then read in steps.
+    func currentDays<Value: Sendable>(
+        userID: String, oneStatement: (any CurrentDaysReading) async throws -> CurrentDays<Value>,
+        inSteps: () async throws -> Value
+    ) async throws -> Value {
+        if let reader = repositories.currentDays {
+            switch try await oneStatement(reader) {
+            case .current(let value): return value
+            case .userGone: throw Problem.userGone
+            case .daysDirty: break
+            }
+        }
+        try await recomputer.computeDirtyDaysBeforeReading(userID: userID)
+        return try await inSteps()
     }
 }
