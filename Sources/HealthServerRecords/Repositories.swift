@@ -310,6 +310,30 @@ public protocol InFlightSlots: Sendable {
     func end(_ slot: String) async
 }
 
+/// The steps of an `Idempotency-Key` around its request's work in one round trip each, where
+/// the answers and the slots are one database (PostgreSQL); in steps they are five (look-up,
+/// slot, look-up again, remember, slot back).
+public protocol OnceInOneStatement: IdempotencyRepository, InFlightSlots {
+    /// Takes `slot` unless another request holds it, then reads the answer remembered for
+    /// (`userID`, `key`) at `since` or later, in a snapshot taken after the slot (an answer
+    /// remembered before its slot was given back is seen). A slot taken is given back at
+    /// once when there is an answer.
+    func beginOnce(slot: String, userID: String, key: String, since: Date) async throws -> OnceStart
+    /// ``IdempotencyRepository/remember(userID:key:response:at:)`` and ``InFlightSlots/end(_:)``
+    /// of `slot`, in one transaction.
+    func remember(userID: String, key: String, response: RememberedResponse, at: Date, ending slot: String) async throws
+}
+
+/// What ``OnceInOneStatement/beginOnce(slot:userID:key:since:)`` found.
+public enum OnceStart: Sendable, Equatable {
+    /// The key's answer, remembered; no slot is held.
+    case remembered(RememberedResponse)
+    /// No answer; the slot is the caller's to give back.
+    case taken
+    /// No answer, and another request holds the slot.
+    case held
+}
+
 /// A user with an import queued or running cannot be deleted until it ends.
 public struct ImportInProgressError: Error, CustomStringConvertible {
     public init() {}

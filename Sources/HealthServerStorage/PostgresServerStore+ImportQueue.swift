@@ -101,7 +101,7 @@ extension PostgresServerStore: InFlightSlots {
     static let staleSlot: TimeInterval = 300
 
     public func begin(_ slot: String) async throws -> Bool {
-        let hash = Data(SHA256.hash(data: Data(slot.utf8)))
+        let hash = Self.slotHash(slot)
         let now = Date().timeIntervalSince1970
         for try await _ in try await client.query(
             """
@@ -117,7 +117,7 @@ extension PostgresServerStore: InFlightSlots {
     }
 
     public func end(_ slot: String) async {
-        let hash = Data(SHA256.hash(data: Data(slot.utf8)))
+        let hash = Self.slotHash(slot)
         _ = try? await client.query("DELETE FROM in_flight WHERE slot_hash = \(hash)", logger: logger)
     }
 }

@@ -263,16 +263,23 @@ public final class PostgresServerStore: ServerStore, Sendable {
     }
 
     public func remember(userID: String, key: String, response: RememberedResponse, at: Date) async throws {
+        try await client.query(try Self.remembering(userID: userID, key: key, response: response, at: at), logger: logger)
+    }
+
+    /// One statement, one round trip: the user's expired keys go as the new one is kept, and
+    /// the slot whose hash is `slot` is given back (none without one: an empty hash names no slot).
+    static func remembering(
+        userID: String, key: String, response: RememberedResponse, at: Date, freeing slot: Data? = nil
+    ) throws -> PostgresQuery {
         let expired = at.timeIntervalSince1970 - 24 * 3600
-        // One statement, one round trip: the user's expired keys go as the new one is kept.
-        try await client.query(
-            """
-            WITH expired AS (DELETE FROM idempotency_key WHERE user_id = \(userID) AND created_at < \(expired))
-            INSERT INTO idempotency_key (user_id, key, request_hash, status, body, created_at)
-            VALUES (\(userID), \(key), \(response.requestHash), \(response.status), \(response.body),
-                \(at.timeIntervalSince1970))
-            ON CONFLICT (user_id, key) DO NOTHING
-            """, logger: logger)
+        return try """
+        WITH expired AS (DELETE FROM idempotency_key WHERE user_id = \(userID) AND created_at < \(expired)),
+            freed AS (DELETE FROM in_flight WHERE slot_hash = \(slot ?? Data()))
+        INSERT INTO idempotency_key (user_id, key, request_hash, status, body, created_at)
+        VALUES (\(userID), \(key), \(response.requestHash), \(response.status), \(response.body),
+            \(at.timeIntervalSince1970))
+        ON CONFLICT (user_id, key) DO NOTHING
+        """
     }
 
     // MARK: import jobs

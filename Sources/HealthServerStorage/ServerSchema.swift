@@ -349,6 +349,8 @@ enum ServerSchema {
                 "CREATE INDEX oauth_token_by_user ON oauth_token(user_id)",
                 "CREATE INDEX oauth_token_by_expiry ON oauth_token(expires_at)",
             ]),
+        // An Idempotency-Key's slot and answer in one round trip (issue 37 §2; SQLite's slots are in memory).
+        Migration(id: "server-v10", sqlite: "SELECT 1", postgres: [beginOnce]),
     ]
 
     /// The columns the stores read into a ``User`` with one of their tokens, `u` the user's

@@ -28,6 +28,9 @@ struct RequestOnce: Sendable {
     let remembered: any IdempotencyRepository
     let slots: any InFlightSlots
     let clock: @Sendable () -> Date
+    /// The same steps in one round trip before the work and one after, when the answers and
+    /// the slots are one store that can (``ServerRepositories/onceInOneStatement``).
+    var inOneStatement: (any OnceInOneStatement)? = nil
 
     /// Runs `work` once for (`userID`, `key`): the remembered answer when the key was used
     /// with the same body (`requestHash`) within ``lifetime``; ``Refusal/reusedWithAnotherBody``
@@ -37,6 +40,9 @@ struct RequestOnce: Sendable {
     /// `work` succeeds.
     func run(userID: String, key: String, requestHash: Data, _ work: () async throws -> Data) async throws -> Answer {
         let since = clock().addingTimeInterval(-Self.lifetime)
+        if let store = inOneStatement {
+            return try await run(in: store, userID: userID, key: key, since: since, requestHash: requestHash, work)
+        }
         if let answer = try await remembered.remembered(userID: userID, key: key, since: since) {
             return try Self.replay(answer, requestHash)
         }
@@ -50,6 +56,30 @@ struct RequestOnce: Sendable {
                 userID: userID, key: key, response: RememberedResponse(requestHash: requestHash, status: 200, body: data),
                 at: clock())
             return .ran(data)
+        }
+    }
+
+    /// ``run(userID:key:requestHash:_:)`` with the slot taken and the answer looked up in
+    /// one statement, and the answer remembered and the slot given back in another.
+    private func run(
+        in store: any OnceInOneStatement, userID: String, key: String, since: Date, requestHash: Data,
+        _ work: () async throws -> Data
+    ) async throws -> Answer {
+        let slot = userID + "\u{0}" + key
+        switch try await store.beginOnce(slot: slot, userID: userID, key: key, since: since) {
+        case .remembered(let answer): return try Self.replay(answer, requestHash)
+        case .held: throw Refusal.inProgress
+        case .taken: break
+        }
+        do {
+            let data = try await work()
+            try await store.remember(
+                userID: userID, key: key, response: RememberedResponse(requestHash: requestHash, status: 200, body: data),
+                at: clock(), ending: slot)
+            return .ran(data)
+        } catch {
+            await slots.end(slot)
+            throw error
         }
     }
 

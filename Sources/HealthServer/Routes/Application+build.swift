@@ -31,6 +31,15 @@ public struct ServerRepositories: Sendable {
     /// Per user: writers share, a deletion holds alone (every copy of these repositories
     /// shares one: build each server's repositories once).
     public var userLocks = UserLocks()
+    /// The answers and the slots as one store that keeps an `Idempotency-Key`'s steps in one
+    /// statement before the work and one after (PostgreSQL), or `nil` — also when a test
+    /// stands in for either.
+    public var onceInOneStatement: (any OnceInOneStatement)? {
+        guard let store = inFlight as? any OnceInOneStatement, (idempotency as AnyObject) === (store as AnyObject) else {
+            return nil
+        }
+        return store
+    }
     /// Reads a live user's computed days in one statement where the store can
     /// (``ServerStore/currentDaysReader(with:)``); `nil`: reads go in steps.
     public var currentDays: (any CurrentDaysReading)?

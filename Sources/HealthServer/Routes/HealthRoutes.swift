@@ -34,7 +34,9 @@ struct HealthRoutes: Sendable {
 
     /// The policy of requests that run once (``RequestOnce``), over this server's stores.
     var once: RequestOnce {
-        RequestOnce(remembered: repositories.idempotency, slots: repositories.inFlight, clock: configuration.clock)
+        RequestOnce(
+            remembered: repositories.idempotency, slots: repositories.inFlight, clock: configuration.clock,
+            inOneStatement: repositories.onceInOneStatement)
     }
 
     /// `GET /readyz`: 503 while the store does not answer.
