@@ -69,6 +69,10 @@ public struct PostgresURL: Sendable {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: user, password: password, database: database, tls: clientTLS)
         configuration.options.maximumConnections = 8
+        // Every transaction READ COMMITTED whatever the database's or role's default: the
+        // write functions and the idempotency function rely on each of their statements
+        // seeing every commit made before it (a REPEATABLE READ default ran a key twice).
+        configuration.options.additionalStartupParameters.append(("default_transaction_isolation", "read committed"))
         return configuration
     }
 

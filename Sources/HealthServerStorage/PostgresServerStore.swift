@@ -266,19 +266,24 @@ public final class PostgresServerStore: ServerStore, Sendable {
         try await client.query(try Self.remembering(userID: userID, key: key, response: response, at: at), logger: logger)
     }
 
-    /// One statement, one round trip: the user's expired keys go as the new one is kept, and
-    /// the slot whose hash is `slot` is given back (none without one: an empty hash names no slot).
+    /// One statement, one round trip: the user's other expired keys go, this key's answer is
+    /// kept — replacing its expired one, never a live one (the first of two at once wins) —
+    /// and the slot whose hash is `slot` is given back (none without one: an empty hash names
+    /// no slot). No row is touched twice: the `WITH` items and the insert run at once.
     static func remembering(
         userID: String, key: String, response: RememberedResponse, at: Date, freeing slot: Data? = nil
     ) throws -> PostgresQuery {
         let expired = at.timeIntervalSince1970 - 24 * 3600
         return try """
-        WITH expired AS (DELETE FROM idempotency_key WHERE user_id = \(userID) AND created_at < \(expired)),
+        WITH expired AS (
+                DELETE FROM idempotency_key WHERE user_id = \(userID) AND created_at < \(expired) AND key <> \(key)),
             freed AS (DELETE FROM in_flight WHERE slot_hash = \(slot ?? Data()))
-        INSERT INTO idempotency_key (user_id, key, request_hash, status, body, created_at)
+        INSERT INTO idempotency_key AS k (user_id, key, request_hash, status, body, created_at)
         VALUES (\(userID), \(key), \(response.requestHash), \(response.status), \(response.body),
             \(at.timeIntervalSince1970))
-        ON CONFLICT (user_id, key) DO NOTHING
+        ON CONFLICT (user_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = EXCLUDED.status,
+            body = EXCLUDED.body, created_at = EXCLUDED.created_at
+        WHERE k.created_at < \(expired)
         """
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import HealthPostgres
 import PostgresNIO
 import Testing
 
@@ -87,5 +88,49 @@ struct I37OnceInOneStatementTests {
         }
         #expect(try await Self.slots(first) == 0)
         await second.close()
+    }
+
+    /// Found by the attack: with a database or role whose default is REPEATABLE READ, the
+    /// function's look-up shared the snapshot taken before its slot, and a key ran twice.
+    /// Every connection of the pools is READ COMMITTED whatever the default.
+    @Test func i37_everyConnectionIsReadCommittedWhateverTheDefault() async throws {
+        let admin = try await PostgresPool(url: ServerBackend.postgresURL!)
+        let role = "hp_rr_\(UUID().uuidString.prefix(8).lowercased())"
+        try await admin.client.query("CREATE ROLE \(unescaped: role) LOGIN", logger: admin.logger)
+        try await admin.client.query(
+            "ALTER ROLE \(unescaped: role) SET default_transaction_isolation = 'repeatable read'", logger: admin.logger)
+        var url = URLComponents(string: ServerBackend.postgresURL!)!
+        url.user = role
+        let pool = try await PostgresPool(url: url.string!)
+        let isolation = try await pool.client.query("SHOW transaction_isolation", logger: pool.logger).collect()
+            .first!.decode(String.self)
+        #expect(isolation == "read committed")
+        await pool.close()
+        try await admin.client.query("DROP ROLE \(unescaped: role)", logger: admin.logger)
+        await admin.close()
+    }
+
+    /// Found by the attack: a key reused after its answer expired was never remembered (the
+    /// insert met the expired row the same statement was deleting), so its retry ran again.
+    @Test(arguments: ServerBackend.enabled)
+    func i37_aKeyReusedAfterItsAnswerExpiredIsRememberedAgain(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let alice = try #require(harness.ids["alice"])
+        let t0 = Date()
+        let (old, new) = (
+            RememberedResponse(requestHash: Data([1]), status: 200, body: Data("old".utf8)),
+            RememberedResponse(requestHash: Data([2]), status: 200, body: Data("new".utf8))
+        )
+        try await harness.store.remember(userID: alice, key: "k", response: old, at: t0.addingTimeInterval(-25 * 3600))
+        try await harness.store.remember(userID: alice, key: "other", response: old, at: t0.addingTimeInterval(-25 * 3600))
+        try await harness.store.remember(userID: alice, key: "k", response: new, at: t0)
+        let since = t0.addingTimeInterval(-24 * 3600)
+        #expect(try await harness.store.remembered(userID: alice, key: "k", since: since) == new)
+        // A live answer is never replaced: the first of two wins.
+        try await harness.store.remember(userID: alice, key: "k", response: old, at: t0.addingTimeInterval(1))
+        #expect(try await harness.store.remembered(userID: alice, key: "k", since: since) == new)
+        // The user's other expired answers are gone.
+        #expect(try await harness.store.remembered(userID: alice, key: "other", since: .distantPast) == nil)
     }
 }

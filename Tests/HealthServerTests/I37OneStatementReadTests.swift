@@ -145,3 +145,64 @@ extension CurrentDays {
         return false
     }
 }
+
+/// Found by the attack on the one-statement read (issue 37): a person deleted between the
+/// read's check and its computation of dirty days got a 200 with their emptied days; now
+/// the 401 of their token, on both stores.
+@Suite struct I37DeletedDuringADirtyReadTests {
+    /// Deletes the person's rows the first time their store is opened (the read's check of
+    /// dirty spans): the computation that follows finds them gone.
+    final class DeletingOnOpen: UserHealthStores, @unchecked Sendable {
+        let inner: any UserHealthStores
+        let records: any UserRepository
+        let victim = Locked<String?>(nil)
+
+        init(_ inner: any UserHealthStores, records: any UserRepository) {
+            self.inner = inner
+            self.records = records
+        }
+
+        func store(for userID: String) async throws -> any UserHealthStore {
+            let store = try await inner.store(for: userID)
+            let armed = victim.withLock { value -> Bool in
+                guard value == userID else { return false }
+                value = nil
+                return true
+            }
+            if armed { _ = try await records.deleteUser(id: userID) }
+            return store
+        }
+
+        func deleteStore(for userID: String) async throws -> (samples: Int, bytes: Int64) {
+            try await inner.deleteStore(for: userID)
+        }
+
+        func usersWithDirtySpans() async throws -> [String] { try await inner.usersWithDirtySpans() }
+    }
+
+    @Test(arguments: ServerBackend.enabled)
+    func i37_aPersonDeletedWhileTheirDirtyDaysAreComputedIsA401(_ backend: ServerBackend) async throws {
+        var deleting: DeletingOnOpen?
+        let harness = try await ServerHarness(backend) { _ in
+        } adjust: { repositories in
+            let stores = DeletingOnOpen(repositories.healthStores, records: repositories.users)
+            deleting = stores
+            repositories.healthStores = stores
+        }
+        defer { harness.cleanUp() }
+        let alice = try #require(harness.ids["alice"])
+        let stores = try #require(deleting)
+        _ = try await harness.store.upsert([ServerHarness.day("2024-06-01")], userID: alice)
+        let store = try #require(try await stores.inner.store(for: alice) as? any DirtySpanTracking)
+        try await store.markDirty(
+            [DateInterval(start: Date(timeIntervalSince1970: 1_717_200_000), duration: 60)], zone: "Europe/Amsterdam")
+        stores.victim.withLock { $0 = alice }
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/daily-metrics?from=2024-06-01&to=2024-06-02", method: .get, headers: harness.headers("alice")
+            ) { response in
+                #expect(response.status == .unauthorized, "\(String(buffer: response.body))")
+            }
+        }
+    }
+}

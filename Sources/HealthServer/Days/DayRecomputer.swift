@@ -95,6 +95,10 @@ public struct DayRecomputer: Sendable {
                 try await computeDirtyDays(userID: userID, database: database)
             }
         } catch {
+            // Deleted meanwhile: the 401 of their token, not their emptied days as a 200.
+            if let gone = await repositories.explaining(error, userID: userID) as? Problem, gone.status == .unauthorized {
+                throw gone
+            }
             logger.error(
                 "dirty days not computed before a read; the stored days are served",
                 metadata: ["user": "\(userID)", "error.type": "\(type(of: error))"])

@@ -106,20 +106,26 @@ extension HealthRoutes {
     }
 
     /// Days read for a request: in one statement with the user's existence and their dirty
-    /// spans where the store can (``ServerRepositories/currentDays``); otherwise, or when some
-    /// days wait to be computed, their dirty days computed first and then read in steps.
+    /// spans where the store can (``ServerRepositories/currentDays``), the dirty days computed
+    /// first when there are some (and asked again: a person deleted meanwhile is a 401, never
+    /// their emptied days); otherwise their dirty days computed first and then read in steps.
     func currentDays<Value: Sendable>(
         userID: String, oneStatement: (any CurrentDaysReading) async throws -> CurrentDays<Value>,
         inSteps: () async throws -> Value
     ) async throws -> Value {
-        if let reader = repositories.currentDays {
+        guard let reader = repositories.currentDays else {
+            try await recomputer.computeDirtyDaysBeforeReading(userID: userID)
+            return try await inSteps()
+        }
+        for attempt in 0..<2 {
             switch try await oneStatement(reader) {
             case .current(let value): return value
             case .userGone: throw Problem.userGone
+            case .daysDirty where attempt == 0: try await recomputer.computeDirtyDaysBeforeReading(userID: userID)
+            // Dirty again: a write committed since; its answer came after this read began.
             case .daysDirty: break
             }
         }
-        try await recomputer.computeDirtyDaysBeforeReading(userID: userID)
         return try await inSteps()
     }
 }
