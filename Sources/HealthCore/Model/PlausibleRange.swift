@@ -91,14 +91,14 @@ public struct PlausibleRange: Sendable, Hashable {
     /// Why `value` in `unit` is implausible for `type`, or `nil`.
     public static func violation(value: Double, unit: String, type: SampleType) -> String? {
         guard value.isFinite else { return "value must be a finite number" }
-        let generic =
-            "value must be between \(describe(anyQuantity.bounds.lowerBound)) and \(describe(anyQuantity.bounds.upperBound))"
-        guard let range = of(type) else {
-            return anyQuantity.bounds.contains(value) ? nil : generic
+        // Every sample of every import comes here: one look-up of the row with its unit
+        // parsed once, and no message built for a value that passes.
+        guard let (range, own) = checks[type.identifier] else {
+            return anyQuantity.bounds.contains(value) ? nil : genericViolation
         }
         // A unit text that does not parse cannot be compared with the row: the generic bound.
-        guard let parsed = try? HealthUnit(parsing: unit), let own = try? HealthUnit(parsing: range.unit) else {
-            return anyQuantity.bounds.contains(value) ? nil : generic
+        guard let parsed = try? HealthUnit(parsing: unit), let own else {
+            return anyQuantity.bounds.contains(value) ? nil : genericViolation
         }
         // A unit of another dimension (a resting heart rate in kg) is no reading of the type:
         // stored, it would hide the type's real readings from every reader that converts.
@@ -132,6 +132,13 @@ public struct PlausibleRange: Sendable, Hashable {
         if end.timeIntervalSince(start) > longestSpan { return "a sample may span at most 31 days" }
         return nil
     }
+
+    /// The message of a value outside ``anyQuantity``.
+    static let genericViolation =
+        "value must be between \(describe(anyQuantity.bounds.lowerBound)) and \(describe(anyQuantity.bounds.upperBound))"
+
+    /// Each row of ``table`` with its unit parsed (`nil` if it does not parse).
+    static let checks: [String: (PlausibleRange, HealthUnit?)] = table.mapValues { ($0, try? HealthUnit(parsing: $0.unit)) }
 
     /// A bound as the messages and docs write it: `200000`, `0.5`, `-1e+12`.
     public static func describe(_ number: Double) -> String {
