@@ -58,10 +58,12 @@ let package = Package(
         .target(
             name: "HealthSQLite",
             dependencies: [
-                "HealthCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "HealthCore", "CSQLiteOptions", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // SQLite's process-wide options, set before its first use (C: `sqlite3_config` is variadic).
+        .target(name: "CSQLiteOptions", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The health store on PostgreSQL, many users in one database (docs/store.md §PostgreSQL),
         // and the process's connection pool that the server's records share.
         .target(

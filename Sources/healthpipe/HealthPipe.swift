@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthBasics
+import HealthSQLite
 
 #if canImport(Glibc)
     import Glibc
@@ -14,6 +15,7 @@ import HealthBasics
 enum Entry {
     static func main() async {
         umask(0o077)
+        SQLiteProcessOptions.configureAtStart()
         await HealthPipe.main()
     }
 }
