@@ -25,8 +25,7 @@ struct PostgresCurrentDays: CurrentDaysReading {
     func currentDailyMetrics(
         userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
     ) async throws -> CurrentDays<[NormalizedDailyMetrics]> {
-        let range = PreparedReads.DayRange(
-            userID: userID, version: version.rawValue, first: first.description, last: last.description)
+        let range = PreparedReads.DayRange(userID, first, last, version)
         let rows = try await store.client.rows(PreparedReads.CurrentDays(range: range), logger: store.logger)
         let decoder = NormalizedDailyMetrics.backendDecoder()
         return try Self.current(rows.map { $0.makeRandomAccess() }) { cells in
@@ -37,8 +36,7 @@ struct PostgresCurrentDays: CurrentDaysReading {
     func currentDailyFigures(
         userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
     ) async throws -> CurrentDays<[DailyFigures]> {
-        let range = PreparedReads.DayRange(
-            userID: userID, version: version.rawValue, first: first.description, last: last.description)
+        let range = PreparedReads.DayRange(userID, first, last, version)
         let rows = try await store.client.rows(PreparedReads.CurrentFigures(range: range), logger: store.logger)
         return try Self.current(rows.map { $0.makeRandomAccess() }) { cells in
             try PostgresServerStore.figures(

@@ -96,8 +96,7 @@ extension PostgresServerStore {
     {
         let decoder = NormalizedDailyMetrics.backendDecoder()
         // Collected first: decoding a buffered row is cheaper than awaiting each one.
-        let range = PreparedReads.DayRange(
-            userID: userID, version: version.rawValue, first: first.description, last: last.description)
+        let range = PreparedReads.DayRange(userID, first, last, version)
         return try await client.rows(PreparedReads.Days(range: range), logger: logger).map { row in
             try Self.day(row.makeRandomAccess(), userID: userID, version: version, decoder: decoder)
         }
@@ -124,8 +123,7 @@ extension PostgresServerStore {
     public func dailyFigures(
         userID: String, from first: LocalDate, through last: LocalDate, version: NormalizationVersion
     ) async throws -> [DailyFigures] {
-        let range = PreparedReads.DayRange(
-            userID: userID, version: version.rawValue, first: first.description, last: last.description)
+        let range = PreparedReads.DayRange(userID, first, last, version)
         return try await client.rows(PreparedReads.Figures(range: range), logger: logger).map(Self.figures)
     }
 

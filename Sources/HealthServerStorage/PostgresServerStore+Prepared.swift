@@ -71,5 +71,11 @@ enum PreparedReads {
         let last: String
 
         var bindings: PostgresBindings { PostgresBindings(texts: userID, version, first, last) }
+
+        /// The days of rules `version` from `first` through `last`.
+        init(_ userID: String, _ first: LocalDate, _ last: LocalDate, _ version: NormalizationVersion) {
+            (self.userID, self.version) = (userID, version.rawValue)
+            (self.first, self.last) = (first.description, last.description)
+        }
     }
 }
