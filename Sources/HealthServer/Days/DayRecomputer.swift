@@ -90,6 +90,13 @@ public struct DayRecomputer: Sendable {
     func computeDirtyDaysBeforeReading(userID: String) async throws {
         let database = try await repositories.readableStore(userID)
         guard try await !database.dirtySpans().isEmpty else { return }
+        try await computeDaysFoundDirty(userID: userID)
+    }
+
+    /// ``computeDirtyDaysBeforeReading(userID:)`` for a read that has just seen the person's
+    /// spans dirty (``CurrentDaysReading``): no second look before the computation, which
+    /// reads the spans again under the person's lock.
+    func computeDaysFoundDirty(userID: String) async throws {
         do {
             _ = try await repositories.writing(userID) { database in
                 try await computeDirtyDays(userID: userID, database: database)

@@ -121,7 +121,7 @@ extension HealthRoutes {
             switch try await oneStatement(reader) {
             case .current(let value): return value
             case .userGone: throw Problem.userGone
-            case .daysDirty where attempt == 0: try await recomputer.computeDirtyDaysBeforeReading(userID: userID)
+            case .daysDirty where attempt == 0: try await recomputer.computeDaysFoundDirty(userID: userID)
             // Dirty again: a write committed since; its answer came after this read began.
             case .daysDirty: break
             }
