@@ -27,7 +27,20 @@ public struct Device: Hashable, Sendable, Codable {
 
     private final class Storage: Sendable {
         let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+        /// The bytes a content key holds for this device, encoded once.
+        let contentKeyEncoding: [UInt8]
+
+        init(_ fields: Fields) {
+            self.fields = fields
+            var builder = ContentKeyBuilder()
+            for field in [
+                fields.name, fields.manufacturer, fields.model, fields.hardware, fields.software, fields.firmware,
+                fields.localIdentifier, fields.udiDeviceIdentifier, fields.creationDate,
+            ] {
+                builder.add(field)
+            }
+            contentKeyEncoding = builder.encoded
+        }
     }
 
     private var storage: Storage
@@ -81,6 +94,9 @@ public struct Device: Hashable, Sendable, Codable {
                 firmware: firmware, localIdentifier: localIdentifier, udiDeviceIdentifier: udiDeviceIdentifier,
                 creationDate: creationDate))
     }
+
+    /// The bytes a content key holds for this device.
+    var contentKeyEncoding: [UInt8] { storage.contentKeyEncoding }
 
     private mutating func update(_ change: (inout Fields) -> Void) {
         var fields = storage.fields

@@ -40,6 +40,16 @@ package struct ContentKeyBuilder: Sendable {
         add(tag)
     }
 
+    /// A builder of fields alone (no tag): for an encoding kept and appended to many keys
+    /// with ``append(encoded:)``.
+    init() {}
+
+    /// The bytes added so far.
+    var encoded: [UInt8] { bytes }
+
+    /// Appends bytes another builder encoded: the same key as adding its fields here.
+    mutating func append(encoded: [UInt8]) { bytes.append(contentsOf: encoded) }
+
     init(tag: String, _ text: String) {
         self.init(tag: tag)
         add(text)

@@ -17,20 +17,14 @@ extension ContentKeyBuilder {
         add(source?.version)
     }
 
+    /// A device's fields go in as encoded once, when the device was made (an export's
+    /// samples share a handful of devices).
     mutating func add(_ device: Device?) {
         guard let device else {
             add(nil as String?)
             return
         }
-        add(device.name)
-        add(device.manufacturer)
-        add(device.model)
-        add(device.hardware)
-        add(device.software)
-        add(device.firmware)
-        add(device.localIdentifier)
-        add(device.udiDeviceIdentifier)
-        add(device.creationDate)
+        append(encoded: device.contentKeyEncoding)
     }
 
     /// Metadata values that are export timestamps go in as instants: the same record written

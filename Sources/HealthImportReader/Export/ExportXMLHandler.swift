@@ -9,7 +9,8 @@ struct ExportXMLHandler: XMLHandler {
     private(set) var recordCount = 0
     /// Things read but not modelled (unknown children), by description, for the summary.
     private(set) var warnings: [String: Int] = [:]
-    private let sink: (HealthRecord) throws -> Void
+    /// Takes each record over (`consuming`: handed on without a copy of its fields).
+    private let sink: (consuming HealthRecord) throws -> Void
 
     private var depth = 0
     private var interner = StringInterner()
@@ -23,7 +24,7 @@ struct ExportXMLHandler: XMLHandler {
     private var rawStack: [RawElement] = []
     private var rawDepth = 0
 
-    init(sink: @escaping (HealthRecord) throws -> Void) { self.sink = sink }
+    init(sink: @escaping (consuming HealthRecord) throws -> Void) { self.sink = sink }
 
     var wantsText: Bool { false }
 
@@ -169,37 +170,32 @@ struct ExportXMLHandler: XMLHandler {
             }
             return
         }
-        if tag.nameIs("Record"), let finished = sample {
-            sample = nil
+        // `take()` moves each finished value out: a copy would retain every field of it.
+        if tag.nameIs("Record"), let finished = sample.take() {
             if correlation != nil {
                 correlation!.objects.append(finished)
             } else {
                 try emit(.sample(finished))
             }
-        } else if tag.nameIs("WorkoutEvent"), let finished = event {
-            event = nil
+        } else if tag.nameIs("WorkoutEvent"), let finished = event.take() {
             workout?.events.append(finished)
-        } else if tag.nameIs("WorkoutRoute"), var finished = route {
-            route = nil
+        } else if tag.nameIs("WorkoutRoute"), var finished = route.take() {
             let (points, altered) = finished.points.plausiblePoints()
             finished.points = points
             if altered > 0 { warnings[RoutePointWarning.text, default: 0] += altered }
             workout?.routes.append(finished)
         } else if depth == 1 {
-            if tag.nameIs("Workout"), let finished = workout {
-                workout = nil
+            if tag.nameIs("Workout"), let finished = workout.take() {
                 try emit(.workout(finished))
-            } else if tag.nameIs("Correlation"), let finished = correlation {
-                correlation = nil
+            } else if tag.nameIs("Correlation"), let finished = correlation.take() {
                 try emit(.correlation(finished))
-            } else if tag.nameIs("Audiogram"), let finished = audiogram {
-                audiogram = nil
+            } else if tag.nameIs("Audiogram"), let finished = audiogram.take() {
                 try emit(.audiogram(finished))
             }
         }
     }
 
-    private mutating func emit(_ record: HealthRecord) throws {
+    private mutating func emit(_ record: consuming HealthRecord) throws {
         // An absurd value (a step count of 1e300) is refused like any invalid record.
         if let problem = PlausibleRange.violation(of: record) { throw ExportFormatError(problem) }
         recordCount += 1
