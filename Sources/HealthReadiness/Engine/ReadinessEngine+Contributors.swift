@@ -1,4 +1,5 @@
 import Foundation
+import HealthMetrics
 
 /// The six contributors. Each reads windows of the day series ending on `day` (the scored
 /// local day) and maps a deviation through a monotone ``ScoreCurve``.
@@ -185,11 +186,13 @@ extension ReadinessEngine {
         return (value * scale).rounded() / scale
     }
 
-    /// `value` with `digits` decimals, as `String(format: "%.<digits>f")` writes it: the C
-    /// library's `vsnprintf` (which CoreFoundation's formatting calls in the end) into a
-    /// buffer on the stack, a tenth of the cost; longer texts go the long way.
+    /// `value` with `digits` decimals, as `String(format: "%.<digits>f")` writes it:
+    /// ``FixedPointText`` in Swift (the same text, without `withVaList`'s dynamic casts);
+    /// what it leaves to the C library (NaN, huge numbers) goes through `vsnprintf` into a
+    /// buffer on the stack, and longer texts the long way.
     static func text(_ value: Double, _ digits: Int) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 48) { buffer -> String in
+        if let text = FixedPointText.format(value, digits: digits) { return text }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 48) { buffer -> String in
             let count = withVaList([Int32(clamping: digits), value]) { vsnprintf(buffer.baseAddress!, 48, "%.*f", $0) }
             guard count >= 0, count < 48 else { return String(format: "%.\(digits)f", value) }
             return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: Int(count)), as: UTF8.self)
