@@ -175,7 +175,7 @@ struct ExportXMLHandler: XMLHandler {
             if correlation != nil {
                 correlation!.objects.append(finished)
             } else {
-                try emit(.sample(finished))
+                try emit(.sample(consume finished))
             }
         } else if tag.nameIs("WorkoutEvent"), let finished = event.take() {
             workout?.events.append(finished)
@@ -186,11 +186,11 @@ struct ExportXMLHandler: XMLHandler {
             workout?.routes.append(finished)
         } else if depth == 1 {
             if tag.nameIs("Workout"), let finished = workout.take() {
-                try emit(.workout(finished))
+                try emit(.workout(consume finished))
             } else if tag.nameIs("Correlation"), let finished = correlation.take() {
-                try emit(.correlation(finished))
+                try emit(.correlation(consume finished))
             } else if tag.nameIs("Audiogram"), let finished = audiogram.take() {
-                try emit(.audiogram(finished))
+                try emit(.audiogram(consume finished))
             }
         }
     }
@@ -199,7 +199,7 @@ struct ExportXMLHandler: XMLHandler {
         // An absurd value (a step count of 1e300) is refused like any invalid record.
         if let problem = PlausibleRange.violation(of: record) { throw ExportFormatError(problem) }
         recordCount += 1
-        try sink(record)
+        try sink(consume record)
     }
 
     private mutating func warn(_ what: String) { warnings[what, default: 0] += 1 }

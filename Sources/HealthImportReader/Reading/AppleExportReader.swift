@@ -73,12 +73,12 @@ public final class AppleExportReader {
         batch.reserveCapacity(batchSize)
         var waiting: [HealthRecord] = []
         var scanner = XMLScanner(
-            handler: ExportXMLHandler { record in
+            handler: ExportXMLHandler { (record: consuming HealthRecord) in
                 if record.linksToFiles {
-                    waiting.append(record)
+                    waiting.append(consume record)
                     return
                 }
-                batch.append(record)
+                batch.append(consume record)
                 if batch.count >= batchSize {
                     try deliver(batch, reading.bytesRead)
                     batch = []

@@ -19,16 +19,24 @@ extension RecordWriter: HealthRecordSink {
         var isSample: [Bool] = []
         keys.reserveCapacity(records.count)
         isSample.reserveCapacity(records.count)
-        for record in records {
-            keys.append(record.contentKey)
-            // A sample with a writer-given UUID may replace a stored one: written alone.
-            if case .sample(let sample) = record, sample.givenUUID == nil {
-                isSample.append(true)
-            } else {
-                isSample.append(false)
+        // Read in place: `for record in records` copies each record (a retain per field).
+        records.withUnsafeBufferPointer { records in
+            for index in records.indices {
+                let (key, plain) = keyAndKind(records[index])
+                keys.append(key)
+                isSample.append(plain)
             }
         }
         return PreparedBatch(records: records, keys: keys, isSample: isSample)
+    }
+
+    /// A record's content key, and whether it is a plain sample: a sample with a
+    /// writer-given UUID may replace a stored one, so it is written alone.
+    private static func keyAndKind(_ record: borrowing HealthRecord) -> (ContentKey, Bool) {
+        switch record {
+        case .sample(let sample): (sample.contentKey, sample.givenUUID == nil)
+        default: (record.contentKey, false)
+        }
     }
 
     /// Writes a batch in order. Runs of plain samples, most of any export, go through
