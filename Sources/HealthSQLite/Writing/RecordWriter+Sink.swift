@@ -9,6 +9,10 @@ extension RecordWriter: HealthRecordSink {
         let keys: [ContentKey]
         /// `true` for a plain quantity or category sample without a given UUID (written in runs).
         let isSample: [Bool]
+        /// The plain samples, in order: taken out of their records here, on the producer's
+        /// thread, so that the writer reads them in place (a sample taken out of a record is
+        /// a copy, a retain per field).
+        let samples: [Sample]
 
         public var count: Int { records.count }
     }
@@ -17,45 +21,43 @@ extension RecordWriter: HealthRecordSink {
     public static func prepare(_ records: [HealthRecord]) -> PreparedBatch {
         var keys: [ContentKey] = []
         var isSample: [Bool] = []
+        var samples: [Sample] = []
         keys.reserveCapacity(records.count)
         isSample.reserveCapacity(records.count)
-        // Read in place: `for record in records` copies each record (a retain per field).
-        records.withUnsafeBufferPointer { records in
-            for index in records.indices {
-                let (key, plain) = keyAndKind(records[index])
-                keys.append(key)
-                isSample.append(plain)
+        samples.reserveCapacity(records.count)
+        for record in records {
+            // A sample with a writer-given UUID may replace a stored one: written alone.
+            if case .sample(let sample) = record, sample.givenUUID == nil {
+                keys.append(sample.contentKey)
+                isSample.append(true)
+                samples.append(sample)
+            } else {
+                keys.append(record.contentKey)
+                isSample.append(false)
             }
         }
-        return PreparedBatch(records: records, keys: keys, isSample: isSample)
-    }
-
-    /// A record's content key, and whether it is a plain sample: a sample with a
-    /// writer-given UUID may replace a stored one, so it is written alone.
-    private static func keyAndKind(_ record: borrowing HealthRecord) -> (ContentKey, Bool) {
-        switch record {
-        case .sample(let sample): (sample.contentKey, sample.givenUUID == nil)
-        default: (record.contentKey, false)
-        }
+        return PreparedBatch(records: records, keys: keys, isSample: isSample, samples: samples)
     }
 
     /// Writes a batch in order. Runs of plain samples, most of any export, go through
     /// multi-row statements; everything else through ``write(_:key:)``.
     public func write(_ batch: PreparedBatch) throws {
-        try batch.records.withUnsafeBufferPointer { records in
+        try batch.samples.withUnsafeBufferPointer { samples in
             try batch.keys.withUnsafeBufferPointer { keys in
                 var index = 0
-                while index < records.count {
+                var sample = 0
+                while index < batch.records.count {
                     guard batch.isSample[index] else {
-                        try write(records[index], key: keys[index])
+                        try write(batch.records[index], key: keys[index])
                         index += 1
                         continue
                     }
                     var end = index + 1
-                    while end < records.count, end - index < sampleRows.maxRows, batch.isSample[end] { end += 1 }
+                    while end < batch.records.count, end - index < sampleRows.maxRows, batch.isSample[end] { end += 1 }
                     try writeSamples(
-                        UnsafeBufferPointer(rebasing: records[index..<end]),
+                        UnsafeBufferPointer(rebasing: samples[sample..<sample + (end - index)]),
                         keys: UnsafeBufferPointer(rebasing: keys[index..<end]))
+                    sample += end - index
                     index = end
                 }
             }

@@ -230,10 +230,12 @@ public final class RecordWriter {
                 throw SampleIdentityError(uuid: given, type: sample.type)
             }
         }
-        let ids = try ids(of: sample)
+        let ids = try withUnsafePointer(to: sample) { try self.ids(of: $0) }
         let anchor = nextAnchor
         try sampleRows.begin(rows: 1)
-        try sampleRows.addRow { RecordWriter.bind(&$0, sample, key: key, anchor: anchor, ids: ids) }
+        try sampleRows.addRow { row in
+            withUnsafePointer(to: sample) { RecordWriter.bind(&row, $0, key: key, anchor: anchor, ids: ids) }
+        }
         guard sampleRows.changes == 1 else { return nil }
         nextAnchor += 1
         stored(typeID: ids.type, duration: sample.end.timeIntervalSince(sample.start))
@@ -243,21 +245,21 @@ public final class RecordWriter {
     }
 
     /// Stores a run of plain samples with one statement; their metadata and beats follow.
-    /// Each sample is taken out of its record once (a copy costs a retain per field), and
-    /// once more only when it has metadata or beats.
-    func writeSamples(_ run: UnsafeBufferPointer<HealthRecord>, keys: UnsafeBufferPointer<ContentKey>) throws {
+    func writeSamples(_ run: UnsafeBufferPointer<Sample>, keys: UnsafeBufferPointer<ContentKey>) throws {
         let first = nextAnchor
         runFacts.removeAll(keepingCapacity: true)
         try sampleRows.begin(rows: run.count)
         for index in run.indices {
-            guard case .sample(let sample) = run[index] else { preconditionFailure("a run holds samples only") }
+            // Each sample's fields are read where they are: `run[index]` is a copy of the
+            // whole sample here (a retain per field, twice a row), `sample.pointee.start` is not.
+            let sample = run.baseAddress! + index
             let ids = try ids(of: sample)
             let anchor = first + Int64(index)
             try sampleRows.addRow { RecordWriter.bind(&$0, sample, key: keys[index], anchor: anchor, ids: ids) }
             runFacts.append(
                 RunFacts(
-                    typeID: ids.type, duration: sample.end.timeIntervalSince(sample.start),
-                    metadata: sample.metadata.count, beats: sample.beats?.count ?? 0))
+                    typeID: ids.type, duration: sample.pointee.end.timeIntervalSince(sample.pointee.start),
+                    metadata: sample.pointee.metadata.count, beats: sample.pointee.beats?.count ?? 0))
         }
         nextAnchor = first + Int64(run.count)
         // Which rows were new: all of them, unless some content keys were known already.
@@ -281,9 +283,10 @@ public final class RecordWriter {
         try beatRows.begin(rows: beatCount)
         for (index, facts) in runFacts.enumerated() where facts.metadata + facts.beats > 0 {
             let anchor = first + Int64(index)
-            guard storedAnchors?.contains(anchor) ?? true, case .sample(let sample) = run[index] else { continue }
-            try addMetadataRows(sample.metadata, owner: .sample, id: anchor)
-            try addBeatRows(sample.beats ?? [], anchor: anchor)
+            guard storedAnchors?.contains(anchor) ?? true else { continue }
+            let sample = run.baseAddress! + index
+            try addMetadataRows(sample.pointee.metadata, owner: .sample, id: anchor)
+            if let beats = sample.pointee.beats { try addBeatRows(beats, anchor: anchor) }
         }
     }
 
@@ -302,21 +305,23 @@ public final class RecordWriter {
         var device: Int64?
     }
 
-    private func ids(of sample: Sample) throws -> SampleIDs {
-        SampleIDs(type: try typeID(sample.type), source: try sourceID(sample.source), device: try sample.device.map(deviceID))
+    private func ids(of sample: UnsafePointer<Sample>) throws -> SampleIDs {
+        SampleIDs(
+            type: try typeID(sample.pointee.type), source: try sourceID(sample.pointee.source),
+            device: try sample.pointee.device.map(deviceID))
     }
 
     /// Binds one `sample` row, in the column order of `sampleRows`.
     private static func bind(
-        _ statement: inout PreparedInsert, _ sample: Sample, key: ContentKey, anchor: Int64, ids: SampleIDs
+        _ statement: inout PreparedInsert, _ sample: UnsafePointer<Sample>, key: ContentKey, anchor: Int64, ids: SampleIDs
     ) {
         statement.bind(anchor)
         statement.bind(ids.type)
-        statement.bind(sample.start)
-        statement.bind(sample.end)
-        statement.bind(sample.utcOffsetSeconds)
-        statement.bind(sample.timeZoneIdentifier)
-        switch sample.value {
+        statement.bind(sample.pointee.start)
+        statement.bind(sample.pointee.end)
+        statement.bind(sample.pointee.utcOffsetSeconds)
+        statement.bind(sample.pointee.metadata.timeZoneIdentifier)  // Sample's getter would copy the sample
+        switch sample.pointee.value {
         case .quantity(let value, let unit):
             statement.bind(value)
             statement.bind(nil as String?)
@@ -332,10 +337,10 @@ public final class RecordWriter {
         }
         statement.bind(ids.source)
         statement.bind(ids.device)
-        statement.bind(sample.creationDate)
+        statement.bind(sample.pointee.creationDate)
         statement.bind(key)
         // Only a UUID that the key does not derive is stored (export records: NULL).
-        statement.bind(sample.givenUUID.flatMap { $0 == key.uuid ? nil : $0 })
+        statement.bind(sample.pointee.givenUUID.flatMap { $0 == key.uuid ? nil : $0 })
     }
 
     /// Bookkeeping for a sample just stored.
