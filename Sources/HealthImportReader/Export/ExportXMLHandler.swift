@@ -15,6 +15,11 @@ struct ExportXMLHandler: XMLHandler {
     private var depth = 0
     private var interner = StringInterner()
     private var devices: [String: Device?] = [:]
+    /// The last device looked up, by its interned key: consecutive records share one.
+    private var lastDevice: (key: String, device: Device?)?
+    /// The text of the last record date parsed, and its value.
+    private var lastDateText = ShortBytes()
+    private var lastDate: ExportDate.Parsed?
     private var sample: Sample?
     private var correlation: Correlation?
     private var workout: Workout?
@@ -227,10 +232,10 @@ extension ExportXMLHandler {
                 }
             case 5: if tag.attributeNameIs(attribute, "value") { valueAttribute = attribute }
             case 6: if tag.attributeNameIs(attribute, "device") { deviceValue = device(tag, attribute) }
-            case 7: if tag.attributeNameIs(attribute, "endDate") { end = try parseDate(tag, attribute) }
-            case 9: if tag.attributeNameIs(attribute, "startDate") { start = try parseDate(tag, attribute) }
+            case 7: if tag.attributeNameIs(attribute, "endDate") { end = try recordDate(tag, attribute) }
+            case 9: if tag.attributeNameIs(attribute, "startDate") { start = try recordDate(tag, attribute) }
             case 10: if tag.attributeNameIs(attribute, "sourceName") { sourceName = interned(tag, attribute) }
-            case 12: if tag.attributeNameIs(attribute, "creationDate") { created = try parseDate(tag, attribute) }
+            case 12: if tag.attributeNameIs(attribute, "creationDate") { created = try recordDate(tag, attribute) }
             case 13: if tag.attributeNameIs(attribute, "sourceVersion") { sourceVersion = interned(tag, attribute) }
             default: break
             }
@@ -324,6 +329,17 @@ extension ExportXMLHandler {
         try tag.attribute(name).map { try parseDate(tag, $0).date }
     }
 
+    /// ``parseDate(_:_:)`` for a record's dates, the last text remembered: a sample's end is
+    /// often its start, written again.
+    fileprivate mutating func recordDate(_ tag: XMLTag, _ attribute: XMLAttribute) throws -> ExportDate.Parsed {
+        let bytes = tag.bytes(attribute.value)
+        if let lastDate, lastDateText.equals(bytes) { return lastDate }
+        let parsed = try parseDate(tag, attribute)
+        lastDateText.set(bytes)
+        lastDate = parsed
+        return parsed
+    }
+
     fileprivate func parseDate(_ tag: XMLTag, _ attribute: XMLAttribute) throws -> ExportDate.Parsed {
         guard let parsed = ExportDate.parse(tag.bytes(attribute.value), recordTime: true) else {
             throw ExportFormatError(
@@ -342,9 +358,15 @@ extension ExportXMLHandler {
     /// record to record; each distinct device is parsed once.
     fileprivate mutating func device(_ tag: XMLTag, _ attribute: XMLAttribute) -> Device? {
         let key = interner.string(ExportXMLHandler.withoutAddress(tag.bytes(attribute.value)))
-        if let known = devices[key] { return known }
+        // Interned: the same key is the same string object, compared at once.
+        if let last = lastDevice, last.key == key { return last.device }
+        if let known = devices[key] {
+            lastDevice = (key, known)
+            return known
+        }
         let parsed = Device(exportString: tag.value(attribute))
         if devices.count < 100_000 { devices[key] = parsed }
+        lastDevice = (key, parsed)
         return parsed
     }
 

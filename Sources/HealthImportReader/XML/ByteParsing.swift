@@ -116,3 +116,31 @@ struct StringInterner {
         return string
     }
 }
+
+/// Up to 32 bytes kept inline (no allocation): the text of the last value parsed, so that
+/// the same text written again — a sample's `endDate` that is its `startDate` — is
+/// recognised with one comparison instead of being parsed again.
+struct ShortBytes {
+    private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// The bytes kept, or -1 when none are.
+    private var count = -1
+
+    /// Whether `bytes` are the bytes kept.
+    func equals(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == count else { return false }
+        guard count > 0 else { return true }
+        return withUnsafeBytes(of: storage) { memcmp($0.baseAddress!, bytes.baseAddress!, count) == 0 }
+    }
+
+    /// Keeps `bytes`, or nothing when they are longer than 32.
+    mutating func set(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count <= 32 else {
+            count = -1
+            return
+        }
+        withUnsafeMutableBytes(of: &storage) {
+            UnsafeMutableRawBufferPointer(rebasing: $0[..<bytes.count]).copyMemory(from: bytes)
+        }
+        count = bytes.count
+    }
+}

@@ -273,11 +273,22 @@ public final class RecordWriter {
         added[.sample, default: 0] += sampleRows.changes
         var metadataCount = 0
         var beatCount = 0
+        // A run is mostly of one type: its count and longest duration go to the type's
+        // bookkeeping once per change of type, not once per sample.
+        var typeID: Int64 = -1
+        var count = 0
+        var longest = 0.0
         for (index, facts) in runFacts.enumerated() where storedAnchors?.contains(first + Int64(index)) ?? true {
-            stored(typeID: facts.typeID, duration: facts.duration)
+            if facts.typeID != typeID {
+                if count > 0 { stored(typeID: typeID, count: count, duration: longest) }
+                (typeID, count, longest) = (facts.typeID, 0, facts.duration)
+            }
+            count += 1
+            longest = max(longest, facts.duration)
             metadataCount += facts.metadata
             beatCount += facts.beats
         }
+        if count > 0 { stored(typeID: typeID, count: count, duration: longest) }
         guard metadataCount > 0 || beatCount > 0 else { return }
         try metadataRows.begin(rows: metadataCount)
         try beatRows.begin(rows: beatCount)
@@ -288,14 +299,6 @@ public final class RecordWriter {
             try addMetadataRows(sample.pointee.metadata, owner: .sample, id: anchor)
             if let beats = sample.pointee.beats { try addBeatRows(beats, anchor: anchor) }
         }
-    }
-
-    /// What ``writeSamples(_:)`` keeps of each sample of a run after binding it.
-    struct RunFacts {
-        var typeID: Int64
-        var duration: TimeInterval
-        var metadata: Int
-        var beats: Int
     }
 
     /// The row ids a sample refers to.
@@ -343,9 +346,9 @@ public final class RecordWriter {
         statement.bind(sample.pointee.givenUUID.flatMap { $0 == key.uuid ? nil : $0 })
     }
 
-    /// Bookkeeping for a sample just stored.
-    private func stored(typeID: Int64, duration: TimeInterval) {
-        addedByTypeID[typeID, default: 0] += 1
+    /// Bookkeeping for `count` samples of a type just stored, the longest lasting `duration`.
+    private func stored(typeID: Int64, count: Int = 1, duration: TimeInterval) {
+        addedByTypeID[typeID, default: 0] += count
         if duration > maxDurations[typeID, default: 0] { maxDurations[typeID] = duration }
     }
 
