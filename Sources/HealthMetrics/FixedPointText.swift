@@ -18,8 +18,17 @@ public enum FixedPointText {
     public static let maximumDigits = 9
 
     /// `value` with `digits` decimals, or `nil` where the caller must ask the C library:
-    /// NaN, the infinities, more than ``maximumDigits`` decimals, or a magnitude of 2^93 or more.
+    /// NaN, the infinities, more than ``maximumDigits`` decimals, a magnitude of 2^93 or
+    /// more, or an Apple system older than macOS 15 / iOS 18.
     public static func format(_ value: Double, digits: Int) -> String? {
+        // `UInt128` is in the standard library of macOS 15 and iOS 18 on; before them the
+        // caller asks the C library. (Always there on Linux.)
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
+        return exactly(value, digits: digits)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private static func exactly(_ value: Double, digits: Int) -> String? {
         guard value.isFinite, (0...maximumDigits).contains(digits) else { return nil }
         let bits = value.magnitude.bitPattern
         let biasedExponent = Int(bits >> 52)
@@ -47,6 +56,7 @@ public enum FixedPointText {
         return value.sign == .minus ? "-" + text : text
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private static func power(of digits: Int) -> UInt128 {
         var result: UInt128 = 1
         for _ in 0..<digits { result *= 10 }
