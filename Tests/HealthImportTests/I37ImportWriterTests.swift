@@ -66,4 +66,46 @@ import Testing
         #expect(try Fixtures.snapshot(database) == before)
         #expect(try database.foreignKeyState() == (true, 0))
     }
+
+    /// A run's writer looks a sample's type, source and device up again only when they are
+    /// not bit for bit those of the sample before: every sample still gets its own, whether
+    /// consecutive samples share them, differ in one, or have equal values built apart.
+    @Test func i37_eachSampleOfARunKeepsItsOwnTypeSourceAndDevice() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let watch = Device(name: "Apple Watch", model: "Watch", hardware: "Watch6,1")
+        let phone = Device(name: "iPhone", model: "iPhone", hardware: "iPhone14,2")
+        let start = Date(timeIntervalSince1970: 1_704_067_200)
+        var samples: [Sample] = []
+        for index in 0..<200 {
+            // Strings built anew for some samples: equal values, other storage.
+            let name = index % 7 == 0 ? String("Jane’s Apple Watch".reversed().reversed()) : "Jane’s Apple Watch"
+            let source = index % 5 == 3 ? Source(name: "Jane’s iPhone", version: "17.1") : Source(name: name, version: "10.1")
+            let device: Device? = index % 11 == 0 ? nil : index % 3 == 0 ? phone : watch
+            let type: SampleType = index % 13 < 9 ? .heartRate : .stepCount
+            samples.append(
+                Sample(
+                    type: type, start: start.addingTimeInterval(Double(index) * 60),
+                    end: start.addingTimeInterval(Double(index) * 60 + 30),
+                    value: .quantity(Double(60 + index % 40), unit: type == .heartRate ? "count/min" : "count"),
+                    source: source, device: device))
+        }
+        let database = try Fixtures.database(in: folder)
+        let added = try database.write { writer in
+            try writer.write(RecordWriter.prepare(samples.map { .sample($0) }))
+            return writer.added[.sample]
+        }
+        #expect(added == 200)
+        var stored: [Sample] = []
+        for type in [SampleType.heartRate, .stepCount] {
+            stored += try await database.store.changes(of: type, since: .initial, limit: 1000).samples
+        }
+        #expect(stored.count == 200)
+        let byStart = Dictionary(uniqueKeysWithValues: stored.map { ($0.start, $0) })
+        for sample in samples {
+            let got = try #require(byStart[sample.start])
+            #expect(got.type == sample.type && got.source == sample.source && got.device == sample.device, "\(sample.start)")
+        }
+        #expect(try database.counts()["source"] == 2 && database.counts()["device"] == 2)
+    }
 }

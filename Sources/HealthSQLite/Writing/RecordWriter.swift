@@ -249,11 +249,12 @@ public final class RecordWriter {
         let first = nextAnchor
         runFacts.removeAll(keepingCapacity: true)
         try sampleRows.begin(rows: run.count)
+        var ids = SampleIDs(type: 0, source: 0, device: nil)
         for index in run.indices {
             // Each sample's fields are read where they are: `run[index]` is a copy of the
             // whole sample here (a retain per field, twice a row), `sample.pointee.start` is not.
             let sample = run.baseAddress! + index
-            let ids = try ids(of: sample)
+            if index == 0 || !SampleIDs.sameOrigin(sample, sample - 1) { ids = try self.ids(of: sample) }
             let anchor = first + Int64(index)
             try sampleRows.addRow { RecordWriter.bind(&$0, sample, key: keys[index], anchor: anchor, ids: ids) }
             runFacts.append(
@@ -306,6 +307,22 @@ public final class RecordWriter {
         var type: Int64
         var source: Int64
         var device: Int64?
+
+        /// Whether two samples have the very same type, source and device values, bit for
+        /// bit: the same strings and the same device storage (the parser interns them, so
+        /// a run of records from one device has them), hence the same row ids. Compared in
+        /// place, without a copy or a look-up; values equal but not identical look up again.
+        static func sameOrigin(_ one: UnsafePointer<Sample>, _ other: UnsafePointer<Sample>) -> Bool {
+            originFields.allSatisfy { field in
+                memcmp(UnsafeRawPointer(one) + field.offset, UnsafeRawPointer(other) + field.offset, field.size) == 0
+            }
+        }
+
+        private static let originFields: [(offset: Int, size: Int)] = [
+            (MemoryLayout<Sample>.offset(of: \Sample.type)!, MemoryLayout<SampleType>.size),
+            (MemoryLayout<Sample>.offset(of: \Sample.source)!, MemoryLayout<Source>.size),
+            (MemoryLayout<Sample>.offset(of: \Sample.device)!, MemoryLayout<Device?>.size),
+        ]
     }
 
     private func ids(of sample: UnsafePointer<Sample>) throws -> SampleIDs {
