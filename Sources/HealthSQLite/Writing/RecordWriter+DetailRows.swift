@@ -39,13 +39,3 @@ extension RecordWriter {
         }
     }
 }
-
-extension RecordWriter {
-    /// What ``writeSamples(_:keys:)`` keeps of each sample of a run after binding it.
-    struct RunFacts {
-        var typeID: Int64
-        var duration: TimeInterval
-        var metadata: Int
-        var beats: Int
-    }
-}
