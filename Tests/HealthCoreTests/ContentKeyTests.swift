@@ -91,3 +91,34 @@ import Testing
         #expect(hasher.finish() == large.withUnsafeBytes { MurmurHash3.hash128($0) })
     }
 }
+
+/// Issue 37 §1: a batch's keys are built in one reused builder with each type's tag computed
+/// once; they are the keys each sample has on its own, whatever came before in the builder.
+@Suite struct I37BatchContentKeyTests {
+    @Test func i37_keysBuiltInOneBuilderAreEachSamplesOwnKey() {
+        let types: [SampleType] = [.heartRate, .stepCount, .sleepAnalysis, SampleType("HKQuantityTypeIdentifierVO2Max")]
+        let start = Date(timeIntervalSince1970: 1_704_067_200)
+        var builder = ContentKeyBuilder(tag: "sample")
+        var seen = Set<ContentKey>()
+        for index in 0..<500 {
+            var metadata: [MetadataEntry] = []
+            // Long and short samples alternate, so a short one follows bytes of a long one.
+            for entry in 0..<(index % 4 == 0 ? 12 : index % 3) {
+                metadata.append(MetadataEntry(key: "key\(entry)", value: String(repeating: "v", count: index % 50)))
+            }
+            let type = types[(index / 7) % types.count]
+            let sample = Sample(
+                type: type, start: start.addingTimeInterval(Double(index) * 17),
+                end: start.addingTimeInterval(Double(index) * 17 + 5),
+                value: index % 5 == 0
+                    ? .category("HKCategoryValueSleepAnalysisAsleepCore") : .quantity(Double(index), unit: "count"),
+                source: Source(name: "source \(index % 3)", version: index % 2 == 0 ? nil : "1.\(index)"),
+                device: index % 6 == 0 ? nil : Device(name: "device \(index % 4)", hardware: "Watch\(index % 2)"),
+                metadata: metadata)
+            let key = sample.contentKey(typeTag: ContentKey.typeTag(type.identifier), builder: &builder)
+            #expect(key == sample.contentKey, "\(index)")
+            seen.insert(key)
+        }
+        #expect(seen.count == 500)
+    }
+}

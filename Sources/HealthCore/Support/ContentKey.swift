@@ -40,6 +40,12 @@ package struct ContentKeyBuilder: Sendable {
         add(tag)
     }
 
+    /// Empties the builder, keeping its storage, and starts a key tagged `tag`.
+    package mutating func reset(tag: String) {
+        bytes.removeAll(keepingCapacity: true)
+        add(tag)
+    }
+
     /// A builder of fields alone (no tag): for an encoding kept and appended to many keys
     /// with ``append(encoded:)``.
     init() {}

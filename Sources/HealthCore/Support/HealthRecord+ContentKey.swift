@@ -47,6 +47,14 @@ extension Sample {
     /// creation date and metadata.
     public var contentKey: ContentKey {
         var builder = ContentKeyBuilder(tag: "sample")
+        return contentKey(typeTag: ContentKey.typeTag(type.identifier), builder: &builder)
+    }
+
+    /// ``contentKey`` for a batch of samples: built in `builder` (emptied first, its storage
+    /// kept from one sample to the next) with the tag of the sample's type given
+    /// (``ContentKey/typeTag(_:)``, the same for a run of one type).
+    package func contentKey(typeTag: UInt64, builder: inout ContentKeyBuilder) -> ContentKey {
+        builder.reset(tag: "sample")
         builder.add(type.identifier)
         builder.add(start)
         builder.add(end)
@@ -63,7 +71,7 @@ extension Sample {
         builder.add(device)
         builder.add(creationDate)
         builder.add(metadata)
-        return ContentKey.ordered(hash: builder.finish(), type: type.identifier, start: start)
+        return ContentKey.ordered(hash: builder.finish(), typeTag: typeTag, start: start)
     }
 }
 
@@ -74,12 +82,16 @@ extension ContentKey {
     /// places — the difference between 67 and 49 MB/s between a 150 MB and a 1.5 GB
     /// import. Two different samples collide only if they share type, start second and a
     /// 64-bit hash.
-    static func ordered(hash: ContentKey, type: String, start: Date) -> ContentKey {
-        var typeBuilder = ContentKeyBuilder(tag: "type")
-        typeBuilder.add(type)
-        let typeTag = typeBuilder.finish().high >> 48
+    static func ordered(hash: ContentKey, typeTag: UInt64, start: Date) -> ContentKey {
         let second = UInt64(bitPattern: Int64(start.timeIntervalSince1970.rounded(.down)) &+ (1 << 47)) & 0xFFFF_FFFF_FFFF
         return ContentKey(high: typeTag << 48 | second, low: hash.high ^ hash.low)
+    }
+
+    /// The 16 bits that name a sample type at the head of its samples' keys.
+    package static func typeTag(_ identifier: String) -> UInt64 {
+        var typeBuilder = ContentKeyBuilder(tag: "type")
+        typeBuilder.add(identifier)
+        return typeBuilder.finish().high >> 48
     }
 }
 

@@ -25,10 +25,18 @@ extension RecordWriter: HealthRecordSink {
         keys.reserveCapacity(records.count)
         isSample.reserveCapacity(records.count)
         samples.reserveCapacity(records.count)
+        // One builder's storage for every key, and a type's tag computed once per run of it.
+        var builder = ContentKeyBuilder(tag: "sample")
+        var taggedType = ""
+        var typeTag: UInt64 = 0
         for record in records {
             // A sample with a writer-given UUID may replace a stored one: written alone.
             if case .sample(let sample) = record, sample.givenUUID == nil {
-                keys.append(sample.contentKey)
+                if sample.type.identifier != taggedType {
+                    taggedType = sample.type.identifier
+                    typeTag = ContentKey.typeTag(taggedType)
+                }
+                keys.append(sample.contentKey(typeTag: typeTag, builder: &builder))
                 isSample.append(true)
                 samples.append(sample)
             } else {
