@@ -46,7 +46,7 @@ struct RequestOnce: Sendable {
         if let answer = try await remembered.remembered(userID: userID, key: key, since: since) {
             return try Self.replay(answer, requestHash)
         }
-        return try await exclusively(userID + "\u{0}" + key) {
+        return try await exclusively(Self.slot(userID: userID, key: key)) {
             // Another request with the key may have finished between the look-up and the slot.
             if let answer = try await remembered.remembered(userID: userID, key: key, since: since) {
                 return try Self.replay(answer, requestHash)
@@ -65,7 +65,7 @@ struct RequestOnce: Sendable {
         in store: any OnceInOneStatement, userID: String, key: String, since: Date, requestHash: Data,
         _ work: () async throws -> Data
     ) async throws -> Answer {
-        let slot = userID + "\u{0}" + key
+        let slot = Self.slot(userID: userID, key: key)
         switch try await store.beginOnce(slot: slot, userID: userID, key: key, since: since) {
         case .remembered(let answer): return try Self.replay(answer, requestHash)
         case .held: throw Refusal.inProgress
@@ -82,6 +82,10 @@ struct RequestOnce: Sendable {
             throw error
         }
     }
+
+    /// The in-flight slot of (`userID`, `key`): the same in both ways of running, so servers
+    /// that run them differently on one database still exclude each other.
+    static func slot(userID: String, key: String) -> String { userID + "\u{0}" + key }
 
     /// Runs `work` holding `slot`, given back however `work` ends; ``Refusal/inProgress``
     /// when another request holds it.
