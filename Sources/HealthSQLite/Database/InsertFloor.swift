@@ -136,13 +136,13 @@ public enum InsertFloor {
         return (try count("sample"), details)
     }
 
-    private static func execute(_ db: OpaquePointer, _ sql: String) throws {
+    static func execute(_ db: OpaquePointer, _ sql: String) throws {
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
             throw Failure(description: String(cString: sqlite3_errmsg(db)))
         }
     }
 
-    private static func prepare(_ db: OpaquePointer, _ head: String, row: String, count: Int) throws -> OpaquePointer {
+    static func prepare(_ db: OpaquePointer, _ head: String, row: String, count: Int) throws -> OpaquePointer {
         let sql = head + Array(repeating: row, count: count).joined(separator: ",")
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
@@ -151,7 +151,7 @@ public enum InsertFloor {
         return statement
     }
 
-    private static func step(_ db: OpaquePointer, _ statement: OpaquePointer) throws {
+    static func step(_ db: OpaquePointer, _ statement: OpaquePointer) throws {
         guard sqlite3_step(statement) == SQLITE_DONE else {
             throw Failure(description: String(cString: sqlite3_errmsg(db)))
         }

@@ -14,6 +14,9 @@ struct BenchImport: ParsableCommand {
             (e.g. healthkit-to-sqlite) and both figures are printed side by side. \
             After the import, the same number of rows is written by SQLite alone (`InsertFloor`, \
             the store's schema and settings, no parsing) and the ratio to that floor is printed. \
+            Then the import's own rows are written again by SQLite alone, in the order the import \
+            stored them (`InsertFloor.replay`): the floor for these rows, which costs more than \
+            made-up rows when an export interleaves types. \
             With --runs N, each of the N runs is printed and the medians last.
             """)
 
@@ -59,6 +62,7 @@ struct BenchImport: ParsableCommand {
         let database = folder.appendingPathComponent("bench-healthpipe.sqlite").path
         var ours: [ChildProcess.Measurement] = []
         var floors: [InsertFloor.Timing] = []
+        var replays: [InsertFloor.Timing] = []
         for _ in 0..<runs {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
             let run = try ChildProcess.measure(CommandLine.arguments[0], ["import", xml, "--db", database, "--quiet"])
@@ -76,6 +80,14 @@ struct BenchImport: ParsableCommand {
                     format: "SQLite floor, %d samples + %d detail rows: %.2f s (inserts %.2f s, commit %.2f s);"
                         + " healthpipe / floor %.2f×",
                     rows.samples, rows.details, floor.total, floor.inserts, floor.commit, run.seconds / floor.total))
+            let replay = try InsertFloor.replay(
+                storeAt: database, path: folder.appendingPathComponent("bench-replay.sqlite").path)
+            replays.append(replay)
+            print(
+                String(
+                    format: "SQLite alone, the import's rows in its order: %.2f s (inserts %.2f s, commit %.2f s);"
+                        + " healthpipe / replay %.2f×",
+                    replay.total, replay.inserts, replay.commit, run.seconds / replay.total))
         }
         if runs > 1 {
             let seconds = median(ours.map(\.seconds))
@@ -85,7 +97,10 @@ struct BenchImport: ParsableCommand {
                 Double(size) / 1e6 / seconds, Double(rss) / 1024)
             if !floors.isEmpty {
                 let floor = median(floors.map(\.total))
-                line += String(format: "; floor %.2f s; healthpipe / floor %.2f×", floor, seconds / floor)
+                let replay = median(replays.map(\.total))
+                line += String(
+                    format: "; floor %.2f s; healthpipe / floor %.2f×; replay %.2f s; healthpipe / replay %.2f×", floor,
+                    seconds / floor, replay, seconds / replay)
             }
             print(line)
         }
