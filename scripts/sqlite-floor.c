@@ -16,10 +16,13 @@
  * UUID derived from an export record's key would be); `uuid-random` is what UUIDs given
  * by HealthKit look like to an index (random, version 4).
  *   /tmp/sqlite-floor /tmp/floor.sqlite 32 interleaved    # two types, alternating
+ *   /tmp/sqlite-floor /tmp/floor.sqlite 32 grouped        # ... in groups of 2,048 rows
+ *   NO_TYPE_INDEX=1 /tmp/sqlite-floor ...                  # without sample_type_start
  * `interleaved` alternates two types row by row, as the generated export alternates active
  * energy and distance: half the rows land in the middle of both indexes instead of at their
- * end, and the same rows cost SQLite about a third more (2026-11-27: inserts 0.61 -> 0.80-0.94 s).
- * `healthpipe bench import` therefore also replays the import's own rows in its order.
+ * end, and the same rows cost SQLite 22-30 % more (2026-11-27, inserts + commit: 0.71-0.73 ->
+ * 0.89-0.92 s; `grouped` 0.79-0.83 s). `healthpipe bench import` therefore also replays the
+ * import's own rows in its order.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -61,15 +64,17 @@ static void run(sqlite3 *db, sqlite3_stmt *statement) {
 
 int main(int argc, char **argv) {
     if (argc != 3 && argc != 4) {
-        fprintf(stderr, "usage: %s DB ROWS_PER_STATEMENT [uuid-derived|uuid-random|interleaved]\n", argv[0]);
+        fprintf(stderr, "usage: %s DB ROWS_PER_STATEMENT [uuid-derived|uuid-random|interleaved|grouped]\n", argv[0]);
         return 2;
     }
     const int total = 350000, perStatement = atoi(argv[2]);
-    const int interleaved = argc == 4 && strcmp(argv[3], "interleaved") == 0;
+    /* Rows of one type before the other type's: 0 for one type after another. */
+    const int group = argc != 4 ? 0 : strcmp(argv[3], "interleaved") == 0 ? 1 : strcmp(argv[3], "grouped") == 0 ? 2048 : 0;
+    const int interleaved = group > 0;
     const int uuidMode = argc == 4 && !interleaved
         ? (strcmp(argv[3], "uuid-derived") == 0 ? 1 : strcmp(argv[3], "uuid-random") == 0 ? 2 : -1) : 0;
     if (uuidMode < 0) {
-        fprintf(stderr, "the third argument is uuid-derived, uuid-random or interleaved\n");
+        fprintf(stderr, "the third argument is uuid-derived, uuid-random, interleaved or grouped\n");
         return 2;
     }
     unlink(argv[1]);
@@ -81,10 +86,10 @@ int main(int argc, char **argv) {
         " start REAL NOT NULL, end REAL NOT NULL, utc_offset INTEGER, time_zone TEXT, value REAL, value_text TEXT,"
         " unit TEXT, source_id INTEGER NOT NULL, device_id INTEGER, creation_date REAL, import_id INTEGER,"
         " content_key BLOB NOT NULL UNIQUE);"
-        "CREATE INDEX sample_type_start ON sample(type_id, start);"
         "CREATE TABLE metadata (owner_kind INTEGER NOT NULL, owner INTEGER NOT NULL, position INTEGER NOT NULL,"
         " key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (owner_kind, owner, position)) WITHOUT ROWID;",
         0, 0, 0);
+    if (!getenv("NO_TYPE_INDEX")) sqlite3_exec(db, "CREATE INDEX sample_type_start ON sample(type_id, start);", 0, 0, 0);
     if (uuidMode) sqlite3_exec(db, "ALTER TABLE sample ADD COLUMN uuid BLOB; CREATE UNIQUE INDEX sample_uuid ON sample(uuid);", 0, 0, 0);
     sqlite3_stmt *samples = prepare(db,
         uuidMode ? "INSERT OR IGNORE INTO sample (anchor, type_id, start, end, utc_offset, time_zone, value, value_text,"
@@ -103,7 +108,7 @@ int main(int argc, char **argv) {
         int parameter = 0;
         for (int row = first; row < first + perStatement; row++) {
             unsigned char key[16];
-            int type = interleaved ? row / 20000 * 2 + row % 2 : row / 20000;
+            int type = interleaved ? row / 20000 * 2 + row / group % 2 : row / 20000;
             long long start = 1700000000LL + row * 60LL;
             key[0] = type >> 8;
             key[1] = type;

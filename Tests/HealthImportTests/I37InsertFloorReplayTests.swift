@@ -13,7 +13,7 @@ import Testing
         let database = try Fixtures.database(in: folder)
         try await Fixtures.importExport(Fixtures.path("rinoshiyo-apple-health-mcp-server/sample_export.xml"), into: database)
         let generated = try await Fixtures.overlappingExport(
-            in: folder, "generated.xml", start: "2024-02-01", days: 9, heartRatePerHour: 5)
+            in: folder, "generated.xml", start: "2024-02-01", days: 30, heartRatePerHour: 5)
         try await Fixtures.importExport(generated, into: database)
         let store = folder.appendingPathComponent("health.sqlite").path
         let copy = folder.appendingPathComponent("replay.sqlite").path
@@ -34,12 +34,15 @@ import Testing
             try queue.read {
                 try String.fetchAll(
                     $0,
-                    sql: "SELECT sql FROM sqlite_master WHERE tbl_name IN ('sample', 'metadata', 'hrv_beat') AND sql IS NOT NULL"
-                        + " ORDER BY name")
+                    sql: """
+                        SELECT sql FROM sqlite_master WHERE tbl_name IN ('sample', 'metadata', 'hrv_beat', 'route_point',
+                            'correlation_member', 'workout_event', 'workout_statistic', 'audiogram_point')
+                        AND sql IS NOT NULL ORDER BY name
+                        """)
             }
         }
         #expect(try schema(replayed) == schema(original))
-        #expect(try schema(replayed).count >= 5)
+        #expect(try schema(replayed).count == 12)
         var rows = 0
         for table in [
             "sample", "metadata", "hrv_beat", "route_point", "correlation_member", "workout_event",
@@ -49,9 +52,9 @@ import Testing
             #expect(try contents(replayed, table) == stored, "\(table)")
             rows += stored.count
         }
-        // Enough rows that both the 32-row statements and the single-row tail were used.
+        // Enough rows for more than one chunk of 4,096, full statements and a single-row tail.
         let samples = try contents(original, "sample").count
-        #expect(samples > 1_000 && samples % 32 != 0)
+        #expect(samples > 4_096 && samples % 32 != 0)
         #expect(rows > samples)
     }
 }

@@ -78,16 +78,17 @@ struct BenchImport: ParsableCommand {
             print(
                 String(
                     format: "SQLite floor, %d samples + %d detail rows: %.2f s (inserts %.2f s, commit %.2f s);"
-                        + " healthpipe / floor %.2f×",
-                    rows.samples, rows.details, floor.total, floor.inserts, floor.commit, run.seconds / floor.total))
+                        + " healthpipe / floor %@",
+                    rows.samples, rows.details, floor.total, floor.inserts, floor.commit,
+                    ratio(run.seconds, floor.total)))
             let replay = try InsertFloor.replay(
                 storeAt: database, path: folder.appendingPathComponent("bench-replay.sqlite").path)
             replays.append(replay)
             print(
                 String(
                     format: "SQLite alone, the import's rows in its order: %.2f s (inserts %.2f s, commit %.2f s);"
-                        + " healthpipe / replay %.2f×",
-                    replay.total, replay.inserts, replay.commit, run.seconds / replay.total))
+                        + " healthpipe / replay %@",
+                    replay.total, replay.inserts, replay.commit, ratio(run.seconds, replay.total)))
         }
         if runs > 1 {
             let seconds = median(ours.map(\.seconds))
@@ -99,8 +100,8 @@ struct BenchImport: ParsableCommand {
                 let floor = median(floors.map(\.total))
                 let replay = median(replays.map(\.total))
                 line += String(
-                    format: "; floor %.2f s; healthpipe / floor %.2f×; replay %.2f s; healthpipe / replay %.2f×", floor,
-                    seconds / floor, replay, seconds / replay)
+                    format: "; floor %.2f s; healthpipe / floor %@; replay %.2f s; healthpipe / replay %@", floor,
+                    ratio(seconds, floor), replay, ratio(seconds, replay))
             }
             print(line)
         }
@@ -118,6 +119,11 @@ struct BenchImport: ParsableCommand {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// `ours / floor` as `1.32×`, or `n/a` for a floor too short to divide by (a small file).
+    private func ratio(_ ours: Double, _ floor: Double) -> String {
+        floor >= 0.01 ? String(format: "%.2f×", ours / floor) : "n/a (floor under 10 ms)"
     }
 
     private func report(_ name: String, _ run: ChildProcess.Measurement, _ size: Int64) {
