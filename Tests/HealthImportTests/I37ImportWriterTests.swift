@@ -12,12 +12,13 @@ import Testing
 /// after a failed one — checks again; a device's part of a content key is encoded once per
 /// device, and the keys stay those stores already hold.
 @Suite struct I37ImportWriterTests {
-    /// The content keys of `opendroid-hk/sampleexport.xml`'s samples in anchor order, as the
-    /// import stored them before 2026-11-27 (two of them with an Apple Watch). A store
-    /// imported before must find the same records again on re-import.
+    /// The content keys of `opendroid-hk/sampleexport.xml`'s samples, as the import stored
+    /// them before 2026-11-27 (two of them with an Apple Watch), in key order: their anchor
+    /// order changed when records that link to files stopped waiting for the end of the
+    /// export. A store imported before must find the same records again on re-import.
     static let storedKeys = [
-        "677C80005E9B061AAF7B4BAE3A1E7993", "677C80005E99B5E3DD010846EE63BB84", "677C80005E97131F96E56FBEE720E4CF",
-        "677C80005E963DACFCE70DE8A09A68C0", "0AB480005FCD304870499669C307AFA4", "BA94795ADF7F595B04986DF453D68982",
+        "0AB480005FCD304870499669C307AFA4", "677C80005E963DACFCE70DE8A09A68C0", "677C80005E97131F96E56FBEE720E4CF",
+        "677C80005E99B5E3DD010846EE63BB84", "677C80005E9B061AAF7B4BAE3A1E7993", "BA94795ADF7F595B04986DF453D68982",
     ]
 
     @Test func i37_contentKeysWithDevicesAreTheKeysStoredBefore() async throws {
@@ -28,7 +29,7 @@ import Testing
         let pool = try DatabasePool(path: folder.appendingPathComponent("health.sqlite").path)
         defer { try? pool.close() }
         let rows = try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT hex(content_key) AS key, device_id FROM sample ORDER BY anchor")
+            try Row.fetchAll(db, sql: "SELECT hex(content_key) AS key, device_id FROM sample ORDER BY content_key")
         }
         #expect(rows.map { $0["key"] as String } == Self.storedKeys)
         #expect(rows.compactMap { $0["device_id"] as Int64? }.count == 2)
