@@ -140,6 +140,36 @@ import Testing
         #expect(collected.records.count == reading.recordsRead)
     }
 
+    /// A route or clinical file that names a folder (or the export's folder itself, an
+    /// empty path) is missing, as in a zip: not a raw "Is a directory" error that names no file.
+    @Test func i37_aLinkedPathThatIsAFolderIsMissing() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ExportDate value="2024-03-01 09:00:00 +0100"/>
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" \
+            sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
+              <WorkoutRoute sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
+               <FileReference path="/workout-routes"/>
+              </WorkoutRoute>
+              <WorkoutRoute sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
+               <FileReference path=""/>
+              </WorkoutRoute>
+             </Workout>
+            </HealthData>
+            """
+        try Data(xml.utf8).write(to: folder.appendingPathComponent("export.xml"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("workout-routes"), withIntermediateDirectories: true)
+
+        let (collected, reading) = try Self.read(folder.path)
+
+        #expect(reading.warnings == ["route file referenced but missing": 2])
+        #expect(collected.records.count == 1 && reading.routeFilesLoaded == 0)
+    }
+
     struct Stop: Error {}
 
     /// What the receiver throws stops the read and comes back unchanged.

@@ -83,10 +83,18 @@ final class FileExportSource: ExportSource {
     func readFile(exportPath: String) throws -> Data? {
         let relative = exportPath.hasPrefix("/") ? String(exportPath.dropFirst()) : exportPath
         guard !MainXMLDetector.isUnsafe(relative) else { return nil }
-        let direct = root.appendingPathComponent(relative)
-        if FileManager.default.fileExists(atPath: direct.path) { return try Data(contentsOf: direct) }
-        let beside = root.appendingPathComponent((relative as NSString).lastPathComponent)
-        if FileManager.default.fileExists(atPath: beside.path) { return try Data(contentsOf: beside) }
+        // Where the export says, else beside the main XML. A folder (an empty path names the
+        // export's own) is no file: missing, as in a zip.
+        let candidates = [relative, (relative as NSString).lastPathComponent].map { root.appendingPathComponent($0) }
+        for candidate in candidates {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue
+            else { continue }
+            guard let data = FileManager.default.contents(atPath: candidate.path) else {
+                throw ImportError(.unreadable, file: candidate.path, "cannot be read")
+            }
+            return data
+        }
         return nil
     }
 
