@@ -22,8 +22,8 @@ final class RecordChannel<Batch: Sendable>: @unchecked Sendable {
     private var waiting: CheckedContinuation<Batch?, any Error>?
 
     /// Five batches of 4,096 records: enough for the parser to go on while SQLite writes out
-    /// its cache (as fast as eight on 1 and 4 GB exports), 10 MiB less at the peak than
-    /// eight (a 4 GB export: 99 → 91 MiB).
+    /// its cache (as fast as eight on 1 and 4 GB exports), 8 MiB less at the peak than eight
+    /// (a 4 GB export: 94 → 86 MiB).
     init(capacity: Int = 5) { self.capacity = capacity }
 
     struct ConsumerStopped: Error {}

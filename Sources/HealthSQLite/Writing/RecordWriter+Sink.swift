@@ -5,7 +5,10 @@ extension RecordWriter: HealthRecordSink {
     /// producer's thread (an import computes them on its parsing thread, off the writer's
     /// critical path).
     public struct PreparedBatch: Sendable {
-        let records: [HealthRecord]
+        /// The records that are not plain samples, in order: the plain samples are kept once,
+        /// in ``samples``, not a second time inside their records (a batch waiting in the
+        /// import's queue weighed half as much again).
+        let others: [HealthRecord]
         let keys: [ContentKey]
         /// `true` for a plain quantity or category sample without a given UUID (written in runs).
         let isSample: [Bool]
@@ -14,7 +17,7 @@ extension RecordWriter: HealthRecordSink {
         /// a copy, a retain per field).
         let samples: [Sample]
 
-        public var count: Int { records.count }
+        public var count: Int { keys.count }
     }
 
     /// Computes the records' content keys: pure, on any thread.
@@ -22,6 +25,7 @@ extension RecordWriter: HealthRecordSink {
         var keys: [ContentKey] = []
         var isSample: [Bool] = []
         var samples: [Sample] = []
+        var others: [HealthRecord] = []
         keys.reserveCapacity(records.count)
         isSample.reserveCapacity(records.count)
         samples.reserveCapacity(records.count)
@@ -42,9 +46,10 @@ extension RecordWriter: HealthRecordSink {
             } else {
                 keys.append(record.contentKey)
                 isSample.append(false)
+                others.append(record)
             }
         }
-        return PreparedBatch(records: records, keys: keys, isSample: isSample, samples: samples)
+        return PreparedBatch(others: others, keys: keys, isSample: isSample, samples: samples)
     }
 
     /// Writes a batch in order. Runs of plain samples, most of any export, go through
@@ -54,14 +59,16 @@ extension RecordWriter: HealthRecordSink {
             try batch.keys.withUnsafeBufferPointer { keys in
                 var index = 0
                 var sample = 0
-                while index < batch.records.count {
+                var other = 0
+                while index < batch.count {
                     guard batch.isSample[index] else {
-                        try write(batch.records[index], key: keys[index])
+                        try write(batch.others[other], key: keys[index])
+                        other += 1
                         index += 1
                         continue
                     }
                     var end = index + 1
-                    while end < batch.records.count, end - index < sampleRows.maxRows, batch.isSample[end] { end += 1 }
+                    while end < batch.count, end - index < sampleRows.maxRows, batch.isSample[end] { end += 1 }
                     try writeSamples(
                         UnsafeBufferPointer(rebasing: samples[sample..<sample + (end - index)]),
                         keys: UnsafeBufferPointer(rebasing: keys[index..<end]))
