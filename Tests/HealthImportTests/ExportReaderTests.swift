@@ -23,6 +23,39 @@ import Testing
         return (collected, reading)
     }
 
+    /// An export.xml with one run (a workout) whose routes name `routes`, between the
+    /// top-level elements `before` and `after`.
+    static func exportXML(routes: [String], before: String = "", after: String = "") -> String {
+        let references = routes.map { path in
+            """
+              <WorkoutRoute sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
+               <FileReference path="\(path)"/>
+              </WorkoutRoute>
+            """
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ExportDate value="2024-03-01 09:00:00 +0100"/>
+            \(before)
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" \
+            sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
+            \(references.joined(separator: "\n"))
+             </Workout>
+            \(after)
+            </HealthData>
+            """
+    }
+
+    /// A step count record of `steps` at `hour` on 2024-02-29.
+    static func stepsRecord(_ steps: Int, hour: Int) -> String {
+        let time = "2024-02-29 \(hour < 10 ? "0" : "")\(hour):00:00 +0100"
+        return """
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" \
+            startDate="\(time)" endDate="\(time)" value="\(steps)"/>
+            """
+    }
+
     /// jshrake's export.zip: 12 top-level elements, one workout whose route is a GPX file of
     /// 644 points. The workout is the file's last element and comes last, its points read
     /// from the file.
@@ -49,18 +82,7 @@ import Testing
     @Test func aMissingRouteFileIsAWarning() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <HealthData locale="en_US">
-             <ExportDate value="2024-03-01 09:00:00 +0100"/>
-             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" \
-            sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
-              <WorkoutRoute sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
-               <FileReference path="/workout-routes/route_2024-02-29_7.00am.gpx"/>
-              </WorkoutRoute>
-             </Workout>
-            </HealthData>
-            """
+        let xml = Self.exportXML(routes: ["/workout-routes/route_2024-02-29_7.00am.gpx"])
         let path = folder.appendingPathComponent("export.xml")
         try Data(xml.utf8).write(to: path)
         let (collected, reading) = try Self.read(path.path)
@@ -80,22 +102,9 @@ import Testing
     @Test func i37_aWorkoutComesWhereItStandsWithItsRoute() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <HealthData locale="en_US">
-             <ExportDate value="2024-03-01 09:00:00 +0100"/>
-             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" \
-            startDate="2024-02-29 06:00:00 +0100" endDate="2024-02-29 06:10:00 +0100" value="800"/>
-             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" \
-            sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
-              <WorkoutRoute sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
-               <FileReference path="/workout-routes/route.gpx"/>
-              </WorkoutRoute>
-             </Workout>
-             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" \
-            startDate="2024-02-29 08:00:00 +0100" endDate="2024-02-29 08:10:00 +0100" value="900"/>
-            </HealthData>
-            """
+        let xml = Self.exportXML(
+            routes: ["/workout-routes/route.gpx"], before: Self.stepsRecord(800, hour: 6),
+            after: Self.stepsRecord(900, hour: 8))
         let gpx = """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="Apple Health Export"><trk><trkseg>
@@ -145,21 +154,7 @@ import Testing
     @Test func i37_aLinkedPathThatIsAFolderIsMissing() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <HealthData locale="en_US">
-             <ExportDate value="2024-03-01 09:00:00 +0100"/>
-             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" \
-            sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
-              <WorkoutRoute sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
-               <FileReference path="/workout-routes"/>
-              </WorkoutRoute>
-              <WorkoutRoute sourceName="Watch" startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:30:00 +0100">
-               <FileReference path=""/>
-              </WorkoutRoute>
-             </Workout>
-            </HealthData>
-            """
+        let xml = Self.exportXML(routes: ["/workout-routes", ""])
         try Data(xml.utf8).write(to: folder.appendingPathComponent("export.xml"))
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("workout-routes"), withIntermediateDirectories: true)
