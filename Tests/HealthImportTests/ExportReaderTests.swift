@@ -98,7 +98,7 @@ import Testing
 
     /// Issue 37 §1, memory flat to a 4 GB export: a record that links to a file comes where
     /// it stands in the export, its file read then. Held back until the end of the main XML,
-    /// a 4 GB export's 4,899 workouts took 17 MB of its peak memory.
+    /// a 4 GB export's 4,899 workouts grew the import's memory by about 17 MB (its peak by 8 MiB).
     @Test func i37_aWorkoutComesWhereItStandsWithItsRoute() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -186,8 +186,8 @@ import Testing
         } throws: { ($0 as? ImportError)?.code == .notFound }
     }
 
-    /// Issue 37 §1: an export's routes come last, each batch held until written and several
-    /// in flight, so a batch carries few points (100,000 a batch took a 1 GB import's peak
+    /// Issue 37 §1: a batch is held until written and several are in flight, so a batch of
+    /// routes carries few points (100,000 a batch took a 1 GB import's peak
     /// memory from 90 to 138 MiB): a batch of routes holds at most 4,096 points, or one workout.
     @Test func i37_routesComeInBatchesOfFewPoints() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString)")

@@ -12,13 +12,14 @@ import Testing
 /// after a failed one — checks again; a device's part of a content key is encoded once per
 /// device, and the keys stay those stores already hold.
 @Suite struct I37ImportWriterTests {
-    /// The content keys of `opendroid-hk/sampleexport.xml`'s samples, as the import stored
-    /// them before 2026-11-27 (two of them with an Apple Watch), in key order: their anchor
-    /// order changed when records that link to files stopped waiting for the end of the
-    /// export. A store imported before must find the same records again on re-import.
+    /// The content keys of `opendroid-hk/sampleexport.xml`'s samples in anchor order, the
+    /// keys as the import stored them before 2026-11-27 (two of them with an Apple Watch): a
+    /// store imported before must find the same records again on re-import. The workout
+    /// (`BA94…`), whose route links to a file, takes its anchor where it stands in the file,
+    /// before the HRV sample after it (it waited for the end of the export before 2026-11-27).
     static let storedKeys = [
-        "0AB480005FCD304870499669C307AFA4", "677C80005E963DACFCE70DE8A09A68C0", "677C80005E97131F96E56FBEE720E4CF",
-        "677C80005E99B5E3DD010846EE63BB84", "677C80005E9B061AAF7B4BAE3A1E7993", "BA94795ADF7F595B04986DF453D68982",
+        "677C80005E9B061AAF7B4BAE3A1E7993", "677C80005E99B5E3DD010846EE63BB84", "677C80005E97131F96E56FBEE720E4CF",
+        "677C80005E963DACFCE70DE8A09A68C0", "BA94795ADF7F595B04986DF453D68982", "0AB480005FCD304870499669C307AFA4",
     ]
 
     @Test func i37_contentKeysWithDevicesAreTheKeysStoredBefore() async throws {
@@ -29,7 +30,7 @@ import Testing
         let pool = try DatabasePool(path: folder.appendingPathComponent("health.sqlite").path)
         defer { try? pool.close() }
         let rows = try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT hex(content_key) AS key, device_id FROM sample ORDER BY content_key")
+            try Row.fetchAll(db, sql: "SELECT hex(content_key) AS key, device_id FROM sample ORDER BY anchor")
         }
         #expect(rows.map { $0["key"] as String } == Self.storedKeys)
         #expect(rows.compactMap { $0["device_id"] as Int64? }.count == 2)

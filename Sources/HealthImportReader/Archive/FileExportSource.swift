@@ -91,7 +91,8 @@ final class FileExportSource: ExportSource {
             guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue
             else { continue }
             guard let data = FileManager.default.contents(atPath: candidate.path) else {
-                throw ImportError(.unreadable, file: candidate.path, "cannot be read")
+                let reason = access(candidate.path, R_OK) == 0 ? "the read failed" : String(cString: strerror(errno))
+                throw ImportError(.unreadable, file: candidate.path, "cannot be read: \(reason)")
             }
             return data
         }

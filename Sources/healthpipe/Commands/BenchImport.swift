@@ -35,7 +35,7 @@ struct BenchImport: ParsableCommand {
     @Option(help: "Runs of the import and of the floor, alternated; medians are printed last.")
     var runs = 1
 
-    @Flag(help: "Do not measure SQLite's floor for the same rows.")
+    @Flag(help: "Do not measure SQLite's floors (made-up rows, and the import's own rows replayed).")
     var noFloor = false
 
     func validate() throws {
