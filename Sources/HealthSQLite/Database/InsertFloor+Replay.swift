@@ -3,7 +3,8 @@ import GRDBSQLite
 
 extension InsertFloor {
     /// The tables an import fills with one row per record or detail, replayed in this order,
-    /// each as ``RecordWriter`` writes it: rows per statement, and whether duplicates are ignored.
+    /// each as ``RecordWriter`` writes it: rows per statement, and whether duplicates are
+    /// ignored. All but `sample` are the detail rows ``rows(inStoreAt:)`` counts.
     static let replayedTables: [(name: String, rowsPerStatement: Int, ignoresDuplicates: Bool)] = [
         ("sample", 32, true), ("metadata", 64, false), ("hrv_beat", 64, false), ("route_point", 64, false),
         ("correlation_member", 1, true), ("workout_event", 1, false), ("workout_statistic", 1, false),
@@ -118,15 +119,6 @@ extension InsertFloor {
             elapsed += ContinuousClock.now - started
         }
         return elapsed
-    }
-
-    private static func open(_ path: String, flags: Int32) throws -> OpaquePointer {
-        var handle: OpaquePointer?
-        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let db = handle else {
-            sqlite3_close(handle)
-            throw Failure(description: "cannot open \(path)")
-        }
-        return db
     }
 
     private static func query(_ db: OpaquePointer, _ sql: String, _ each: (OpaquePointer) throws -> Void) throws {

@@ -115,10 +115,7 @@ public enum InsertFloor {
     /// the narrow tables that hang from them (metadata, beats, route points, correlation
     /// links, workout events and statistics, audiogram points).
     public static func rows(inStoreAt path: String) throws -> (samples: Int, details: Int) {
-        var handle: OpaquePointer?
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db = handle else {
-            throw Failure(description: "cannot open \(path)")
-        }
+        let db = try open(path, flags: SQLITE_OPEN_READONLY)
         defer { sqlite3_close(db) }
         func count(_ table: String) throws -> Int {
             var statement: OpaquePointer?
@@ -129,11 +126,17 @@ public enum InsertFloor {
             guard sqlite3_step(statement) == SQLITE_ROW else { throw Failure(description: String(cString: sqlite3_errmsg(db))) }
             return Int(sqlite3_column_int64(statement, 0))
         }
-        let details = try [
-            "metadata", "hrv_beat", "route_point", "correlation_member", "workout_event", "workout_statistic",
-            "audiogram_point",
-        ].reduce(0) { try $0 + count($1) }
+        let details = try replayedTables.map(\.name).filter { $0 != "sample" }.reduce(0) { try $0 + count($1) }
         return (try count("sample"), details)
+    }
+
+    static func open(_ path: String, flags: Int32) throws -> OpaquePointer {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let db = handle else {
+            sqlite3_close(handle)
+            throw Failure(description: "cannot open \(path)")
+        }
+        return db
     }
 
     static func execute(_ db: OpaquePointer, _ sql: String) throws {
