@@ -3,6 +3,7 @@ import HealthCore
 import HealthImportReader
 import HealthSynth
 import Testing
+import ZIPFoundation
 
 /// The Apple export reader on its own, without a store: records in order, in batches, the
 /// records that link to files delivered where they stand with the files' content in them.
@@ -163,6 +164,64 @@ import Testing
 
         #expect(reading.warnings == ["route file referenced but missing": 2])
         #expect(collected.records.count == 1 && reading.routeFilesLoaded == 0)
+    }
+
+    /// Issue 37 §1, memory flat: a route's GPX streams through the parser in 64 KiB chunks,
+    /// its points made plausible as they come, instead of being read whole (twice: the file
+    /// and the scanner's copy). A 100-mile race's 21 MB GPX in a 150 MB export took the
+    /// import's peak from 78 to 129 MB. Every tag that straddles a chunk is read whole, in a
+    /// folder and in a zip, and the implausible points are counted as before.
+    @Test func i37_aLongRouteStreamsAndKeepsEveryPoint() throws {
+        let count = 5_000
+        var gpx = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="Apple Health Export"><trk><trkseg>
+
+            """
+        for index in 0..<count {
+            // Every 1,000th point off the Earth (left out); every other 500th too fast (its speed removed).
+            let latitude = index % 1_000 == 999 ? "95.000000" : String(format: "%.6f", 48.85 + Double(index) * 1e-5)
+            let speed = index % 1_000 == 499 ? "900.0" : "2.9"
+            gpx += """
+                <trkpt lon="\(String(format: "%.6f", 2.35 + Double(index) * 1e-5))" lat="\(latitude)"><ele>35.5</ele>\
+                <time>\(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_709_190_000 + Double(index))))</time>\
+                <extensions><speed>\(speed)</speed><course>1.0</course><hAcc>3.0</hAcc><vAcc>2.0</vAcc></extensions></trkpt>
+
+                """
+        }
+        gpx += "</trkseg></trk></gpx>\n"
+        #expect(gpx.utf8.count > 10 * 65_536)
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let xml = Data(Self.exportXML(routes: ["/workout-routes/route.gpx"]).utf8)
+        try xml.write(to: folder.appendingPathComponent("export.xml"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("workout-routes"), withIntermediateDirectories: true)
+        try Data(gpx.utf8).write(to: folder.appendingPathComponent("workout-routes/route.gpx"))
+        let zip = folder.appendingPathComponent("export.zip")
+        let archive = try Archive(url: zip, accessMode: .create)
+        try BadInputTests.add(xml, as: "apple_health_export/export.xml", to: archive)
+        try BadInputTests.add(Data(gpx.utf8), as: "apple_health_export/workout-routes/route.gpx", to: archive)
+
+        for path in [folder.path, zip.path] {
+            let (collected, reading) = try Self.read(path)
+            guard case .workout(let workout) = collected.records.first, let points = workout.routes.first?.points else {
+                Issue.record("\(path): the workout should come with its route")
+                continue
+            }
+            #expect(points.count == count - 5 && reading.routePoints == count - 5, "\(path)")
+            #expect(reading.warnings == [RoutePointWarning.text: 10], "\(path)")
+            let first = RoutePoint(
+                time: Date(timeIntervalSince1970: 1_709_190_000), latitude: 48.85, longitude: 2.35, elevation: 35.5,
+                speed: 2.9, course: 1, horizontalAccuracy: 3, verticalAccuracy: 2)
+            #expect(points.first == first, "\(path)")
+            let cleared: [Double] = points.filter { $0.speed == nil }.compactMap { $0.time?.timeIntervalSince1970 }
+            let tooFast: [Double] = (0..<5).map { 1_709_190_000 + Double($0 * 1_000 + 499) }
+            #expect(cleared == tooFast, "\(path)")
+            let last = try #require(points.last)
+            #expect(last.time == Date(timeIntervalSince1970: 1_709_190_000 + Double(count - 2)))
+            #expect(abs(last.longitude - (2.35 + Double(count - 2) * 1e-5)) < 1e-9)
+        }
     }
 
     struct Stop: Error {}

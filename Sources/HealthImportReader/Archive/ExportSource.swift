@@ -17,8 +17,10 @@ protocol ExportSource: AnyObject {
     var refusedEntries: [String] { get }
     /// Streams the main XML in chunks.
     func streamMainXML(_ consume: (Data) throws -> Void) throws
-    /// Reads a file referenced by the export (`/workout-routes/route_….gpx`); `nil` if absent.
-    func readFile(exportPath: String) throws -> Data?
+    /// Streams a file referenced by the export (`/workout-routes/route_….gpx`) in chunks of
+    /// at most ``linkedFileChunk`` bytes; `false` (and no call) if it is absent. A chunk is
+    /// valid only during its call.
+    func streamFile(exportPath: String, _ consume: (Data) throws -> Void) throws -> Bool
     /// Export-relative paths of the ECG CSV files.
     func electrocardiogramPaths() -> [String]
     /// The cheap identity of what an import of this source reads (no full read).
@@ -30,6 +32,19 @@ protocol ExportSource: AnyObject {
     /// Whether ``contentHash(mainXML:)`` needs the main XML's hash (a zip's does not: its
     /// entries' CRC-32s identify them, and each is checked as it is read).
     var hashesMainXML: Bool { get }
+}
+
+/// The size of the chunks a linked file streams in: a route's GPX is never held whole.
+let linkedFileChunk = 1 << 16
+
+extension ExportSource {
+    /// Reads a file referenced by the export whole (a clinical record's FHIR JSON, an ECG
+    /// CSV); `nil` if absent.
+    func readFile(exportPath: String) throws -> Data? {
+        var data = Data()
+        guard try streamFile(exportPath: exportPath, { data.append($0) }) else { return nil }
+        return data
+    }
 }
 
 /// How an import recognises input it has read before, without reading it.

@@ -55,16 +55,15 @@ final class FileExportSource: ExportSource {
     /// Reads the XML with `read(2)` in 1 MiB chunks into one reused buffer (`FileHandle`
     /// reads 4 KiB at a time and allocates a new `Data` per chunk).
     func streamMainXML(_ consume: (Data) throws -> Void) throws {
-        try FileExportSource.readChunks(mainXML.path, consume)
+        try FileExportSource.readChunks(mainXML.path, capacity: 1 << 20, consume)
     }
 
-    private static func readChunks(_ path: String, _ consume: (Data) throws -> Void) throws {
+    private static func readChunks(_ path: String, capacity: Int, _ consume: (Data) throws -> Void) throws {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw ImportError(.unreadable, file: path, "cannot be read: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        let capacity = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         var offset: Int64 = 0
@@ -80,9 +79,9 @@ final class FileExportSource: ExportSource {
         }
     }
 
-    func readFile(exportPath: String) throws -> Data? {
+    func streamFile(exportPath: String, _ consume: (Data) throws -> Void) throws -> Bool {
         let relative = exportPath.hasPrefix("/") ? String(exportPath.dropFirst()) : exportPath
-        guard !MainXMLDetector.isUnsafe(relative) else { return nil }
+        guard !MainXMLDetector.isUnsafe(relative) else { return false }
         // Where the export says, else beside the main XML. A folder (an empty path names the
         // export's own) is no file: missing, as in a zip.
         let candidates = [relative, (relative as NSString).lastPathComponent].map { root.appendingPathComponent($0) }
@@ -90,13 +89,10 @@ final class FileExportSource: ExportSource {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue
             else { continue }
-            guard let data = FileManager.default.contents(atPath: candidate.path) else {
-                let reason = access(candidate.path, R_OK) == 0 ? "the read failed" : String(cString: strerror(errno))
-                throw ImportError(.unreadable, file: candidate.path, "cannot be read: \(reason)")
-            }
-            return data
+            try FileExportSource.readChunks(candidate.path, capacity: linkedFileChunk, consume)
+            return true
         }
-        return nil
+        return false
     }
 
     func electrocardiogramPaths() -> [String] {
@@ -149,7 +145,7 @@ final class FileExportSource: ExportSource {
                 continue
             }
             var hasher = StreamingContentHash()
-            try FileExportSource.readChunks(file.url.path) { hasher.update($0) }
+            try FileExportSource.readChunks(file.url.path, capacity: 1 << 20) { hasher.update($0) }
             builder.add(hasher.finish())
         }
         return "content:" + builder.finish().description

@@ -93,17 +93,14 @@ final class ZipExportSource: ExportSource {
         try extract(mainEntry, name: mainXMLName, bufferSize: 1 << 20, consume)
     }
 
-    func readFile(exportPath: String) throws -> Data? {
+    func streamFile(exportPath: String, _ consume: (Data) throws -> Void) throws -> Bool {
         let relative = exportPath.hasPrefix("/") ? String(exportPath.dropFirst()) : exportPath
-        guard !MainXMLDetector.isUnsafe(relative) else { return nil }
+        guard !MainXMLDetector.isUnsafe(relative) else { return false }
         let entry =
             entriesByPath[root + relative] ?? entriesByName[(relative as NSString).lastPathComponent]
-        guard let entry else { return nil }
-        var data = Data()
-        try extract(entry, name: "\((path as NSString).lastPathComponent): \(entry.path)", bufferSize: 1 << 18) {
-            data.append($0)
-        }
-        return data
+        guard let entry else { return false }
+        try extract(entry, name: "\((path as NSString).lastPathComponent): \(entry.path)", bufferSize: linkedFileChunk, consume)
+        return true
     }
 
     /// Streams `entry`, checked against its declared size and CRC-32 (``ZipArchive``).

@@ -4,11 +4,39 @@ import HealthCore
 /// Reads the track points of a GPX 1.1 file (`workout-routes/route_….gpx`): position,
 /// elevation, time, and Apple's `speed`, `course`, `hAcc`, `vAcc` extensions.
 enum GPXReader {
+    /// Every point of the GPX file `data`, as written.
     static func points(_ data: Data, name: String) throws -> [RoutePoint] {
-        var scanner = XMLScanner(handler: GPXHandler(), initialCapacity: max(4096, data.count + 1))
+        try read(name: name, keepsImplausible: true) {
+            try $0(data)
+            return true
+        }!.points
+    }
+
+    /// The points of the GPX file that `stream` hands over in chunks, each made plausible as
+    /// it is read (``RoutePoint/plausible``: a point off the Earth left out, an impossible
+    /// field cleared), and how many were altered; `nil` when `stream` finds no file (it
+    /// returns `false`). Memory is the points and one chunk, whatever the file's size.
+    static func plausiblePoints(
+        name: String, streaming stream: (_ consume: (Data) throws -> Void) throws -> Bool
+    ) throws -> (points: [RoutePoint], altered: Int)? {
+        try read(name: name, keepsImplausible: false, stream)
+    }
+
+    private static func read(
+        name: String, keepsImplausible: Bool, _ stream: (_ consume: (Data) throws -> Void) throws -> Bool
+    ) throws -> (points: [RoutePoint], altered: Int)? {
+        var scanner = XMLScanner(handler: GPXHandler(keepsImplausible: keepsImplausible), initialCapacity: 1 << 16)
         defer { scanner.deallocate() }
+        // A fault in the XML is reported once the source has handed over the whole file: a
+        // damaged zip entry (its size or CRC-32 checked at its end) is the cause to name.
+        var fault: (any Error)?
+        let found = try stream { chunk in
+            guard fault == nil else { return }
+            do { try scanner.feed(chunk) } catch { fault = error }
+        }
+        guard found else { return nil }
         do {
-            try scanner.feed(data)
+            if let fault { throw fault }
             try scanner.finish()
         } catch let error as XMLScanError {
             throw ImportError(.malformedFile, file: name, error.description)
@@ -16,17 +44,22 @@ enum GPXReader {
             // A point without a position: the file named, as for any other fault in it.
             throw ImportError(.malformedFile, file: name, error.description)
         }
-        return scanner.handler.points
+        return (scanner.handler.points, scanner.handler.altered)
     }
 }
 
 private struct GPXHandler: XMLHandler {
+    let keepsImplausible: Bool
     var points: [RoutePoint] = []
+    /// Points left out or changed by ``RoutePoint/plausible`` (none when they are kept).
+    var altered = 0
     private var current: RoutePoint?
     private var field: Field?
     private var text: [UInt8] = []
 
     private enum Field { case ele, time, speed, course, hAcc, vAcc }
+
+    init(keepsImplausible: Bool) { self.keepsImplausible = keepsImplausible }
 
     var wantsText: Bool { field != nil }
 
@@ -54,8 +87,14 @@ private struct GPXHandler: XMLHandler {
 
     mutating func endElement(_ tag: XMLTag) throws {
         if tag.nameIs("trkpt") || tag.nameIs("rtept"), let point = current {
-            points.append(point)
             current = nil
+            if keepsImplausible {
+                points.append(point)
+                return
+            }
+            let kept = point.plausible
+            if kept != point { altered += 1 }
+            if let kept { points.append(kept) }
             return
         }
         guard let field, current != nil else { return }

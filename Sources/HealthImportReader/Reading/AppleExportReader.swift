@@ -130,11 +130,14 @@ public final class AppleExportReader {
         switch record {
         case .workout(var workout):
             for index in workout.routes.indices where workout.routes[index].needsPoints {
-                guard let path = workout.routes[index].filePath, let data = try source.readFile(exportPath: path) else {
+                // Streamed: a day-long route's GPX is tens of megabytes, and only its points are kept.
+                guard let path = workout.routes[index].filePath,
+                    let (points, altered) = try GPXReader.plausiblePoints(
+                        name: path, streaming: { try source.streamFile(exportPath: path, $0) })
+                else {
                     reading.warnings["route file referenced but missing", default: 0] += 1
                     continue
                 }
-                let (points, altered) = try GPXReader.points(data, name: path).plausiblePoints()
                 workout.routes[index].points = points
                 if altered > 0 { reading.warnings[RoutePointWarning.text, default: 0] += altered }
                 reading.routeFilesLoaded += 1
