@@ -224,6 +224,49 @@ import ZIPFoundation
         }
     }
 
+    /// A folder export's linked files that are symbolic links out of the folder — a route,
+    /// a clinical record's FHIR JSON, an ECG — are refused and counted, never read: an
+    /// export handed to a user cannot bring their own files into the store. A link that
+    /// stays inside the folder is read. Before, all three were read (the JSON stored whole).
+    @Test func linksOutOfAFolderExportAreRefused() throws {
+        let base = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let folder = base.appendingPathComponent("export")
+        let manager = FileManager.default
+        for sub in ["workout-routes", "clinical-records", "electrocardiograms"] {
+            try manager.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        let gpx = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1"><trk><trkseg><trkpt lon="2.35" lat="48.85"/></trkseg></trk></gpx>
+            """
+        try Data(gpx.utf8).write(to: base.appendingPathComponent("outside.gpx"))
+        try Data(#"{"secret": "the user's own file"}"#.utf8).write(to: base.appendingPathComponent("secret.json"))
+        try Data("Name,x\n".utf8).write(to: base.appendingPathComponent("secret.csv"))
+        try Data(gpx.utf8).write(to: folder.appendingPathComponent("workout-routes/inside.gpx"))
+        for (link, target) in [
+            ("workout-routes/out.gpx", "../../outside.gpx"), ("clinical-records/out.json", "../../secret.json"),
+            ("electrocardiograms/ecg_2024-02-29.csv", "../../secret.csv"), ("workout-routes/alias.gpx", "inside.gpx"),
+        ] {
+            try manager.createSymbolicLink(
+                atPath: folder.appendingPathComponent(link).path, withDestinationPath: target)
+        }
+        let clinical = """
+             <ClinicalRecord type="HKClinicalTypeIdentifierLabResultRecord" identifier="a1c" sourceName="Lab" \
+            fhirVersion="4.0.1" receivedDate="2024-02-29 10:00:00 +0100" resourceFilePath="/clinical-records/out.json"/>
+            """
+        let xml = Self.exportXML(routes: ["/workout-routes/out.gpx", "/workout-routes/alias.gpx"], after: clinical)
+        try Data(xml.utf8).write(to: folder.appendingPathComponent("export.xml"))
+
+        let (collected, reading) = try Self.read(folder.path)
+
+        #expect(reading.warnings == ["linked file refused: a symbolic link out of the export's folder": 3])
+        #expect(reading.routeFilesLoaded == 1 && reading.routePoints == 1 && reading.clinicalResourcesLoaded == 0)
+        let json = collected.records.compactMap { if case .clinicalRecord(let record) = $0 { record } else { nil } }
+        #expect(json.count == 1 && json.first?.resourceJSON == nil)
+        #expect(!collected.records.contains { if case .electrocardiogram = $0 { true } else { false } })
+    }
+
     struct Stop: Error {}
 
     /// What the receiver throws stops the read and comes back unchanged.

@@ -19,7 +19,8 @@ protocol ExportSource: AnyObject {
     func streamMainXML(_ consume: (Data) throws -> Void) throws
     /// Streams a file referenced by the export (`/workout-routes/route_….gpx`) in chunks of
     /// at most ``linkedFileChunk`` bytes; `false` (and no call) if it is absent. A chunk is
-    /// valid only during its call.
+    /// valid only during its call. Throws ``LinkedFileOutsideExport`` for a file outside the
+    /// export.
     func streamFile(exportPath: String, _ consume: (Data) throws -> Void) throws -> Bool
     /// Export-relative paths of the ECG CSV files.
     func electrocardiogramPaths() -> [String]
@@ -36,6 +37,14 @@ protocol ExportSource: AnyObject {
 
 /// The size of the chunks a linked file streams in: a route's GPX is never held whole.
 let linkedFileChunk = 1 << 16
+
+/// A linked file of a folder export that resolves outside the export's folder (a symbolic
+/// link out of it): refused, never read, so that an export cannot bring a file of the
+/// importing user's (a key, a password store) into the store as a clinical record's JSON.
+struct LinkedFileOutsideExport: Error {
+    /// What the import reports, once for every refused file.
+    static let warning = "linked file refused: a symbolic link out of the export's folder"
+}
 
 extension ExportSource {
     /// Reads a file referenced by the export whole (a clinical record's FHIR JSON, an ECG

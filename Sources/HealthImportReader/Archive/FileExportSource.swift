@@ -89,10 +89,23 @@ final class FileExportSource: ExportSource {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue
             else { continue }
+            guard isInsideRoot(candidate.path) else { throw LinkedFileOutsideExport() }
             try FileExportSource.readChunks(candidate.path, capacity: linkedFileChunk, consume)
             return true
         }
         return false
+    }
+
+    /// Whether `path`, its symbolic links resolved, lies inside the export's folder (as
+    /// resolved too: the folder itself may be reached through a link).
+    private func isInsideRoot(_ path: String) -> Bool {
+        func resolved(_ path: String) -> String? {
+            guard let real = realpath(path, nil) else { return nil }
+            defer { free(real) }
+            return String(cString: real)
+        }
+        guard let file = resolved(path), let folder = resolved(root.path) else { return false }
+        return file.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
     func electrocardiogramPaths() -> [String] {

@@ -112,7 +112,7 @@ public final class AppleExportReader {
         reading.warnings.merge(scanner.handler.warnings, uniquingKeysWith: +)
         reading.recordsRead = scanner.handler.recordCount
         for path in source.electrocardiogramPaths() {
-            guard let data = try source.readFile(exportPath: path) else { continue }
+            guard let data = try linkedFile(path, missing: nil, reading: &reading) else { continue }
             batch.append(.electrocardiogram(try ECGReader.read(data, fileName: path)))
             reading.recordsRead += 1
             if batch.count >= 64 {
@@ -131,10 +131,18 @@ public final class AppleExportReader {
         case .workout(var workout):
             for index in workout.routes.indices where workout.routes[index].needsPoints {
                 // Streamed: a day-long route's GPX is tens of megabytes, and only its points are kept.
-                guard let path = workout.routes[index].filePath,
-                    let (points, altered) = try GPXReader.plausiblePoints(
-                        name: path, streaming: { try source.streamFile(exportPath: path, $0) })
-                else {
+                guard let path = workout.routes[index].filePath else {
+                    reading.warnings["route file referenced but missing", default: 0] += 1
+                    continue
+                }
+                let read: (points: [RoutePoint], altered: Int)?
+                do {
+                    read = try GPXReader.plausiblePoints(name: path, streaming: { try source.streamFile(exportPath: path, $0) })
+                } catch is LinkedFileOutsideExport {
+                    reading.warnings[LinkedFileOutsideExport.warning, default: 0] += 1
+                    continue
+                }
+                guard let (points, altered) = read else {
                     reading.warnings["route file referenced but missing", default: 0] += 1
                     continue
                 }
@@ -145,16 +153,30 @@ public final class AppleExportReader {
             }
             return .workout(workout)
         case .clinicalRecord(var clinical):
-            guard let path = clinical.resourceFilePath, let data = try source.readFile(exportPath: path) else {
-                reading.warnings["clinical resource referenced but missing", default: 0] += 1
+            let missing = "clinical resource referenced but missing"
+            guard let path = clinical.resourceFilePath else {
+                reading.warnings[missing, default: 0] += 1
                 return record
             }
+            guard let data = try linkedFile(path, missing: missing, reading: &reading) else { return record }
             clinical.resourceJSON = String(decoding: data, as: UTF8.self)
             reading.clinicalResourcesLoaded += 1
             return .clinicalRecord(clinical)
         default:
             return record
         }
+    }
+
+    /// A linked file read whole; `nil` when it is missing (counted as `missing`) or refused
+    /// as outside the export (counted as that).
+    private func linkedFile(_ path: String, missing: String?, reading: inout ExportReading) throws -> Data? {
+        do {
+            if let data = try source.readFile(exportPath: path) { return data }
+            if let missing { reading.warnings[missing, default: 0] += 1 }
+        } catch is LinkedFileOutsideExport {
+            reading.warnings[LinkedFileOutsideExport.warning, default: 0] += 1
+        }
+        return nil
     }
 
     static func openSource(_ path: String, options: Options = Options()) throws -> any ExportSource {
