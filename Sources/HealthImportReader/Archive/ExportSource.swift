@@ -19,8 +19,8 @@ protocol ExportSource: AnyObject {
     func streamMainXML(_ consume: (Data) throws -> Void) throws
     /// Streams a file referenced by the export (`/workout-routes/route_….gpx`) in chunks of
     /// at most ``linkedFileChunk`` bytes; `false` (and no call) if it is absent. A chunk is
-    /// valid only during its call. Throws ``LinkedFileOutsideExport`` for a file outside the
-    /// export.
+    /// valid only during its call. Throws ``LinkedFileRefused/outsideExport`` for a file
+    /// outside the export.
     func streamFile(exportPath: String, _ consume: (Data) throws -> Void) throws -> Bool
     /// Export-relative paths of the ECG CSV files.
     func electrocardiogramPaths() -> [String]
@@ -38,21 +38,33 @@ protocol ExportSource: AnyObject {
 /// The size of the chunks a linked file streams in: a route's GPX is never held whole.
 let linkedFileChunk = 1 << 16
 
-/// A linked file of a folder export that resolves outside the export's folder (a symbolic
-/// link out of it): refused, never read, so that an export cannot bring a file of the
-/// importing user's (a key, a password store) into the store as a clinical record's JSON.
-struct LinkedFileOutsideExport: Error {
-    /// What the import reports, once for every refused file.
-    static let warning = "linked file refused: a symbolic link out of the export's folder"
+/// A linked file the import leaves out, with a note that says why; the rest of the import
+/// goes on.
+struct LinkedFileRefused: Error {
+    /// What the import reports, once for every such file.
+    let note: String
+
+    /// A linked file of a folder export that resolves outside the export's folder (a
+    /// symbolic link out of it): never read, so that an export cannot bring a file of the
+    /// importing user's (a key, a password store) into the store as a clinical record's JSON.
+    static let outsideExport = LinkedFileRefused(note: "linked file refused: a symbolic link out of the export's folder")
+    /// A linked file read whole past its cap (``AppleExportReader/Options/maxLinkedFileBytes``).
+    static let tooLarge = LinkedFileRefused(note: "linked file left out: larger than the import reads whole")
+    /// A route past ``AppleExportReader/Options/maxRoutePoints``: stored without its points.
+    static let tooManyPoints = LinkedFileRefused(note: "route left without its points: more than the import holds")
 }
 
 extension ExportSource {
     /// Reads a file referenced by the export whole (a clinical record's FHIR JSON, an ECG
-    /// CSV); `nil` if absent.
-    func readFile(exportPath: String) throws -> Data? {
+    /// CSV); `nil` if absent. Past `limit` bytes it stops and throws
+    /// ``LinkedFileRefused/tooLarge``.
+    func readFile(exportPath: String, limit: Int) throws -> Data? {
         var data = Data()
-        guard try streamFile(exportPath: exportPath, { data.append($0) }) else { return nil }
-        return data
+        let found = try streamFile(exportPath: exportPath) { chunk in
+            guard chunk.count <= limit - data.count else { throw LinkedFileRefused.tooLarge }
+            data.append(chunk)
+        }
+        return found ? data : nil
     }
 }
 

@@ -89,7 +89,7 @@ final class FileExportSource: ExportSource {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue
             else { continue }
-            guard isInsideRoot(candidate.path) else { throw LinkedFileOutsideExport() }
+            guard isInsideRoot(candidate.path) else { throw LinkedFileRefused.outsideExport }
             try FileExportSource.readChunks(candidate.path, capacity: linkedFileChunk, consume)
             return true
         }

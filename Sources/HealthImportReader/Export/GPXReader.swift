@@ -6,7 +6,7 @@ import HealthCore
 enum GPXReader {
     /// Every point of the GPX file `data`, as written.
     static func points(_ data: Data, name: String) throws -> [RoutePoint] {
-        try read(name: name, keepsImplausible: true) {
+        try read(name: name, keepsImplausible: true, maxPoints: .max) {
             try $0(data)
             return true
         }!.points
@@ -15,24 +15,28 @@ enum GPXReader {
     /// The points of the GPX file that `stream` hands over in chunks, each made plausible as
     /// it is read (``RoutePoint/plausible``: a point off the Earth left out, an impossible
     /// field cleared), and how many were altered; `nil` when `stream` finds no file (it
-    /// returns `false`). Memory is the points and one chunk, whatever the file's size.
+    /// returns `false`). Memory is the points and one chunk, whatever the file's size; past
+    /// `maxPoints` points the read stops with ``LinkedFileRefused/tooManyPoints``.
     static func plausiblePoints(
-        name: String, streaming stream: (_ consume: (Data) throws -> Void) throws -> Bool
+        name: String, maxPoints: Int, streaming stream: (_ consume: (Data) throws -> Void) throws -> Bool
     ) throws -> (points: [RoutePoint], altered: Int)? {
-        try read(name: name, keepsImplausible: false, stream)
+        try read(name: name, keepsImplausible: false, maxPoints: maxPoints, stream)
     }
 
     private static func read(
-        name: String, keepsImplausible: Bool, _ stream: (_ consume: (Data) throws -> Void) throws -> Bool
+        name: String, keepsImplausible: Bool, maxPoints: Int,
+        _ stream: (_ consume: (Data) throws -> Void) throws -> Bool
     ) throws -> (points: [RoutePoint], altered: Int)? {
-        var scanner = XMLScanner(handler: GPXHandler(keepsImplausible: keepsImplausible), initialCapacity: 1 << 16)
+        var scanner = XMLScanner(
+            handler: GPXHandler(keepsImplausible: keepsImplausible, maxPoints: maxPoints), initialCapacity: 1 << 16)
         defer { scanner.deallocate() }
         // A fault in the XML is reported once the source has handed over the whole file: a
-        // damaged zip entry (its size or CRC-32 checked at its end) is the cause to name.
+        // damaged zip entry (its size or CRC-32 checked at its end) is the cause to name. A
+        // route past the cap stops the read at once.
         var fault: (any Error)?
         let found = try stream { chunk in
             guard fault == nil else { return }
-            do { try scanner.feed(chunk) } catch { fault = error }
+            do { try scanner.feed(chunk) } catch let refused as LinkedFileRefused { throw refused } catch { fault = error }
         }
         guard found else { return nil }
         do {
@@ -50,6 +54,7 @@ enum GPXReader {
 
 private struct GPXHandler: XMLHandler {
     let keepsImplausible: Bool
+    let maxPoints: Int
     var points: [RoutePoint] = []
     /// Points left out or changed by ``RoutePoint/plausible`` (none when they are kept).
     var altered = 0
@@ -59,7 +64,10 @@ private struct GPXHandler: XMLHandler {
 
     private enum Field { case ele, time, speed, course, hAcc, vAcc }
 
-    init(keepsImplausible: Bool) { self.keepsImplausible = keepsImplausible }
+    init(keepsImplausible: Bool, maxPoints: Int) {
+        self.keepsImplausible = keepsImplausible
+        self.maxPoints = maxPoints
+    }
 
     var wantsText: Bool { field != nil }
 
@@ -88,6 +96,7 @@ private struct GPXHandler: XMLHandler {
     mutating func endElement(_ tag: XMLTag) throws {
         if tag.nameIs("trkpt") || tag.nameIs("rtept"), let point = current {
             current = nil
+            guard points.count < maxPoints else { throw LinkedFileRefused.tooManyPoints }
             if keepsImplausible {
                 points.append(point)
                 return

@@ -25,20 +25,33 @@ public final class AppleExportReader {
         /// the entry: before inflating an entry whose declared size would pass it, or as
         /// soon as the bytes inflated do, never after. Files and folders are not capped.
         public var maxInflatedBytes: Int64?
+        /// Most points one route's GPX file may hold. A longer route is stored without its
+        /// points, with a note, and the rest of the import goes on. A real route has a point
+        /// a second at most (360,000 in 100 hours); the cap bounds what a hostile file holds
+        /// in memory at once (about 112 bytes a point).
+        public var maxRoutePoints: Int
+        /// Most bytes of a linked file read whole: a clinical record's FHIR JSON, an ECG CSV
+        /// (real ones are kilobytes). A larger one is left out, with a note.
+        public var maxLinkedFileBytes: Int
 
-        public init(maxInflatedBytes: Int64? = nil) {
+        public init(maxInflatedBytes: Int64? = nil, maxRoutePoints: Int = 1_000_000, maxLinkedFileBytes: Int = 32 << 20) {
             self.maxInflatedBytes = maxInflatedBytes
+            self.maxRoutePoints = maxRoutePoints
+            self.maxLinkedFileBytes = maxLinkedFileBytes
         }
     }
+
+    let options: Options
 
     /// Opens `path`: a zip (by its magic bytes), a folder, or an XML file. Fails with an
     /// ``ImportError`` when it is none of them or holds no Apple Health export.
     public convenience init(path: String, options: Options = Options()) throws {
-        try self.init(source: AppleExportReader.openSource(path, options: options))
+        try self.init(source: AppleExportReader.openSource(path, options: options), options: options)
     }
 
-    init(source: any ExportSource) {
+    init(source: any ExportSource, options: Options = Options()) {
         self.source = source
+        self.options = options
     }
 
     /// `zip`, `xml` or `folder`.
@@ -137,9 +150,11 @@ public final class AppleExportReader {
                 }
                 let read: (points: [RoutePoint], altered: Int)?
                 do {
-                    read = try GPXReader.plausiblePoints(name: path, streaming: { try source.streamFile(exportPath: path, $0) })
-                } catch is LinkedFileOutsideExport {
-                    reading.warnings[LinkedFileOutsideExport.warning, default: 0] += 1
+                    read = try GPXReader.plausiblePoints(name: path, maxPoints: options.maxRoutePoints) {
+                        try source.streamFile(exportPath: path, $0)
+                    }
+                } catch let refused as LinkedFileRefused {
+                    reading.warnings[refused.note, default: 0] += 1
                     continue
                 }
                 guard let (points, altered) = read else {
@@ -168,13 +183,13 @@ public final class AppleExportReader {
     }
 
     /// A linked file read whole; `nil` when it is missing (counted as `missing`) or refused
-    /// as outside the export (counted as that).
+    /// (counted under the refusal's note).
     private func linkedFile(_ path: String, missing: String?, reading: inout ExportReading) throws -> Data? {
         do {
-            if let data = try source.readFile(exportPath: path) { return data }
+            if let data = try source.readFile(exportPath: path, limit: options.maxLinkedFileBytes) { return data }
             if let missing { reading.warnings[missing, default: 0] += 1 }
-        } catch is LinkedFileOutsideExport {
-            reading.warnings[LinkedFileOutsideExport.warning, default: 0] += 1
+        } catch let refused as LinkedFileRefused {
+            reading.warnings[refused.note, default: 0] += 1
         }
         return nil
     }
