@@ -147,6 +147,50 @@ import ZIPFoundation
     }
 }
 
+/// A construct of megabytes fed in small chunks — a comment, a processing instruction, a
+/// CDATA section, a DOCTYPE's internal subset — is searched for its end once, not from its
+/// start again on every chunk: a 50 kB zip whose GPX held a 48 MB comment of "- - -" kept
+/// an import busy for 79 s. Here, in 1 kB chunks, the old scanner ran for hours.
+@Suite struct XMLScannerLongConstructTests {
+    @Test func longConstructsAreSearchedOnce() throws {
+        let megabytes = 4
+        let dashes = String(repeating: "- ", count: megabytes << 19)
+        let xml = """
+            <?xml version="1.0"?>
+            <!DOCTYPE HealthData [
+            \(String(repeating: "<!ELEMENT a (b)>\n", count: 100_000))]>
+            <HealthData locale="en_US">
+             <!--\(dashes)-->
+             <?pi \(String(repeating: "? ", count: megabytes << 19))?>
+             <Note><![CDATA[\(String(repeating: "] ", count: megabytes << 19))]]></Note>
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" \
+            startDate="2024-02-29 07:00:00 +0100" endDate="2024-02-29 07:10:00 +0100" value="120"/>
+            </HealthData>
+            """
+        let data = Data(xml.utf8)
+        let (_, whole) = try XMLScannerTests.records(data, chunk: data.count)
+        let clock = ContinuousClock()
+        var chunked: [HealthRecord] = []
+        let elapsed = try clock.measure { chunked = try XMLScannerTests.records(data, chunk: 1_000).1 }
+        #expect(whole.count == 2 && chunked == whole)
+        // Linear: well under a second even in a debug build; quadratic: hours.
+        #expect(elapsed < .seconds(30), "\(elapsed)")
+    }
+
+    /// A start tag that never ends is refused past 16 MB, naming where it starts (each chunk
+    /// parses an unfinished tag again from its `<`).
+    @Test func aStartTagOfMoreThan16MBIsRefused() throws {
+        let attributes = String(repeating: #" a="b""#, count: (16 << 20) / 6 + 10)
+        let data = Data("<HealthData>\n <Record\(attributes)".utf8)
+        do {
+            _ = try XMLScannerTests.records(data, chunk: data.count)
+            Issue.record("the tag should be refused")
+        } catch let error as XMLScanError {
+            #expect(error.description.contains("a start tag of more than 16 MB") && error.description.contains("line 2"))
+        }
+    }
+}
+
 /// Our CRC-32 is zip's: the check value of the standard, and ZIPFoundation's own
 /// (byte-at-a-time) result on every length and alignment around the 8-byte steps.
 @Suite struct CRC32Tests {
