@@ -86,4 +86,43 @@ import ZIPFoundation
             #expect(records.count == 3 && json == [1_000], "\(path)")
         }
     }
+
+    /// The route cap holds for a workout's routes together: eight routes naming one file of
+    /// a million points loaded eight million (992 MB). And an ECG CSV has a cap of its own,
+    /// as parsing one holds about 15 times its size.
+    @Test func aWorkoutsRoutesShareTheCapAndAnECGHasItsOwn() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let xml = ExportReaderTests.exportXML(routes: Array(repeating: "/workout-routes/one.gpx", count: 3))
+        var ecg = "Name,Test\nRecorded Date,2024-06-15 10:30:00 +0000\nSample Rate,512.000 Hz\nUnit,uV\n\n"
+        let header = ecg.utf8.count
+        ecg += String(repeating: "100\n", count: (1_000 - header) / 4 + 1)
+        let files: [(String, Data)] = [
+            ("export.xml", Data(xml.utf8)), ("workout-routes/one.gpx", Data(Self.gpx(points: 400).utf8)),
+            ("electrocardiograms/ecg_2024-06-15.csv", Data(ecg.utf8)),
+            ("electrocardiograms/ecg_2024-06-16.csv", Data(ecg.utf8.prefix(1_000))),
+        ]
+        for (path, data) in files {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url)
+        }
+        let options = AppleExportReader.Options(maxRoutePoints: 1_000, maxElectrocardiogramBytes: 1_000)
+        var records: [HealthRecord] = []
+
+        let reading = try AppleExportReader(path: folder.path, options: options).read { batch, _ in records += batch }
+
+        #expect(
+            reading.warnings == [
+                "route left without its points: more than the import holds": 1,
+                "linked file left out: larger than the import reads whole": 1,
+            ])
+        guard case .workout(let workout) = records.first else {
+            Issue.record("the workout comes first")
+            return
+        }
+        #expect(workout.routes.map(\.points.count) == [400, 400, 0] && reading.routePoints == 800)
+        let ecgs = records.filter { if case .electrocardiogram = $0 { true } else { false } }
+        #expect(ecgs.count == 1 && Data(ecg.utf8).count > 1_000)
+    }
 }

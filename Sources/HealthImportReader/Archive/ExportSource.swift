@@ -36,7 +36,7 @@ protocol ExportSource: AnyObject {
 }
 
 /// The size of the chunks a linked file streams in: a route's GPX is never held whole.
-let linkedFileChunk = 1 << 16
+let linkedFileChunk = 1 << 18
 
 /// A linked file the import leaves out, with a note that says why; the rest of the import
 /// goes on.
@@ -44,10 +44,15 @@ struct LinkedFileRefused: Error {
     /// What the import reports, once for every such file.
     let note: String
 
-    /// A linked file of a folder export that resolves outside the export's folder (a
-    /// symbolic link out of it): never read, so that an export cannot bring a file of the
-    /// importing user's (a key, a password store) into the store as a clinical record's JSON.
-    static let outsideExport = LinkedFileRefused(note: "linked file refused: a symbolic link out of the export's folder")
+    /// A linked file of a folder export (or beside a bare `export.xml`) that resolves outside
+    /// the export's own folders (a symbolic link out of them, or a path such as
+    /// `/.ssh/id_rsa` beside an `export.xml` kept in a home folder): never read, so that an
+    /// export cannot bring a file of the importing user's into the store as a clinical
+    /// record's JSON.
+    static let outsideExport = LinkedFileRefused(note: "linked file refused: outside the export's own folders")
+    /// A linked path that names a FIFO, a device or a socket: never opened (a FIFO would
+    /// block the import, a device never end).
+    static let notARegularFile = LinkedFileRefused(note: "linked file refused: not a regular file")
     /// A linked file read whole past its cap (``AppleExportReader/Options/maxLinkedFileBytes``).
     static let tooLarge = LinkedFileRefused(note: "linked file left out: larger than the import reads whole")
     /// A route past ``AppleExportReader/Options/maxRoutePoints``: stored without its points.

@@ -27,7 +27,12 @@ final class FileExportSource: ExportSource {
         path = url.path
         let manager = FileManager.default
         var candidates: [URL] = []
-        for level in [url] + ((try? manager.contentsOfDirectory(at: url, includingPropertiesForKeys: [.isDirectoryKey])) ?? []) {
+        // A folder given as a symbolic link is listed where it leads (listed as the link, it
+        // held "no Apple Health export").
+        let folder = url.resolvingSymlinksInPath()
+        for level in [folder]
+            + ((try? manager.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])) ?? [])
+        {
             let files = (try? manager.contentsOfDirectory(at: level, includingPropertiesForKeys: nil)) ?? []
             candidates += files.filter { $0.pathExtension.lowercased() == "xml" }.sorted { $0.path < $1.path }
         }
@@ -86,26 +91,38 @@ final class FileExportSource: ExportSource {
         // export's own) is no file: missing, as in a zip.
         let candidates = [relative, (relative as NSString).lastPathComponent].map { root.appendingPathComponent($0) }
         for candidate in candidates {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder), !isFolder.boolValue
-            else { continue }
-            guard isInsideRoot(candidate.path) else { throw LinkedFileRefused.outsideExport }
-            try FileExportSource.readChunks(candidate.path, capacity: linkedFileChunk, consume)
+            guard let file = try linkedFile(candidate) else { continue }
+            try FileExportSource.readChunks(file, capacity: linkedFileChunk, consume)
             return true
         }
         return false
     }
 
-    /// Whether `path`, its symbolic links resolved, lies inside the export's folder (as
-    /// resolved too: the folder itself may be reached through a link).
-    private func isInsideRoot(_ path: String) -> Bool {
-        func resolved(_ path: String) -> String? {
-            guard let real = realpath(path, nil) else { return nil }
-            defer { free(real) }
-            return String(cString: real)
-        }
-        guard let file = resolved(path), let folder = resolved(root.path) else { return false }
-        return file.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    /// The export's own folders, where the files its XML links to are.
+    static let linkedFolders = ["clinical-records", "electrocardiograms", "workout-routes"]
+
+    /// The file at `url`, its symbolic links resolved; `nil` when there is none (or only a
+    /// folder, or a dangling link). Refused (``LinkedFileRefused``) when it is not a regular
+    /// file — a FIFO would block the import, a device never end — or lies outside the
+    /// export's own folders (``linkedFolders``, the folder itself as resolved: a link out of
+    /// it, or a path that reaches the user's other files beside a bare `export.xml`). A GPX
+    /// file beside the main XML is read too: only its points are kept.
+    private func linkedFile(_ url: URL) throws -> String? {
+        guard let file = Self.realPath(url.path), let folder = Self.realPath(root.path) else { return nil }
+        var status = stat()
+        guard stat(file, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return nil }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw LinkedFileRefused.notARegularFile }
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        let inOwnFolder = Self.linkedFolders.contains { file.hasPrefix(base + $0 + "/") }
+        let routeBeside = file.hasPrefix(base) && !file.dropFirst(base.count).contains("/") && file.lowercased().hasSuffix(".gpx")
+        guard inOwnFolder || routeBeside else { throw LinkedFileRefused.outsideExport }
+        return file
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     func electrocardiogramPaths() -> [String] {
@@ -115,14 +132,18 @@ final class FileExportSource: ExportSource {
     }
 
     /// The files an import of this source reads, by path relative to the export's folder:
-    /// the main XML first, then those of the export's own folders, sorted.
+    /// the main XML first, then those of the export's own folders, sorted — only those an
+    /// import may read (``linkedFile(_:)``): a link out of the folder, a FIFO or a dangling
+    /// link is neither opened nor part of the export's identity.
     private func contentFiles() -> [(name: String, url: URL)] {
         var files = [(name: mainXML.lastPathComponent, url: mainXML)]
-        for folder in ["clinical-records", "electrocardiograms", "workout-routes"] {
+        for folder in Self.linkedFolders {
             let directory = root.appendingPathComponent(folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            files += names.filter { !MainXMLDetector.isJunk($0) }.sorted().map {
-                (folder + "/" + $0, directory.appendingPathComponent($0))
+            for name in names.filter({ !MainXMLDetector.isJunk($0) }).sorted() {
+                let url = directory.appendingPathComponent(name)
+                guard let file = try? linkedFile(url) else { continue }
+                files.append((folder + "/" + name, URL(fileURLWithPath: file)))
             }
         }
         return files

@@ -25,19 +25,26 @@ public final class AppleExportReader {
         /// the entry: before inflating an entry whose declared size would pass it, or as
         /// soon as the bytes inflated do, never after. Files and folders are not capped.
         public var maxInflatedBytes: Int64?
-        /// Most points one route's GPX file may hold. A longer route is stored without its
-        /// points, with a note, and the rest of the import goes on. A real route has a point
-        /// a second at most (360,000 in 100 hours); the cap bounds what a hostile file holds
-        /// in memory at once (about 112 bytes a point).
+        /// Most points a workout's route files may hold together. A route that would pass
+        /// it is stored without its points, with a note, and the rest of the import goes on.
+        /// A real route has a point a second at most (360,000 in 100 hours); the cap bounds
+        /// what a hostile file holds in memory at once (about 112 bytes a point).
         public var maxRoutePoints: Int
-        /// Most bytes of a linked file read whole: a clinical record's FHIR JSON, an ECG CSV
-        /// (real ones are kilobytes). A larger one is left out, with a note.
+        /// Most bytes of a clinical record's FHIR JSON, read whole (real ones are kilobytes).
+        /// A larger one is left out, with a note.
         public var maxLinkedFileBytes: Int
+        /// Most bytes of an ECG CSV, read whole: a 30-second recording is about 150 kB, and
+        /// parsing holds about 15 times the file. A larger one is left out, with a note.
+        public var maxElectrocardiogramBytes: Int
 
-        public init(maxInflatedBytes: Int64? = nil, maxRoutePoints: Int = 1_000_000, maxLinkedFileBytes: Int = 32 << 20) {
+        public init(
+            maxInflatedBytes: Int64? = nil, maxRoutePoints: Int = 1_000_000, maxLinkedFileBytes: Int = 32 << 20,
+            maxElectrocardiogramBytes: Int = 2 << 20
+        ) {
             self.maxInflatedBytes = maxInflatedBytes
             self.maxRoutePoints = maxRoutePoints
             self.maxLinkedFileBytes = maxLinkedFileBytes
+            self.maxElectrocardiogramBytes = maxElectrocardiogramBytes
         }
     }
 
@@ -124,13 +131,20 @@ public final class AppleExportReader {
         // Beside the linked files' warnings, counted as they were read.
         reading.warnings.merge(scanner.handler.warnings, uniquingKeysWith: +)
         reading.recordsRead = scanner.handler.recordCount
+        // A batch of ECGs closes at 64 of them or 262,144 voltages (2 MB; a 30-second
+        // recording has 15,360).
+        var voltages = 0
         for path in source.electrocardiogramPaths() {
-            guard let data = try linkedFile(path, missing: nil, reading: &reading) else { continue }
-            batch.append(.electrocardiogram(try ECGReader.read(data, fileName: path)))
+            guard let data = try linkedFile(path, limit: options.maxElectrocardiogramBytes, missing: nil, reading: &reading)
+            else { continue }
+            let electrocardiogram = try ECGReader.read(data, fileName: path)
+            voltages += electrocardiogram.voltages.count
+            batch.append(.electrocardiogram(electrocardiogram))
             reading.recordsRead += 1
-            if batch.count >= 64 {
+            if batch.count >= 64 || voltages >= 262_144 {
                 try deliver(batch, reading.bytesRead)
                 batch = []
+                voltages = 0
             }
         }
         if !batch.isEmpty { try deliver(batch, reading.bytesRead) }
@@ -142,6 +156,8 @@ public final class AppleExportReader {
     private func withLinkedFiles(_ record: HealthRecord, reading: inout ExportReading) throws -> HealthRecord {
         switch record {
         case .workout(var workout):
+            // The cap holds for the workout's routes together (eight routes may name one file).
+            var budget = options.maxRoutePoints
             for index in workout.routes.indices where workout.routes[index].needsPoints {
                 // Streamed: a day-long route's GPX is tens of megabytes, and only its points are kept.
                 guard let path = workout.routes[index].filePath else {
@@ -150,7 +166,7 @@ public final class AppleExportReader {
                 }
                 let read: (points: [RoutePoint], altered: Int)?
                 do {
-                    read = try GPXReader.plausiblePoints(name: path, maxPoints: options.maxRoutePoints) {
+                    read = try GPXReader.plausiblePoints(name: path, maxPoints: budget) {
                         try source.streamFile(exportPath: path, $0)
                     }
                 } catch let refused as LinkedFileRefused {
@@ -162,6 +178,7 @@ public final class AppleExportReader {
                     continue
                 }
                 workout.routes[index].points = points
+                budget -= points.count
                 if altered > 0 { reading.warnings[RoutePointWarning.text, default: 0] += altered }
                 reading.routeFilesLoaded += 1
                 reading.routePoints += workout.routes[index].points.count
@@ -173,7 +190,8 @@ public final class AppleExportReader {
                 reading.warnings[missing, default: 0] += 1
                 return record
             }
-            guard let data = try linkedFile(path, missing: missing, reading: &reading) else { return record }
+            guard let data = try linkedFile(path, limit: options.maxLinkedFileBytes, missing: missing, reading: &reading)
+            else { return record }
             clinical.resourceJSON = String(decoding: data, as: UTF8.self)
             reading.clinicalResourcesLoaded += 1
             return .clinicalRecord(clinical)
@@ -184,9 +202,9 @@ public final class AppleExportReader {
 
     /// A linked file read whole; `nil` when it is missing (counted as `missing`) or refused
     /// (counted under the refusal's note).
-    private func linkedFile(_ path: String, missing: String?, reading: inout ExportReading) throws -> Data? {
+    private func linkedFile(_ path: String, limit: Int, missing: String?, reading: inout ExportReading) throws -> Data? {
         do {
-            if let data = try source.readFile(exportPath: path, limit: options.maxLinkedFileBytes) { return data }
+            if let data = try source.readFile(exportPath: path, limit: limit) { return data }
             if let missing { reading.warnings[missing, default: 0] += 1 }
         } catch let refused as LinkedFileRefused {
             reading.warnings[refused.note, default: 0] += 1
