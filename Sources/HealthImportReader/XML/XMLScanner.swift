@@ -1,29 +1,5 @@
 import Foundation
 
-/// A half-open range of bytes in the scanner's buffer, valid only during a callback.
-struct ByteRange: Sendable {
-    var start: Int
-    var end: Int
-    var count: Int { end - start }
-}
-
-/// One attribute of a start tag: raw byte ranges, decoded on demand.
-struct XMLAttribute: Sendable {
-    var name: ByteRange
-    var value: ByteRange
-    var hasEntity: Bool
-}
-
-/// What a ``XMLScanner`` reports. Called synchronously while the bytes are in the buffer.
-protocol XMLHandler {
-    /// `true` while the handler wants character data between tags (GPX values).
-    var wantsText: Bool { get }
-    mutating func startElement(_ tag: XMLTag) throws
-    mutating func endElement(_ tag: XMLTag) throws
-    mutating func text(_ text: XMLText) throws
-    mutating func comment(_ text: XMLText)
-}
-
 /// A streaming, non-validating XML tokenizer over bytes pushed in chunks.
 ///
 /// It reads exactly what Apple Health exports and GPX files need: elements, attributes,
