@@ -93,7 +93,7 @@ import ZIPFoundation
             let parsed = Array(text.utf8).withUnsafeBytes { ByteParsing.double($0) }
             #expect(parsed == Double(text), "\(text)")
         }
-        for text in ["", "-", "abc", "1.2.3", "nan"] {
+        for text in ["", "-", "abc", "1.2.3", "nan", ".", "-.", "+."] {
             #expect(Array(text.utf8).withUnsafeBytes { ByteParsing.double($0) } == nil, "\(text)")
         }
     }

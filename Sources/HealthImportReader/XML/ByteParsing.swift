@@ -20,10 +20,12 @@ enum ByteParsing {
         var digits = 0
         var fractionDigits = 0
         var seenPoint = false
+        var seenDigit = false
         var valid = index < count
         while index < count {
             let byte = bytes[index]
             if byte >= 48, byte <= 57 {
+                seenDigit = true
                 if digits < 19 {
                     mantissa = mantissa * 10 + UInt64(byte - 48)
                     if mantissa != 0 { digits += 1 }
@@ -40,7 +42,8 @@ enum ByteParsing {
             }
             index += 1
         }
-        if valid, mantissa < (1 << 53), fractionDigits <= 22 {
+        // "." or "-." has no digit: not a number (the slow path says so, as `Double` does).
+        if valid, seenDigit, mantissa < (1 << 53), fractionDigits <= 22 {
             let value = Double(mantissa) / powersOfTen[fractionDigits]
             return negative ? -value : value
         }
