@@ -180,13 +180,38 @@ import ZIPFoundation
     /// A start tag that never ends is refused past 16 MB, naming where it starts (each chunk
     /// parses an unfinished tag again from its `<`).
     @Test func aStartTagOfMoreThan16MBIsRefused() throws {
-        let attributes = String(repeating: #" a="b""#, count: (16 << 20) / 6 + 10)
+        let value = String(repeating: "x", count: 170_000)
+        let attributes = (0..<100).map { " a\($0)=\"\(value)\"" }.joined()
         let data = Data("<HealthData>\n <Record\(attributes)".utf8)
         do {
             _ = try XMLScannerTests.records(data, chunk: data.count)
             Issue.record("the tag should be refused")
         } catch let error as XMLScanError {
             #expect(error.description.contains("a start tag of more than 16 MB") && error.description.contains("line 2"))
+        }
+    }
+}
+
+/// A start tag of more than 1,024 attributes is refused, naming its line; 1,024 are read.
+@Suite struct XMLScannerAttributeCapTests {
+    @Test func aStartTagOfMoreThan1024AttributesIsRefused() throws {
+        func export(attributes: Int) -> Data {
+            let extra = (0..<attributes - 5).map { " a\($0)=\"b\"" }.joined()
+            return Data(
+                """
+                <HealthData locale="en_US">
+                 <Record type="HKQuantityTypeIdentifierStepCount" unit="count" startDate="2024-02-29 07:00:00 +0100" \
+                endDate="2024-02-29 07:10:00 +0100" value="120"\(extra)/>
+                </HealthData>
+                """.utf8)
+        }
+        #expect(try XMLScannerTests.records(export(attributes: 1_024), chunk: 100).1.count == 1)
+        do {
+            _ = try XMLScannerTests.records(export(attributes: 1_025), chunk: 100)
+            Issue.record("the tag should be refused")
+        } catch let error as XMLScanError {
+            #expect(
+                error.description.contains("a start tag of more than 1,024 attributes") && error.description.contains("line 2"))
         }
     }
 }

@@ -31,6 +31,9 @@ struct XMLScanner<Handler: XMLHandler> {
     /// The longest start tag: one that runs on past it is refused (each chunk parses an
     /// unfinished one again from its `<`).
     static var maxStartTagBytes: Int { 16 << 20 }
+    /// The most attributes of one start tag (Apple's have at most about 15): a 15 MB tag of
+    /// tiny attributes held 768 MB and took 3 s, each chunk parsing it again.
+    static var maxAttributes: Int { 1_024 }
 
     init(handler: Handler, initialCapacity: Int = 1 << 20) {
         self.handler = handler
@@ -339,6 +342,9 @@ struct XMLScanner<Handler: XMLHandler> {
             let valueRange = ByteRange(start: index + 1, end: close)
             let hasEntity = valueRange.count > 0 && memchr(buffer + valueRange.start, 38, valueRange.count) != nil
             attributes.append(XMLAttribute(name: attributeName, value: valueRange, hasEntity: hasEntity))
+            if attributes.count > Self.maxAttributes {
+                throw XMLScanError(.malformed("a start tag of more than 1,024 attributes"), at: location(of: open))
+            }
             index = close + 1
         }
     }
