@@ -192,6 +192,56 @@ import ZIPFoundation
     }
 }
 
+/// What a handler waits for is bounded: a comment (or CDATA, declaration, end tag) of more
+/// than 16 MB, a wanted text value of more than 16 MB, a route point's value of more than
+/// 1 MB are refused — each is held whole until it ends — and a long value streamed in
+/// chunks is searched once for its end (a route's value was searched again per chunk).
+@Suite struct XMLScannerHeldBytesTests {
+    static func route(value: Int) -> Data {
+        var data = Data(#"<gpx version="1.1"><trk><trkseg><trkpt lat="1" lon="1"><ele>"#.utf8)
+        data.append(Data(repeating: 48, count: value))
+        data.append(Data("</ele></trkpt></trkseg></trk></gpx>".utf8))
+        return data
+    }
+
+    static func streamed(_ data: Data, chunk: Int) throws -> [RoutePoint]? {
+        try GPXReader.plausiblePoints(name: "route.gpx", maxPoints: 10) { consume in
+            var offset = 0
+            while offset < data.count {
+                try consume(data.subdata(in: offset..<min(offset + chunk, data.count)))
+                offset += chunk
+            }
+            return true
+        }?.points
+    }
+
+    @Test func longValuesAndCommentsAreRefused() throws {
+        #expect(try Self.streamed(Self.route(value: 1_000), chunk: 1_000)?.first?.elevation == 0)
+        for (value, words) in [(2 << 20, "a point's value of more than 1 MB"), (17 << 20, "a text value of more than 16 MB")] {
+            let clock = ContinuousClock()
+            let elapsed = clock.measure {
+                do {
+                    _ = try Self.streamed(Self.route(value: value), chunk: 4_096)
+                    Issue.record("\(value) should be refused")
+                } catch {
+                    #expect("\(error)".contains(words), "\(error)")
+                }
+            }
+            // Searched once: a fraction of a second even in a debug build; per chunk, minutes.
+            #expect(elapsed < .seconds(30), "\(elapsed)")
+        }
+        var comment = Data("<HealthData>\n <!--".utf8)
+        comment.append(Data(repeating: 120, count: 17 << 20))
+        comment.append(Data("-->\n</HealthData>".utf8))
+        #expect(throws: XMLScanError.self) { try XMLScannerTests.records(comment, chunk: 1 << 20) }
+        do {
+            _ = try XMLScannerTests.records(comment, chunk: 1 << 20)
+        } catch {
+            #expect("\(error)".contains("a comment, CDATA section, declaration or end tag of more than 16 MB"))
+        }
+    }
+}
+
 /// A start tag of more than 1,024 attributes is refused, naming its line; 1,024 are read.
 @Suite struct XMLScannerAttributeCapTests {
     @Test func aStartTagOfMoreThan1024AttributesIsRefused() throws {

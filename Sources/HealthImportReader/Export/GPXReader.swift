@@ -15,8 +15,10 @@ enum GPXReader {
     /// The points of the GPX file that `stream` hands over in chunks, each made plausible as
     /// it is read (``RoutePoint/plausible``: a point off the Earth left out, an impossible
     /// field cleared), and how many were altered; `nil` when `stream` finds no file (it
-    /// returns `false`). Memory is the points and one chunk, whatever the file's size; past
-    /// `maxPoints` points the read stops with ``LinkedFileRefused/tooManyPoints``.
+    /// returns `false`). Memory is the points and one chunk, whatever the file's size, plus
+    /// whatever construct is still open (a tag, comment or value: refused past 16 MB, a
+    /// point's value past 1 MB); past `maxPoints` points the read stops with
+    /// ``LinkedFileRefused/tooManyPoints``.
     static func plausiblePoints(
         name: String, maxPoints: Int, streaming stream: (_ consume: (Data) throws -> Void) throws -> Bool
     ) throws -> (points: [RoutePoint], altered: Int)? {
@@ -89,7 +91,13 @@ private struct GPXHandler: XMLHandler {
         }
     }
 
-    mutating func text(_ text: XMLText) throws { self.text.append(contentsOf: text.bytes) }
+    mutating func text(_ text: XMLText) throws {
+        // A value split by comments arrives in pieces: refused past a megabyte (a number or a time).
+        guard self.text.count + text.bytes.count <= 1 << 20 else {
+            throw ExportFormatError("a point's value of more than 1 MB")
+        }
+        self.text.append(contentsOf: text.bytes)
+    }
 
     mutating func comment(_ text: XMLText) {}
 

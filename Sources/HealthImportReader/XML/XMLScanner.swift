@@ -28,12 +28,19 @@ struct XMLScanner<Handler: XMLHandler> {
     /// construct of megabytes cost time growing with its square (a 50 kB zip held an
     /// import for 79 s).
     private var searched = 0
-    /// The longest start tag: one that runs on past it is refused (each chunk parses an
-    /// unfinished one again from its `<`).
+    /// The same for character data the handler wants (a GPX value) that has no `<` yet:
+    /// how far past `position` the search for its end got.
+    private var textSearched = 0
+    /// The longest start tag, comment, CDATA section, declaration or end tag: one that runs
+    /// on past it is refused (it is held whole until its end, and each chunk parses an
+    /// unfinished start tag again from its `<`).
     static var maxStartTagBytes: Int { 16 << 20 }
     /// The most attributes of one start tag (Apple's have at most about 15): a 15 MB tag of
     /// tiny attributes held 768 MB and took 3 s, each chunk parsing it again.
     static var maxAttributes: Int { 1_024 }
+    /// The longest character data a handler that wants it waits for (GPX values are numbers
+    /// and times): longer is refused, as it is held whole until its end.
+    static var maxTextBytes: Int { 16 << 20 }
 
     init(handler: Handler, initialCapacity: Int = 1 << 20) {
         self.handler = handler
@@ -111,17 +118,6 @@ struct XMLScanner<Handler: XMLHandler> {
         position = 0
     }
 
-    private static func countNewlines(_ start: UnsafeMutableRawPointer, _ length: Int) -> Int {
-        var lines = 0
-        var cursor = start
-        let end = start + length
-        while cursor < end, let found = memchr(cursor, 10, end - cursor) {
-            lines += 1
-            cursor = UnsafeMutableRawPointer(found) + 1
-        }
-        return lines
-    }
-
     @inline(__always) private func byte(_ index: Int) -> UInt8 {
         buffer.load(fromByteOffset: index, as: UInt8.self)
     }
@@ -148,19 +144,23 @@ struct XMLScanner<Handler: XMLHandler> {
         return memcmp(buffer + index, prefix.utf8Start, length) == 0
     }
 
-    @inline(__always) private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 32 || byte == 10 || byte == 13 || byte == 9
-    }
-
     private mutating func scan(final: Bool) throws {
         while position < count {
-            guard let open = find(60, from: position) else {  // '<'
+            guard let open = find(60, from: position + textSearched) else {  // '<'
                 if handler.wantsText, count > position, final {
                     try handler.text(XMLText(base: buffer, range: ByteRange(start: position, end: count)))
                 }
-                if final || !handler.wantsText { try checkStray(position, count); position = count }
+                if final || !handler.wantsText {
+                    try checkStray(position, count)
+                    position = count
+                } else if count - position > Self.maxTextBytes {
+                    throw XMLScanError(.malformed("a text value of more than 16 MB"), at: location(of: position))
+                } else {
+                    textSearched = count - position
+                }
                 return
             }
+            textSearched = 0
             if open > position {
                 if handler.wantsText {
                     try handler.text(XMLText(base: buffer, range: ByteRange(start: position, end: open)))
@@ -196,7 +196,7 @@ struct XMLScanner<Handler: XMLHandler> {
         guard open + 1 < count else { return nil }
         switch byte(open + 1) {
         case 47:  // '/'
-            guard let close = find(62, from: max(open + 2, open + searched)) else { return unfinished(open, keeping: 0) }
+            guard let close = find(62, from: max(open + 2, open + searched)) else { return try unfinished(open, keeping: 0) }
             var nameEnd = close
             while nameEnd > open + 2, XMLScanner.isSpace(byte(nameEnd - 1)) { nameEnd -= 1 }
             let name = ByteRange(start: open + 2, end: nameEnd)
@@ -207,13 +207,13 @@ struct XMLScanner<Handler: XMLHandler> {
             }
             return close + 1
         case 63:  // '?'
-            guard let close = find("?>", from: max(open + 2, open + searched)) else { return unfinished(open, keeping: 1) }
+            guard let close = find("?>", from: max(open + 2, open + searched)) else { return try unfinished(open, keeping: 1) }
             return close + 2
         case 33:  // '!'
             guard let isComment = hasPrefix("<!--", at: open) else { return nil }
             if isComment {
                 guard let close = find("-->", from: max(open + 4, open + searched)) else {
-                    return unfinished(open, keeping: 2)
+                    return try unfinished(open, keeping: 2)
                 }
                 handler.comment(XMLText(base: buffer, range: ByteRange(start: open + 4, end: close)))
                 return close + 3
@@ -221,7 +221,7 @@ struct XMLScanner<Handler: XMLHandler> {
             guard let isCDATA = hasPrefix("<![CDATA[", at: open) else { return nil }
             if isCDATA {
                 guard let close = find("]]>", from: max(open + 9, open + searched)) else {
-                    return unfinished(open, keeping: 2)
+                    return try unfinished(open, keeping: 2)
                 }
                 if handler.wantsText {
                     try handler.text(XMLText(base: buffer, range: ByteRange(start: open + 9, end: close), raw: true))
@@ -244,7 +244,12 @@ struct XMLScanner<Handler: XMLHandler> {
 
     /// `nil`, the construct at `open` unfinished: the next search for its end starts where
     /// this one stopped, less the `keeping` bytes that may begin its closing delimiter.
-    private mutating func unfinished(_ open: Int, keeping: Int) -> Int? {
+    /// Past ``maxStartTagBytes`` the construct is refused: it is held whole until its end.
+    private mutating func unfinished(_ open: Int, keeping: Int) throws -> Int? {
+        if count - open > Self.maxStartTagBytes {
+            throw XMLScanError(
+                .malformed("a comment, CDATA section, declaration or end tag of more than 16 MB"), at: location(of: open))
+        }
         searched = max(searched, count - open - keeping)
         return nil
     }
@@ -265,7 +270,7 @@ struct XMLScanner<Handler: XMLHandler> {
         var search = max(index, open + searched)
         while let candidate = find(60, from: search) {
             let end = candidate + 1 + rootName.count
-            guard end < count else { return unfinished(open, keeping: count - candidate) }
+            guard end < count else { return try unfinished(open, keeping: count - candidate) }
             if memcmp(buffer + candidate + 1, rootName, rootName.count) == 0 {
                 let after = byte(end)
                 if XMLScanner.isSpace(after) || after == 62 || after == 47 {
@@ -275,7 +280,7 @@ struct XMLScanner<Handler: XMLHandler> {
             }
             search = candidate + 1
         }
-        return unfinished(open, keeping: 0)
+        return try unfinished(open, keeping: 0)
     }
 
     private mutating func reportComments(from start: Int, to end: Int) {
