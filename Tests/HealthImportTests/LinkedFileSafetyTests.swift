@@ -32,17 +32,19 @@ import Testing
         }
         try Data("PRIVATE KEY".utf8).write(to: home.appendingPathComponent(".ssh/id_rsa"))
         try Data("history".utf8).write(to: home.appendingPathComponent(".bash_history"))
+        // A GPX beside the XML may be a route's file, never a clinical record's JSON.
+        try Data("<gpx>a private ride</gpx>".utf8).write(to: home.appendingPathComponent("private-ride.gpx"))
         try Data(#"{"resourceType": "Observation"}"#.utf8).write(to: home.appendingPathComponent("clinical-records/a.json"))
         let records = [
             Self.clinical("/.ssh/id_rsa", id: "key"), Self.clinical("/whatever/.bash_history", id: "history"),
-            Self.clinical("/clinical-records/a.json", id: "real"),
+            Self.clinical("/clinical-records/a.json", id: "real"), Self.clinical("/private-ride.gpx", id: "ride"),
         ]
         let xml = ExportReaderTests.exportXML(routes: [], after: records.joined(separator: "\n"))
         try Data(xml.utf8).write(to: home.appendingPathComponent("export.xml"))
 
         let (read, reading) = try Self.read(home.appendingPathComponent("export.xml").path)
 
-        #expect(reading.warnings == ["linked file refused: outside the export's own folders": 2])
+        #expect(reading.warnings == ["linked file refused: outside the export's own folders": 3])
         let json = read.compactMap { if case .clinicalRecord(let record) = $0 { record.resourceJSON } else { nil } }
         #expect(json == [#"{"resourceType": "Observation"}"#])
     }

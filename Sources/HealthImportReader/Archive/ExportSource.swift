@@ -20,8 +20,9 @@ protocol ExportSource: AnyObject {
     /// Streams a file referenced by the export (`/workout-routes/route_….gpx`) in chunks of
     /// at most ``linkedFileChunk`` bytes; `false` (and no call) if it is absent. A chunk is
     /// valid only during its call. Throws ``LinkedFileRefused/outsideExport`` for a file
-    /// outside the export.
-    func streamFile(exportPath: String, _ consume: (Data) throws -> Void) throws -> Bool
+    /// outside the export. `isRoute`: a route's GPX, which may also be found beside the main
+    /// XML of a folder (only its points are kept; a clinical record's JSON is stored whole).
+    func streamFile(exportPath: String, isRoute: Bool, _ consume: (Data) throws -> Void) throws -> Bool
     /// Export-relative paths of the ECG CSV files.
     func electrocardiogramPaths() -> [String]
     /// The cheap identity of what an import of this source reads (no full read).
@@ -65,7 +66,7 @@ extension ExportSource {
     /// ``LinkedFileRefused/tooLarge``.
     func readFile(exportPath: String, limit: Int) throws -> Data? {
         var data = Data()
-        let found = try streamFile(exportPath: exportPath) { chunk in
+        let found = try streamFile(exportPath: exportPath, isRoute: false) { chunk in
             guard chunk.count <= limit - data.count else { throw LinkedFileRefused.tooLarge }
             data.append(chunk)
         }

@@ -63,12 +63,22 @@ final class FileExportSource: ExportSource {
         try FileExportSource.readChunks(mainXML.path, capacity: 1 << 20, consume)
     }
 
-    private static func readChunks(_ path: String, capacity: Int, _ consume: (Data) throws -> Void) throws {
-        let descriptor = open(path, O_RDONLY)
+    /// `regularOnly`: a linked file, checked again on the open descriptor — a file swapped
+    /// for a FIFO or a link after ``linkedFile(_:isRoute:)`` looked at it is refused, never
+    /// read (nor waited for).
+    private static func readChunks(
+        _ path: String, capacity: Int, regularOnly: Bool = false, _ consume: (Data) throws -> Void
+    ) throws {
+        let descriptor = open(path, regularOnly ? O_RDONLY | O_NONBLOCK | O_NOFOLLOW : O_RDONLY)
         guard descriptor >= 0 else {
+            if regularOnly, errno == ELOOP { throw LinkedFileRefused.outsideExport }
             throw ImportError(.unreadable, file: path, "cannot be read: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
+        var status = stat()
+        if regularOnly, fstat(descriptor, &status) != 0 || status.st_mode & S_IFMT != S_IFREG {
+            throw LinkedFileRefused.notARegularFile
+        }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         var offset: Int64 = 0
@@ -84,15 +94,15 @@ final class FileExportSource: ExportSource {
         }
     }
 
-    func streamFile(exportPath: String, _ consume: (Data) throws -> Void) throws -> Bool {
+    func streamFile(exportPath: String, isRoute: Bool, _ consume: (Data) throws -> Void) throws -> Bool {
         let relative = exportPath.hasPrefix("/") ? String(exportPath.dropFirst()) : exportPath
         guard !MainXMLDetector.isUnsafe(relative) else { return false }
         // Where the export says, else beside the main XML. A folder (an empty path names the
         // export's own) is no file: missing, as in a zip.
         let candidates = [relative, (relative as NSString).lastPathComponent].map { root.appendingPathComponent($0) }
         for candidate in candidates {
-            guard let file = try linkedFile(candidate) else { continue }
-            try FileExportSource.readChunks(file, capacity: linkedFileChunk, consume)
+            guard let file = try linkedFile(candidate, isRoute: isRoute) else { continue }
+            try FileExportSource.readChunks(file, capacity: linkedFileChunk, regularOnly: true, consume)
             return true
         }
         return false
@@ -107,14 +117,15 @@ final class FileExportSource: ExportSource {
     /// export's own folders (``linkedFolders``, the folder itself as resolved: a link out of
     /// it, or a path that reaches the user's other files beside a bare `export.xml`). A GPX
     /// file beside the main XML is read too: only its points are kept.
-    private func linkedFile(_ url: URL) throws -> String? {
+    private func linkedFile(_ url: URL, isRoute: Bool) throws -> String? {
         guard let file = Self.realPath(url.path), let folder = Self.realPath(root.path) else { return nil }
         var status = stat()
         guard stat(file, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return nil }
         guard status.st_mode & S_IFMT == S_IFREG else { throw LinkedFileRefused.notARegularFile }
         let base = folder.hasSuffix("/") ? folder : folder + "/"
         let inOwnFolder = Self.linkedFolders.contains { file.hasPrefix(base + $0 + "/") }
-        let routeBeside = file.hasPrefix(base) && !file.dropFirst(base.count).contains("/") && file.lowercased().hasSuffix(".gpx")
+        let routeBeside =
+            isRoute && file.hasPrefix(base) && !file.dropFirst(base.count).contains("/") && file.lowercased().hasSuffix(".gpx")
         guard inOwnFolder || routeBeside else { throw LinkedFileRefused.outsideExport }
         return file
     }
@@ -142,7 +153,7 @@ final class FileExportSource: ExportSource {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             for name in names.filter({ !MainXMLDetector.isJunk($0) }).sorted() {
                 let url = directory.appendingPathComponent(name)
-                guard let file = try? linkedFile(url) else { continue }
+                guard let file = try? linkedFile(url, isRoute: false) else { continue }
                 files.append((folder + "/" + name, URL(fileURLWithPath: file)))
             }
         }
@@ -179,7 +190,14 @@ final class FileExportSource: ExportSource {
                 continue
             }
             var hasher = StreamingContentHash()
-            try FileExportSource.readChunks(file.url.path, capacity: 1 << 20) { hasher.update($0) }
+            do {
+                // The linked files by their resolved paths; the main XML as the user named it.
+                try FileExportSource.readChunks(file.url.path, capacity: 1 << 20, regularOnly: index > 0) {
+                    hasher.update($0)
+                }
+            } catch is LinkedFileRefused {
+                throw ImportError(.unreadable, file: file.url.path, "changed while the export was read")
+            }
             builder.add(hasher.finish())
         }
         return "content:" + builder.finish().description

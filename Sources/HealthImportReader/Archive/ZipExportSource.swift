@@ -93,7 +93,7 @@ final class ZipExportSource: ExportSource {
         try extract(mainEntry, name: mainXMLName, bufferSize: 1 << 20, consume)
     }
 
-    func streamFile(exportPath: String, _ consume: (Data) throws -> Void) throws -> Bool {
+    func streamFile(exportPath: String, isRoute: Bool, _ consume: (Data) throws -> Void) throws -> Bool {
         let relative = exportPath.hasPrefix("/") ? String(exportPath.dropFirst()) : exportPath
         guard !MainXMLDetector.isUnsafe(relative) else { return false }
         let entry =

@@ -167,7 +167,7 @@ public final class AppleExportReader {
                 let read: (points: [RoutePoint], altered: Int)?
                 do {
                     read = try GPXReader.plausiblePoints(name: path, maxPoints: budget) {
-                        try source.streamFile(exportPath: path, $0)
+                        try source.streamFile(exportPath: path, isRoute: true, $0)
                     }
                 } catch let refused as LinkedFileRefused {
                     reading.warnings[refused.note, default: 0] += 1
