@@ -115,8 +115,8 @@ final class FileExportSource: ExportSource {
     /// folder, or a dangling link). Refused (``LinkedFileRefused``) when it is not a regular
     /// file — a FIFO would block the import, a device never end — or lies outside the
     /// export's own folders (``linkedFolders``, the folder itself as resolved: a link out of
-    /// it, or a path that reaches the user's other files beside a bare `export.xml`). A GPX
-    /// file beside the main XML is read too: only its points are kept.
+    /// it, or a path that reaches the user's other files beside a bare `export.xml`). For a
+    /// route (`isRoute`), a GPX file beside the main XML is read too: only its points are kept.
     private func linkedFile(_ url: URL, isRoute: Bool) throws -> String? {
         guard let file = Self.realPath(url.path), let folder = Self.realPath(root.path) else { return nil }
         var status = stat()
@@ -144,7 +144,7 @@ final class FileExportSource: ExportSource {
 
     /// The files an import of this source reads, by path relative to the export's folder:
     /// the main XML first, then those of the export's own folders, sorted — only those an
-    /// import may read (``linkedFile(_:)``): a link out of the folder, a FIFO or a dangling
+    /// import may read (``linkedFile(_:isRoute:)``): a link out of the folder, a FIFO or a dangling
     /// link is neither opened nor part of the export's identity.
     private func contentFiles() -> [(name: String, url: URL)] {
         var files = [(name: mainXML.lastPathComponent, url: mainXML)]
