@@ -9,6 +9,9 @@ final class FileExportSource: ExportSource {
     let refusedEntries: [String] = []
     private let mainXML: URL
     private let root: URL
+    /// `root` with its links resolved and a final `/`: what a linked file's resolved path
+    /// must start with (`nil`: the folder cannot be resolved, and no linked file is read).
+    private let resolvedRoot: String?
 
     /// A bare XML file.
     init(xml url: URL) throws {
@@ -16,6 +19,7 @@ final class FileExportSource: ExportSource {
         path = url.path
         mainXML = url
         root = url.deletingLastPathComponent()
+        resolvedRoot = FileExportSource.resolvedFolder(root)
         guard let head = try? FileExportSource.head(url), MainXMLDetector.isHealthExport(head) else {
             throw ImportError(.notAnExport, file: url.path, "is not an Apple Health export (no <HealthData> in its first 64 KiB)")
         }
@@ -43,6 +47,7 @@ final class FileExportSource: ExportSource {
         }
         mainXML = found
         root = found.deletingLastPathComponent()
+        resolvedRoot = FileExportSource.resolvedFolder(root)
     }
 
     private static func head(_ url: URL) throws -> Data {
@@ -118,16 +123,19 @@ final class FileExportSource: ExportSource {
     /// it, or a path that reaches the user's other files beside a bare `export.xml`). For a
     /// route (`isRoute`), a GPX file beside the main XML is read too: only its points are kept.
     private func linkedFile(_ url: URL, isRoute: Bool) throws -> String? {
-        guard let file = Self.realPath(url.path), let folder = Self.realPath(root.path) else { return nil }
+        guard let file = Self.realPath(url.path), let base = resolvedRoot else { return nil }
         var status = stat()
         guard stat(file, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return nil }
         guard status.st_mode & S_IFMT == S_IFREG else { throw LinkedFileRefused.notARegularFile }
-        let base = folder.hasSuffix("/") ? folder : folder + "/"
         let inOwnFolder = Self.linkedFolders.contains { file.hasPrefix(base + $0 + "/") }
         let routeBeside =
             isRoute && file.hasPrefix(base) && !file.dropFirst(base.count).contains("/") && file.lowercased().hasSuffix(".gpx")
         guard inOwnFolder || routeBeside else { throw LinkedFileRefused.outsideExport }
         return file
+    }
+
+    private static func resolvedFolder(_ folder: URL) -> String? {
+        realPath(folder.path).map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     }
 
     private static func realPath(_ path: String) -> String? {

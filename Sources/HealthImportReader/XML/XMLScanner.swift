@@ -31,16 +31,13 @@ struct XMLScanner<Handler: XMLHandler> {
     /// The same for character data the handler wants (a GPX value) that has no `<` yet:
     /// how far past `position` the search for its end got.
     private var textSearched = 0
-    /// The longest start tag, comment, CDATA section, declaration or end tag: one that runs
-    /// on past it is refused (it is held whole until its end, and each chunk parses an
-    /// unfinished start tag again from its `<`).
-    static var maxStartTagBytes: Int { 16 << 20 }
+    /// The most the scanner holds whole until it ends — a start tag, comment, CDATA section,
+    /// declaration, end tag, or character data the handler wants: one that runs on past it
+    /// is refused (each chunk also parses an unfinished start tag again from its `<`).
+    static var maxHeldBytes: Int { 16 << 20 }
     /// The most attributes of one start tag (Apple's have at most about 15): a 15 MB tag of
     /// tiny attributes held 768 MB and took 3 s, each chunk parsing it again.
     static var maxAttributes: Int { 1_024 }
-    /// The longest character data a handler that wants it waits for (GPX values are numbers
-    /// and times): longer is refused, as it is held whole until its end.
-    static var maxTextBytes: Int { 16 << 20 }
 
     init(handler: Handler, initialCapacity: Int = 1 << 20) {
         self.handler = handler
@@ -153,7 +150,7 @@ struct XMLScanner<Handler: XMLHandler> {
                 if final || !handler.wantsText {
                     try checkStray(position, count)
                     position = count
-                } else if count - position > Self.maxTextBytes {
+                } else if count - position > Self.maxHeldBytes {
                     throw XMLScanError(.malformed("a text value of more than 16 MB"), at: location(of: position))
                 } else {
                     textSearched = count - position
@@ -168,7 +165,6 @@ struct XMLScanner<Handler: XMLHandler> {
                     try checkStray(position, open)
                 }
             }
-            if position != open { searched = 0 }
             position = open
             guard let next = try markup(at: open) else { return }
             position = next
@@ -233,7 +229,7 @@ struct XMLScanner<Handler: XMLHandler> {
             throw XMLScanError(.malformed("unknown declaration"), at: location(of: open))
         default:
             guard let next = try startTag(at: open) else {
-                if count - open > Self.maxStartTagBytes {
+                if count - open > Self.maxHeldBytes {
                     throw XMLScanError(.malformed("a start tag of more than 16 MB"), at: location(of: open))
                 }
                 return nil
@@ -244,9 +240,9 @@ struct XMLScanner<Handler: XMLHandler> {
 
     /// `nil`, the construct at `open` unfinished: the next search for its end starts where
     /// this one stopped, less the `keeping` bytes that may begin its closing delimiter.
-    /// Past ``maxStartTagBytes`` the construct is refused: it is held whole until its end.
+    /// Past ``maxHeldBytes`` the construct is refused: it is held whole until its end.
     private mutating func unfinished(_ open: Int, keeping: Int) throws -> Int? {
-        if count - open > Self.maxStartTagBytes {
+        if count - open > Self.maxHeldBytes {
             throw XMLScanError(
                 .malformed("a comment, CDATA section, declaration or end tag of more than 16 MB"), at: location(of: open))
         }
