@@ -18,6 +18,8 @@
  *   /tmp/sqlite-floor /tmp/floor.sqlite 32 interleaved    # two types, alternating
  *   /tmp/sqlite-floor /tmp/floor.sqlite 32 grouped        # ... in groups of 2,048 rows
  *   NO_TYPE_INDEX=1 /tmp/sqlite-floor ...                  # without sample_type_start
+ *   ONE_INDEX=1 /tmp/sqlite-floor ...                      # a new store's layout since v6: one
+ *                                                          # UNIQUE (type_id, start, content_key)
  * `interleaved` alternates two types row by row, as the generated export alternates active
  * energy and distance: half the rows land in the middle of both indexes instead of at their
  * end, and the same rows cost SQLite 22-30 % more (2026-11-27, inserts + commit: 0.71-0.73 ->
@@ -80,16 +82,22 @@ int main(int argc, char **argv) {
     unlink(argv[1]);
     sqlite3 *db;
     sqlite3_open(argv[1], &db);
+    const int oneIndex = getenv("ONE_INDEX") != 0;
     sqlite3_exec(db,
         "PRAGMA page_size=8192; PRAGMA cache_size=-16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
         "CREATE TABLE sample (anchor INTEGER PRIMARY KEY AUTOINCREMENT, type_id INTEGER NOT NULL,"
         " start REAL NOT NULL, end REAL NOT NULL, utc_offset INTEGER, time_zone TEXT, value REAL, value_text TEXT,"
         " unit TEXT, source_id INTEGER NOT NULL, device_id INTEGER, creation_date REAL, import_id INTEGER,"
-        " content_key BLOB NOT NULL UNIQUE);"
+        " content_key BLOB NOT NULL);"
         "CREATE TABLE metadata (owner_kind INTEGER NOT NULL, owner INTEGER NOT NULL, position INTEGER NOT NULL,"
         " key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (owner_kind, owner, position)) WITHOUT ROWID;",
         0, 0, 0);
-    if (!getenv("NO_TYPE_INDEX")) sqlite3_exec(db, "CREATE INDEX sample_type_start ON sample(type_id, start);", 0, 0, 0);
+    if (oneIndex) {
+        sqlite3_exec(db, "CREATE UNIQUE INDEX sample_type_start_key ON sample(type_id, start, content_key);", 0, 0, 0);
+    } else {
+        sqlite3_exec(db, "CREATE UNIQUE INDEX sample_key ON sample(content_key);", 0, 0, 0);
+        if (!getenv("NO_TYPE_INDEX")) sqlite3_exec(db, "CREATE INDEX sample_type_start ON sample(type_id, start);", 0, 0, 0);
+    }
     if (uuidMode) sqlite3_exec(db, "ALTER TABLE sample ADD COLUMN uuid BLOB; CREATE UNIQUE INDEX sample_uuid ON sample(uuid);", 0, 0, 0);
     sqlite3_stmt *samples = prepare(db,
         uuidMode ? "INSERT OR IGNORE INTO sample (anchor, type_id, start, end, utc_offset, time_zone, value, value_text,"

@@ -5,8 +5,8 @@ import GRDBSQLite
 /// deduplication work beyond the indexes: the floor `healthpipe bench import` prints
 /// beside the import's own time, so the ratio to it is the figure to track.
 ///
-/// It writes `samples` rows shaped like `sample` (ordered 16-byte content keys, the
-/// unique key index and the type/start index) and `details` rows shaped like `metadata`
+/// It writes `samples` rows shaped like `sample` (ordered 16-byte content keys, the one
+/// unique (type, start, key) index of a new store) and `details` rows shaped like `metadata`
 /// (a five-column `WITHOUT ROWID` table, which is what metadata, beats, route points and
 /// correlation links each are), 32 rows per `INSERT` as the importer does, into a new
 /// file with the store's page size, cache and journal, in one transaction. The same
@@ -40,8 +40,8 @@ public enum InsertFloor {
             CREATE TABLE sample (anchor INTEGER PRIMARY KEY AUTOINCREMENT, type_id INTEGER NOT NULL,
              start REAL NOT NULL, end REAL NOT NULL, utc_offset INTEGER, time_zone TEXT, value REAL,
              value_text TEXT, unit TEXT, source_id INTEGER NOT NULL, device_id INTEGER, creation_date REAL,
-             import_id INTEGER, content_key BLOB NOT NULL UNIQUE);
-            CREATE INDEX sample_type_start ON sample(type_id, start);
+             import_id INTEGER, content_key BLOB NOT NULL);
+            CREATE UNIQUE INDEX sample_type_start_key ON sample(type_id, start, content_key);
             CREATE TABLE metadata (owner_kind INTEGER NOT NULL, owner INTEGER NOT NULL,
              position INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
              PRIMARY KEY (owner_kind, owner, position)) WITHOUT ROWID;

@@ -47,11 +47,41 @@ extension RecordWriter {
             return (row[0], row[1])
         }
         guard let range = ContentKey.keyRange(of: uuid) else { return nil }
+        let keys: StatementArguments = [Data(range.lowerBound.bytes), Data(range.upperBound.bytes)]
+        let found = "SELECT anchor, type_id FROM sample WHERE content_key BETWEEN ? AND ? AND uuid IS NULL"
+        guard samplesKeyedByTypeAndStart else {
+            return try Row.fetchOne(db.cachedStatement(sql: found + " LIMIT 1"), arguments: keys).map { ($0[0], $0[1]) }
+        }
+        // The one index leads with the type and the start. A sample's key leads with its
+        // type's tag and its start second (ContentKey.ordered), which the UUID keeps whole.
+        let tag = range.lowerBound.high >> 48
+        let second = Double(Int64(range.lowerBound.high & 0xFFFF_FFFF_FFFF) - (1 << 47))
+        for typeID in try typeIDs(taggedAs: tag) {
+            if let anchor = try Int64.fetchOne(
+                db.cachedStatement(sql: found + " AND type_id = ? AND start >= ? AND start < ? LIMIT 1"),
+                arguments: keys + [typeID, second, second + 1])
+            {
+                return (anchor, typeID)
+            }
+        }
+        // Workouts', correlations' and audiograms' keys are hashes alone: their types' rows.
         return try Row.fetchOne(
             db.cachedStatement(
-                sql: "SELECT anchor, type_id FROM sample WHERE content_key BETWEEN ? AND ? AND uuid IS NULL LIMIT 1"),
-            arguments: [Data(range.lowerBound.bytes), Data(range.upperBound.bytes)]
+                sql: found + " AND type_id IN (SELECT id FROM sample_type WHERE kind NOT IN ('quantity', 'category')) LIMIT 1"),
+            arguments: keys
         ).map { ($0[0], $0[1]) }
+    }
+
+    /// The ids of the stored types whose tag (``ContentKey/typeTag(_:)``) is `tag`.
+    private func typeIDs(taggedAs tag: UInt64) throws -> [Int64] {
+        if typeIDsByTag == nil {
+            var byTag: [UInt64: [Int64]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, identifier FROM sample_type ORDER BY id") {
+                byTag[ContentKey.typeTag(row[1]), default: []].append(row[0])
+            }
+            typeIDsByTag = byTag
+        }
+        return typeIDsByTag?[tag] ?? []
     }
 
     /// Deletes the sample at `anchor` (a replaced one: not reported).

@@ -9,14 +9,25 @@ extension RecordWriter {
             let key = object.contentKey
             var member = try writeSample(object, key: key)
             if member == nil {
-                findSample.bind(key)
-                member = try findSample.fetchInt()
+                member = try storedAnchor(of: object, key: key)
             }
             insertMember.bind(anchor)
             insertMember.bind(member)
             try insertMember.run()
         }
         return true
+    }
+
+    /// The anchor of the stored sample `sample` is a copy of (its content key is `key`): in
+    /// v6's layout the unique index on (type, start, key) finds it, in an older store the
+    /// key's own index.
+    func storedAnchor(of sample: Sample, key: ContentKey) throws -> Int64? {
+        if samplesKeyedByTypeAndStart {
+            findSample.bind(try typeID(sample.type))
+            findSample.bind(sample.start)
+        }
+        findSample.bind(key)
+        return try findSample.fetchInt()
     }
 
     /// What writing an activity summary did.

@@ -35,6 +35,11 @@ public final class RecordWriter {
     /// Samples deleted per type id, in this transaction.
     var deletedByTypeID: [Int64: Int] = [:]
     private var runFacts: [RunFacts] = []
+    /// Whether the store's samples have v6's one index (``HealthDatabase/samplesKeyedByTypeAndStart(_:)``).
+    let samplesKeyedByTypeAndStart: Bool
+    /// Stored type ids by their types' tags, for finding a sample by a derived UUID; built
+    /// when first needed, forgotten when a type is added.
+    var typeIDsByTag: [UInt64: [Int64]]?
 
     /// Records added and skipped as duplicates, per family.
     public private(set) var added: [HealthRecord.Family: Int] = [:]
@@ -68,13 +73,19 @@ public final class RecordWriter {
 
     init(db: Database) throws {
         self.db = db
+        samplesKeyedByTypeAndStart = try HealthDatabase.samplesKeyedByTypeAndStart(db)
         sampleRows = MultiRowInsert(
             db,
             head: """
                 INSERT OR IGNORE INTO sample (anchor, type_id, start, end, utc_offset, time_zone, value, value_text, unit,
                     source_id, device_id, creation_date, content_key, uuid) VALUES
                 """, row: "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", maxRows: 32)
-        findSample = try PreparedInsert(db, "SELECT anchor FROM sample WHERE content_key = ?")
+        // By the key with its type and start in v6's layout; by the key's own index in an older one.
+        findSample = try PreparedInsert(
+            db,
+            samplesKeyedByTypeAndStart
+                ? "SELECT anchor FROM sample WHERE type_id = ? AND start = ? AND content_key = ?"
+                : "SELECT anchor FROM sample WHERE content_key = ?")
         metadataRows = MultiRowInsert(
             db, head: "INSERT INTO metadata (owner_kind, owner, position, key, value) VALUES", row: "(?,?,?,?,?)",
             maxRows: 64)
@@ -196,8 +207,7 @@ public final class RecordWriter {
     func writeSample(_ sample: Sample, key: ContentKey? = nil) throws -> Int64? {
         var key = key ?? sample.contentKey
         if let given = sample.givenUUID {
-            findSample.bind(key)
-            if let holder = try findSample.fetchInt() {
+            if let holder = try storedAnchor(of: sample, key: key) {
                 // A given UUID derived from this very content (a feed's sample sent back) names
                 // the content, not a writer's sample: the content is stored, so a duplicate.
                 guard given != key.uuid else { return nil }
@@ -208,8 +218,7 @@ public final class RecordWriter {
                     db.cachedStatement(sql: "SELECT uuid FROM sample WHERE anchor = ?"), arguments: [holder])
                 guard let holderUUID, holderUUID != Data(given.bytes) else { return nil }
                 key = key.distinguished(by: given)
-                findSample.bind(key)
-                guard try findSample.fetchInt() == nil else { return nil }
+                guard try storedAnchor(of: sample, key: key) == nil else { return nil }
             }
             let typeID = try typeID(sample.type)
             if let replaced = try storedSample(uuid: given) {
@@ -361,6 +370,7 @@ public final class RecordWriter {
             try db.execute(
                 sql: "INSERT INTO sample_type (identifier, kind) VALUES (?, ?)", arguments: [identifier, type.kind.rawValue])
             typeIDs[identifier] = db.lastInsertedRowID
+            typeIDsByTag = nil
             return db.lastInsertedRowID
         }
     }
