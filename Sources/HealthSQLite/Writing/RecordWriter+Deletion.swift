@@ -64,11 +64,10 @@ extension RecordWriter {
                 return (anchor, typeID)
             }
         }
-        // Workouts', correlations' and audiograms' keys are hashes alone: their types' rows.
+        // Workouts', correlations' and audiograms' keys are hashes alone; their rows hold no
+        // number, and the keys of such rows (categories' too) have an index of their own.
         return try Row.fetchOne(
-            db.cachedStatement(
-                sql: found + " AND type_id IN (SELECT id FROM sample_type WHERE kind NOT IN ('quantity', 'category')) LIMIT 1"),
-            arguments: keys
+            db.cachedStatement(sql: found + " AND value IS NULL LIMIT 1"), arguments: keys
         ).map { ($0[0], $0[1]) }
     }
 

@@ -3,6 +3,60 @@ import GRDB
 import HealthCore
 
 extension RecordWriter {
+    /// Stores `sample` unless its content key is known; returns its new anchor, or `nil`.
+    /// A writer-given UUID stored with other content is replaced (docs/store.md §Identity).
+    @discardableResult
+    func writeSample(_ sample: Sample, key: ContentKey? = nil) throws -> Int64? {
+        var key = key ?? sample.contentKey
+        if let given = sample.givenUUID {
+            if let holder = try storedAnchor(of: sample, key: key) {
+                // A given UUID derived from this very content (a feed's sample sent back) names
+                // the content, not a writer's sample: the content is stored, so a duplicate.
+                guard given != key.uuid else { return nil }
+                // The same content under another writer-given UUID is another sample: it is
+                // stored under a key of its own, never merged into that UUID's row. The same
+                // UUID again, or a row an export wrote (no UUID of its own), is a duplicate.
+                let holderUUID = try Data.fetchOne(
+                    db.cachedStatement(sql: "SELECT uuid FROM sample WHERE anchor = ?"), arguments: [holder])
+                guard let holderUUID, holderUUID != Data(given.bytes) else { return nil }
+                key = key.distinguished(by: given)
+                guard try storedAnchor(of: sample, key: key) == nil else { return nil }
+            }
+            let typeID = try typeID(sample.type)
+            if let replaced = try storedSample(uuid: given) {
+                guard replaced.typeID == typeID else { throw SampleIdentityError(uuid: given, type: sample.type) }
+                if let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT start, end FROM sample WHERE anchor = ?"), arguments: [replaced.anchor])
+                {
+                    let (start, end): (Double, Double) = (row[0], row[1])
+                    replacedSpans.append(
+                        DateInterval(
+                            start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: max(start, end))))
+                }
+                try deleteSample(anchor: replaced.anchor)
+            } else if let deletedType = try Int64.fetchOne(
+                db, sql: "SELECT type_id FROM tombstone WHERE uuid = ? LIMIT 1", arguments: [Data(given.bytes)]),
+                deletedType != typeID
+            {
+                throw SampleIdentityError(uuid: given, type: sample.type)
+            }
+        }
+        if sample.givenUUID == nil, mayHaveTwin(sample), try storedAnchor(of: sample, key: key) != nil { return nil }
+        let ids = try withUnsafePointer(to: sample) { try self.ids(of: $0) }
+        let anchor = nextAnchor
+        try sampleRows.begin(rows: 1)
+        try sampleRows.addRow { row in
+            withUnsafePointer(to: sample) { RecordWriter.bind(&row, $0, key: key, anchor: anchor, ids: ids) }
+        }
+        guard sampleRows.changes == 1 else { return nil }
+        nextAnchor += 1
+        if samplesKeyedByTypeAndStart, !sample.start.isWholeMillisecond { try markFractional(sample.type, id: ids.type) }
+        stored(typeID: ids.type, duration: sample.end.timeIntervalSince(sample.start))
+        try writeMetadata(sample.metadata, owner: .sample, id: anchor)
+        try writeBeats(sample.beats ?? [], anchor: anchor)
+        return anchor
+    }
+
     func writeCorrelation(_ correlation: Correlation, key: ContentKey) throws -> Bool {
         guard let anchor = try writeSample(correlation.header, key: key) else { return false }
         for object in correlation.objects {
@@ -23,11 +77,31 @@ extension RecordWriter {
     /// key's own index.
     func storedAnchor(of sample: Sample, key: ContentKey) throws -> Int64? {
         if samplesKeyedByTypeAndStart {
+            // The key holds the start to the millisecond: a copy may start anywhere in it.
+            let millisecond = (sample.start.timeIntervalSince1970 * 1000).rounded()
             findSample.bind(try typeID(sample.type))
-            findSample.bind(sample.start)
+            findSample.bind((millisecond - 1) / 1000)
+            findSample.bind((millisecond + 1) / 1000)
         }
         findSample.bind(key)
         return try findSample.fetchInt()
+    }
+
+    /// Whether `sample` must be looked for before it is written, in v6's layout: its unique
+    /// index compares exact starts, and its key only the millisecond. A start within a
+    /// millisecond (HealthKit's dates, not an export's) could otherwise be stored twice, and
+    /// so could a copy of such a sample sent back with its start rounded.
+    func mayHaveTwin(_ sample: Sample) -> Bool {
+        samplesKeyedByTypeAndStart
+            && (!sample.start.isWholeMillisecond
+                || (!fractionalTypes.isEmpty && fractionalTypes.contains(sample.type.identifier)))
+    }
+
+    /// Notes that `type` holds a sample whose start is not a whole millisecond.
+    func markFractional(_ type: SampleType, id: Int64) throws {
+        guard !fractionalTypes.contains(type.identifier) else { return }
+        try db.execute(sql: "UPDATE sample_type SET fractional = 1 WHERE id = ?", arguments: [id])
+        fractionalTypes.insert(type.identifier)
     }
 
     /// What writing an activity summary did.
@@ -151,5 +225,14 @@ extension RecordWriter {
                 run.finishedAt.timeIntervalSince1970, run.locale, run.exportDate?.timeIntervalSince1970,
                 run.exportVersion, run.bytes, run.recordsRead, run.recordsAdded, run.duplicates, run.contentHash,
             ])
+    }
+}
+
+extension Date {
+    /// Whether the instant is a whole number of milliseconds since 1970 (an export's dates are
+    /// whole seconds).
+    var isWholeMillisecond: Bool {
+        let milliseconds = timeIntervalSince1970 * 1000
+        return milliseconds.rounded() == milliseconds
     }
 }

@@ -1,9 +1,8 @@
 import HealthCore
 
 extension RecordWriter: HealthRecordSink {
-    /// Records with their content keys, computed by ``RecordWriter/prepare(_:)`` on the
-    /// producer's thread (an import computes them on its parsing thread, off the writer's
-    /// critical path).
+    /// Records with their content keys, computed by ``RecordWriter/prepare(_:)`` on any
+    /// thread (an import computes them on whichever of its two threads has time).
     public struct PreparedBatch: Sendable {
         /// The records that are not plain samples, in order: the plain samples are kept once,
         /// in ``samples``, not a second time inside their records (a batch waiting in the
@@ -67,8 +66,19 @@ extension RecordWriter: HealthRecordSink {
                         index += 1
                         continue
                     }
+                    // A sample that may have a stored twin is looked for first (mayHaveTwin).
+                    if mayHaveTwin(samples[sample]) {
+                        try write(.sample(samples[sample]), key: keys[index])
+                        sample += 1
+                        index += 1
+                        continue
+                    }
                     var end = index + 1
-                    while end < batch.count, end - index < sampleRows.maxRows, batch.isSample[end] { end += 1 }
+                    while end < batch.count, end - index < sampleRows.maxRows, batch.isSample[end],
+                        !mayHaveTwin(samples[sample + end - index])
+                    {
+                        end += 1
+                    }
                     try writeSamples(
                         UnsafeBufferPointer(rebasing: samples[sample..<sample + (end - index)]),
                         keys: UnsafeBufferPointer(rebasing: keys[index..<end]))

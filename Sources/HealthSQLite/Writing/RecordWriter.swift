@@ -40,12 +40,15 @@ public final class RecordWriter {
     /// Stored type ids by their types' tags, for finding a sample by a derived UUID; built
     /// when first needed, forgotten when a type is added.
     var typeIDsByTag: [UInt64: [Int64]]?
+    /// In v6's layout, the types with a sample whose start is not a whole millisecond
+    /// (`sample_type.fractional`): see ``mayHaveTwin(_:)``.
+    var fractionalTypes: Set<String> = []
 
     /// Records added and skipped as duplicates, per family.
     public private(set) var added: [HealthRecord.Family: Int] = [:]
     /// The spans of samples replaced by a writer-given UUID with new content (their days
     /// change too).
-    public private(set) var replacedSpans: [DateInterval] = []
+    public internal(set) var replacedSpans: [DateInterval] = []
     public private(set) var duplicates: [HealthRecord.Family: Int] = [:]
     /// Records that replaced an older reading of the same thing (an activity summary of a
     /// day read from a newer export), per family. Neither added nor duplicate.
@@ -84,8 +87,11 @@ public final class RecordWriter {
         findSample = try PreparedInsert(
             db,
             samplesKeyedByTypeAndStart
-                ? "SELECT anchor FROM sample WHERE type_id = ? AND start = ? AND content_key = ?"
+                ? "SELECT anchor FROM sample WHERE type_id = ? AND start BETWEEN ? AND ? AND content_key = ?"
                 : "SELECT anchor FROM sample WHERE content_key = ?")
+        if samplesKeyedByTypeAndStart {
+            fractionalTypes = Set(try String.fetchAll(db, sql: "SELECT identifier FROM sample_type WHERE fractional = 1"))
+        }
         metadataRows = MultiRowInsert(
             db, head: "INSERT INTO metadata (owner_kind, owner, position, key, value) VALUES", row: "(?,?,?,?,?)",
             maxRows: 64)
@@ -201,58 +207,6 @@ public final class RecordWriter {
         return isNew
     }
 
-    /// Stores `sample` unless its content key is known; returns its new anchor, or `nil`.
-    /// A writer-given UUID stored with other content is replaced (docs/store.md §Identity).
-    @discardableResult
-    func writeSample(_ sample: Sample, key: ContentKey? = nil) throws -> Int64? {
-        var key = key ?? sample.contentKey
-        if let given = sample.givenUUID {
-            if let holder = try storedAnchor(of: sample, key: key) {
-                // A given UUID derived from this very content (a feed's sample sent back) names
-                // the content, not a writer's sample: the content is stored, so a duplicate.
-                guard given != key.uuid else { return nil }
-                // The same content under another writer-given UUID is another sample: it is
-                // stored under a key of its own, never merged into that UUID's row. The same
-                // UUID again, or a row an export wrote (no UUID of its own), is a duplicate.
-                let holderUUID = try Data.fetchOne(
-                    db.cachedStatement(sql: "SELECT uuid FROM sample WHERE anchor = ?"), arguments: [holder])
-                guard let holderUUID, holderUUID != Data(given.bytes) else { return nil }
-                key = key.distinguished(by: given)
-                guard try storedAnchor(of: sample, key: key) == nil else { return nil }
-            }
-            let typeID = try typeID(sample.type)
-            if let replaced = try storedSample(uuid: given) {
-                guard replaced.typeID == typeID else { throw SampleIdentityError(uuid: given, type: sample.type) }
-                if let row = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT start, end FROM sample WHERE anchor = ?"), arguments: [replaced.anchor])
-                {
-                    let (start, end): (Double, Double) = (row[0], row[1])
-                    replacedSpans.append(
-                        DateInterval(
-                            start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: max(start, end))))
-                }
-                try deleteSample(anchor: replaced.anchor)
-            } else if let deletedType = try Int64.fetchOne(
-                db, sql: "SELECT type_id FROM tombstone WHERE uuid = ? LIMIT 1", arguments: [Data(given.bytes)]),
-                deletedType != typeID
-            {
-                throw SampleIdentityError(uuid: given, type: sample.type)
-            }
-        }
-        let ids = try withUnsafePointer(to: sample) { try self.ids(of: $0) }
-        let anchor = nextAnchor
-        try sampleRows.begin(rows: 1)
-        try sampleRows.addRow { row in
-            withUnsafePointer(to: sample) { RecordWriter.bind(&row, $0, key: key, anchor: anchor, ids: ids) }
-        }
-        guard sampleRows.changes == 1 else { return nil }
-        nextAnchor += 1
-        stored(typeID: ids.type, duration: sample.end.timeIntervalSince(sample.start))
-        try writeMetadata(sample.metadata, owner: .sample, id: anchor)
-        try writeBeats(sample.beats ?? [], anchor: anchor)
-        return anchor
-    }
-
     /// Stores a run of plain samples with one statement; their metadata and beats follow.
     func writeSamples(_ run: UnsafeBufferPointer<Sample>, keys: UnsafeBufferPointer<ContentKey>) throws {
         let first = nextAnchor
@@ -311,14 +265,14 @@ public final class RecordWriter {
         }
     }
 
-    private func ids(of sample: UnsafePointer<Sample>) throws -> SampleIDs {
+    func ids(of sample: UnsafePointer<Sample>) throws -> SampleIDs {
         SampleIDs(
             type: try typeID(sample.pointee.type), source: try sourceID(sample.pointee.source),
             device: try sample.pointee.device.map(deviceID))
     }
 
     /// Binds one `sample` row, in the column order of `sampleRows`.
-    private static func bind(
+    static func bind(
         _ statement: inout PreparedInsert, _ sample: UnsafePointer<Sample>, key: ContentKey, anchor: Int64, ids: SampleIDs
     ) {
         statement.bind(anchor)
@@ -350,7 +304,7 @@ public final class RecordWriter {
     }
 
     /// Bookkeeping for `count` samples of a type just stored, the longest lasting `duration`.
-    private func stored(typeID: Int64, count: Int = 1, duration: TimeInterval) {
+    func stored(typeID: Int64, count: Int = 1, duration: TimeInterval) {
         addedByTypeID[typeID, default: 0] += count
         if duration > maxDurations[typeID, default: 0] { maxDurations[typeID] = duration }
     }
