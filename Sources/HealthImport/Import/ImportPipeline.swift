@@ -3,9 +3,9 @@ import HealthCore
 import HealthImportReader
 
 /// An export read on a thread of its own while a sink writes on the caller's: on a
-/// two-core machine both cores work. The reading thread also prepares each batch for the
-/// sink (content keys, for a store) and frees the batches written, so the writer — the
-/// slower side — does nothing but write. At most `capacity` batches are in flight.
+/// two-core machine both cores work. Each batch is prepared for the sink (content keys,
+/// for a store) by whichever side has time (``HandedBatch``), and the batches written are
+/// freed on the reading thread. At most `capacity` batches are in flight.
 enum ImportPipeline {
     /// Reads `reader` into `sink`; `written` is called on the caller's thread after each
     /// batch with the bytes of the main XML parsed and the records handed over so far.
@@ -18,9 +18,10 @@ enum ImportPipeline {
         let done = DispatchSemaphore(value: 0)
         job.start { done.signal() }
         do {
-            while let batch = try job.channel.receive() {
+            while let handed = try job.channel.receive() {
+                let batch = job.prepared(handed)
                 try sink.write(batch)
-                job.handOver(batch, written)
+                job.handOver(batch, handed, written)
             }
         } catch {
             job.channel.stop()
@@ -45,9 +46,10 @@ extension ImportPipeline {
         let (ended, end) = AsyncStream<Void>.makeStream()
         job.start { end.finish() }
         do {
-            while let batch = try await job.channel.next() {
+            while let handed = try await job.channel.next() {
+                let batch = job.prepared(handed)
                 try await write(batch)
-                job.handOver(batch, written)
+                job.handOver(batch, handed, written)
             }
         } catch {
             job.channel.stop()
@@ -75,12 +77,24 @@ extension ImportPipeline {
     }
 }
 
+/// A batch as the reading thread hands it over: prepared for the sink, or as read, for the
+/// writer to prepare.
+private enum HandedBatch<Batch: Sendable>: Sendable {
+    case prepared(Batch)
+    case read([HealthRecord])
+}
+
 /// The reading half, run on its own thread; touched by the caller only after it ends.
+///
+/// Preparing a batch (content keys, for a store) is about a sixth of the reading thread's
+/// work. The reading thread does it while the writer has a batch to write; a batch read
+/// while the writer waits goes over as read and the writer prepares it. So the work falls to
+/// whichever side has time, and neither waits for the other more than it must.
 private final class ReadJob<Batch: Sendable>: @unchecked Sendable {
     let reader: AppleExportReader
     let batchSize: Int
     let prepare: ([HealthRecord]) -> Batch
-    let channel = RecordChannel<Batch>()
+    let channel = RecordChannel<HandedBatch<Batch>>()
     private(set) var reading: ExportReading?
 
     init(reader: AppleExportReader, batchSize: Int, prepare: @escaping ([HealthRecord]) -> Batch) {
@@ -100,10 +114,19 @@ private final class ReadJob<Batch: Sendable>: @unchecked Sendable {
         thread.start()
     }
 
-    /// After the caller wrote `batch`: hands it back to be freed here, and tells `written`
-    /// how far reading has come.
-    func handOver(_ batch: consuming Batch, _ written: (_ bytes: Int64, _ records: Int) -> Void) {
-        channel.giveBack(batch)
+    /// The batch to write: `handed` itself, or prepared here, on the writer's thread.
+    func prepared(_ handed: HandedBatch<Batch>) -> Batch {
+        switch handed {
+        case .prepared(let batch): batch
+        case .read(let records): prepare(records)
+        }
+    }
+
+    /// After the caller wrote `batch`: hands it back to be freed on the reading thread (with
+    /// the records it was prepared from), and tells `written` how far reading has come.
+    func handOver(_ batch: consuming Batch, _ handed: HandedBatch<Batch>, _ written: (_ bytes: Int64, _ records: Int) -> Void) {
+        if case .read = handed { channel.giveBack(.prepared(batch)) }
+        channel.giveBack(handed)
         let (bytes, records) = channel.progress
         written(bytes, records)
     }
@@ -117,7 +140,8 @@ private final class ReadJob<Batch: Sendable>: @unchecked Sendable {
     func run() {
         do {
             reading = try reader.read(batchSize: batchSize) { [channel, prepare] batch, bytesRead in
-                try channel.send(prepare(batch), records: batch.count, bytesRead: bytesRead)
+                let handed: HandedBatch<Batch> = channel.isEmpty ? .read(batch) : .prepared(prepare(batch))
+                try channel.send(handed, records: batch.count, bytesRead: bytesRead)
                 channel.freeWritten()
             }
             channel.close()

@@ -112,6 +112,13 @@ final class RecordChannel<Batch: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether no batch waits for the consumer (it is writing its last one, or waiting).
+    var isEmpty: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return queue.isEmpty
+    }
+
     /// Bytes parsed and records handed over so far.
     var progress: (bytes: Int64, records: Int) {
         condition.lock()
