@@ -127,13 +127,30 @@ import Testing
             #expect(report.deleted == [fine.uuid])
             #expect(try database.counts()["sample"] == 0)
         }
-        // Whole seconds (every export) take the batch's one statement: no type is marked.
-        let database = try Fixtures.database(in: folder, name: "whole.sqlite")
-        try database.write { writer in try writer.write(RecordWriter.prepare([.sample(reading(0)), .sample(reading(1))])) }
-        let marked = try DatabaseQueue(path: database.path).read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM sample_type WHERE fractional = 1")
+        // Starts an attack found: a millisecond's text and the double 1 ns beside it (the
+        // same key; the first check of "a whole millisecond" took both for whole ones).
+        let database = try Fixtures.database(in: folder, name: "ulp.sqlite")
+        let text = Date(timeIntervalSince1970: 1_705_924_248.426)
+        let beside = Date(timeIntervalSince1970: 1_705_924_248.425_999_999)
+        let pair = [text, beside].map { start in
+            HealthRecord.sample(
+                Sample(
+                    type: SampleType("HKQuantityTypeIdentifierRespiratoryRate"), start: start, end: start,
+                    value: .quantity(14, unit: "count/min"),
+                    source: Source(name: "Phone")))
         }
-        #expect(marked == 0)
+        #expect(pair[0].contentKey == pair[1].contentKey)
+        try database.write { writer in try writer.write(RecordWriter.prepare(pair)) }
+        #expect(try database.counts()["sample"] == 1)
+        // Whole seconds (every export), and starts that are not within a millisecond of one,
+        // leave no second to look out for: their types' exports take the batch's statement.
+        try database.write { writer in
+            try writer.write(RecordWriter.prepare((0..<2_000).map { .sample(reading(Double($0) + ($0 % 2 == 0 ? 0 : 0.25))) }))
+        }
+        let noted = try DatabaseQueue(path: database.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sample_near_second")
+        }
+        #expect(noted == 0)
     }
 
     /// A UUID no sample has — a new sample's, say, sent by a sync client — is looked for by

@@ -257,10 +257,6 @@ extension HealthDatabase {
             // SQLite floor of a 150 MB import's rows: 0.88 → 0.70 s). A store that already
             // holds samples keeps its two indexes: rebuilding its largest table would make
             // opening it take minutes. The table is rebuilt empty, its anchor sequence kept.
-            //
-            // Which types hold a sample whose start is not a whole millisecond: a copy of it
-            // may come back with its start rounded (docs/store.md §Sample indexes).
-            try db.execute(sql: "ALTER TABLE sample_type ADD COLUMN fractional INTEGER NOT NULL DEFAULT 0")
             guard try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM sample LIMIT 1)") == 0 else { return }
             let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'sample'")
             try db.execute(
@@ -285,10 +281,27 @@ extension HealthDatabase {
                     );
                     CREATE UNIQUE INDEX sample_type_start_key ON sample(type_id, start, content_key);
                     CREATE UNIQUE INDEX sample_uuid ON sample(uuid) WHERE uuid IS NOT NULL;
-                    CREATE UNIQUE INDEX sample_key_unvalued ON sample(content_key) WHERE value IS NULL;
                     """)
             if let sequence {
                 try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('sample', ?)", arguments: [sequence])
+            }
+        }
+        migrator.registerMigration("v7") { db in
+            // v6's layout finds a sample by its key with its type and start (docs/store.md
+            // §Sample indexes). The seconds at which a type holds a sample whose start is
+            // within the key's millisecond of that second but not on it: a copy at the whole
+            // second is looked for first. And the keys of rows without a number (workouts,
+            // correlations, audiograms: keys that are hashes alone), for finding their UUIDs.
+            try db.execute(
+                sql: """
+                    CREATE TABLE sample_near_second (
+                        type_id INTEGER NOT NULL,
+                        second INTEGER NOT NULL,
+                        PRIMARY KEY (type_id, second)
+                    ) WITHOUT ROWID
+                    """)
+            if try samplesKeyedByTypeAndStart(db) {
+                try db.execute(sql: "CREATE INDEX sample_key_unvalued ON sample(content_key) WHERE value IS NULL")
             }
         }
         return migrator

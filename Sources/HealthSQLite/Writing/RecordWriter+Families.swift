@@ -41,7 +41,7 @@ extension RecordWriter {
                 throw SampleIdentityError(uuid: given, type: sample.type)
             }
         }
-        if sample.givenUUID == nil, mayHaveTwin(sample), try storedAnchor(of: sample, key: key) != nil { return nil }
+        if sample.givenUUID == nil, try mayHaveTwin(sample), try storedAnchor(of: sample, key: key) != nil { return nil }
         let ids = try withUnsafePointer(to: sample) { try self.ids(of: $0) }
         let anchor = nextAnchor
         try sampleRows.begin(rows: 1)
@@ -50,7 +50,7 @@ extension RecordWriter {
         }
         guard sampleRows.changes == 1 else { return nil }
         nextAnchor += 1
-        if samplesKeyedByTypeAndStart, !sample.start.isWholeMillisecond { try markFractional(sample.type, id: ids.type) }
+        if samplesKeyedByTypeAndStart { try noteNearSecond(sample, typeID: ids.type) }
         stored(typeID: ids.type, duration: sample.end.timeIntervalSince(sample.start))
         try writeMetadata(sample.metadata, owner: .sample, id: anchor)
         try writeBeats(sample.beats ?? [], anchor: anchor)
@@ -88,20 +88,42 @@ extension RecordWriter {
     }
 
     /// Whether `sample` must be looked for before it is written, in v6's layout: its unique
-    /// index compares exact starts, and its key only the millisecond. A start within a
-    /// millisecond (HealthKit's dates, not an export's) could otherwise be stored twice, and
-    /// so could a copy of such a sample sent back with its start rounded.
-    func mayHaveTwin(_ sample: Sample) -> Bool {
-        samplesKeyedByTypeAndStart
-            && (!sample.start.isWholeMillisecond
-                || (!fractionalTypes.isEmpty && fractionalTypes.contains(sample.type.identifier)))
+    /// index compares exact starts, and its key the start's millisecond only. So a sample
+    /// whose start is not a whole second (HealthKit's dates, never an export's) is looked
+    /// for, and so is one at a whole second where a sample of its type within that second's
+    /// millisecond is stored (`sample_near_second`). Two copies of a record then meet
+    /// whichever comes first; every export's samples still take a batch's one statement.
+    func mayHaveTwin(_ sample: Sample) throws -> Bool {
+        guard samplesKeyedByTypeAndStart else { return false }
+        let start = sample.start.timeIntervalSince1970
+        guard start.rounded(.down) == start else { return true }
+        if nearSeconds == nil {
+            var read: [String: Set<Int64>] = [:]
+            for row in try Row.fetchAll(
+                db,
+                sql: "SELECT t.identifier, n.second FROM sample_near_second n JOIN sample_type t ON t.id = n.type_id")
+            {
+                read[row[0], default: []].insert(row[1])
+            }
+            nearSeconds = read
+        }
+        guard let table = nearSeconds, !table.isEmpty, let seconds = table[sample.type.identifier],
+            let second = Int64(exactly: start)
+        else { return false }
+        return seconds.contains(second)
     }
 
-    /// Notes that `type` holds a sample whose start is not a whole millisecond.
-    func markFractional(_ type: SampleType, id: Int64) throws {
-        guard !fractionalTypes.contains(type.identifier) else { return }
-        try db.execute(sql: "UPDATE sample_type SET fractional = 1 WHERE id = ?", arguments: [id])
-        fractionalTypes.insert(type.identifier)
+    /// Records the second of a sample just stored whose start is within its key's
+    /// millisecond of a whole second, but not on it (``mayHaveTwin(_:)``).
+    func noteNearSecond(_ sample: Sample, typeID: Int64) throws {
+        let start = sample.start.timeIntervalSince1970
+        guard start.rounded(.down) != start, let millisecond = Int64(roundingSaturating: start * 1000),
+            millisecond % 1000 == 0
+        else { return }
+        let second = millisecond / 1000
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO sample_near_second (type_id, second) VALUES (?, ?)", arguments: [typeID, second])
+        if nearSeconds != nil { nearSeconds?[sample.type.identifier, default: []].insert(second) }
     }
 
     /// What writing an activity summary did.
@@ -225,14 +247,5 @@ extension RecordWriter {
                 run.finishedAt.timeIntervalSince1970, run.locale, run.exportDate?.timeIntervalSince1970,
                 run.exportVersion, run.bytes, run.recordsRead, run.recordsAdded, run.duplicates, run.contentHash,
             ])
-    }
-}
-
-extension Date {
-    /// Whether the instant is a whole number of milliseconds since 1970 (an export's dates are
-    /// whole seconds).
-    var isWholeMillisecond: Bool {
-        let milliseconds = timeIntervalSince1970 * 1000
-        return milliseconds.rounded() == milliseconds
     }
 }

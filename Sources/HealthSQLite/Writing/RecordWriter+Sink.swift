@@ -67,7 +67,7 @@ extension RecordWriter: HealthRecordSink {
                         continue
                     }
                     // A sample that may have a stored twin is looked for first (mayHaveTwin).
-                    if mayHaveTwin(samples[sample]) {
+                    if try mayHaveTwin(samples[sample]) {
                         try write(.sample(samples[sample]), key: keys[index])
                         sample += 1
                         index += 1
@@ -75,7 +75,7 @@ extension RecordWriter: HealthRecordSink {
                     }
                     var end = index + 1
                     while end < batch.count, end - index < sampleRows.maxRows, batch.isSample[end],
-                        !mayHaveTwin(samples[sample + end - index])
+                        try !mayHaveTwin(samples[sample + end - index])
                     {
                         end += 1
                     }

@@ -40,9 +40,9 @@ public final class RecordWriter {
     /// Stored type ids by their types' tags, for finding a sample by a derived UUID; built
     /// when first needed, forgotten when a type is added.
     var typeIDsByTag: [UInt64: [Int64]]?
-    /// In v6's layout, the types with a sample whose start is not a whole millisecond
-    /// (`sample_type.fractional`): see ``mayHaveTwin(_:)``.
-    var fractionalTypes: Set<String> = []
+    /// In v6's layout, `sample_near_second` by type identifier (``mayHaveTwin(_:)``), read
+    /// when first needed.
+    var nearSeconds: [String: Set<Int64>]?
 
     /// Records added and skipped as duplicates, per family.
     public private(set) var added: [HealthRecord.Family: Int] = [:]
@@ -89,9 +89,6 @@ public final class RecordWriter {
             samplesKeyedByTypeAndStart
                 ? "SELECT anchor FROM sample WHERE type_id = ? AND start BETWEEN ? AND ? AND content_key = ?"
                 : "SELECT anchor FROM sample WHERE content_key = ?")
-        if samplesKeyedByTypeAndStart {
-            fractionalTypes = Set(try String.fetchAll(db, sql: "SELECT identifier FROM sample_type WHERE fractional = 1"))
-        }
         metadataRows = MultiRowInsert(
             db, head: "INSERT INTO metadata (owner_kind, owner, position, key, value) VALUES", row: "(?,?,?,?,?)",
             maxRows: 64)
