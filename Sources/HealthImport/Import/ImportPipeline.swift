@@ -14,7 +14,8 @@ enum ImportPipeline {
         _ reader: AppleExportReader, into sink: Sink, batchSize: Int,
         written: (_ bytes: Int64, _ records: Int) -> Void = { _, _ in }
     ) throws -> ExportReading {
-        let job = ReadJob<Sink.PreparedBatch>(reader: reader, batchSize: batchSize, prepare: Sink.prepare)
+        let job = ReadJob<Sink.PreparedBatch>(
+            reader: reader, batchSize: batchSize, prepare: Sink.prepare, writerPrepares: true)
         let done = DispatchSemaphore(value: 0)
         job.start { done.signal() }
         do {
@@ -42,7 +43,8 @@ extension ImportPipeline {
         _ reader: AppleExportReader, batchSize: Int, prepare: @escaping ([HealthRecord]) -> Batch,
         write: (Batch) async throws -> Void, written: (_ bytes: Int64, _ records: Int) -> Void = { _, _ in }
     ) async throws -> ExportReading {
-        let job = ReadJob<Batch>(reader: reader, batchSize: batchSize, prepare: prepare)
+        // The writer here is async code: it never prepares (CPU work on the cooperative pool).
+        let job = ReadJob<Batch>(reader: reader, batchSize: batchSize, prepare: prepare, writerPrepares: false)
         let (ended, end) = AsyncStream<Void>.makeStream()
         job.start { end.finish() }
         do {
@@ -94,13 +96,18 @@ private final class ReadJob<Batch: Sendable>: @unchecked Sendable {
     let reader: AppleExportReader
     let batchSize: Int
     let prepare: ([HealthRecord]) -> Batch
+    /// Whether a batch read while the writer waits goes over as read.
+    let writerPrepares: Bool
     let channel = RecordChannel<HandedBatch<Batch>>()
     private(set) var reading: ExportReading?
 
-    init(reader: AppleExportReader, batchSize: Int, prepare: @escaping ([HealthRecord]) -> Batch) {
+    init(
+        reader: AppleExportReader, batchSize: Int, prepare: @escaping ([HealthRecord]) -> Batch, writerPrepares: Bool
+    ) {
         self.reader = reader
         self.batchSize = batchSize
         self.prepare = prepare
+        self.writerPrepares = writerPrepares
     }
 
     /// Starts ``run()`` on a thread of its own (a roomy stack for the parser); `ended` is
@@ -139,8 +146,9 @@ private final class ReadJob<Batch: Sendable>: @unchecked Sendable {
 
     func run() {
         do {
-            reading = try reader.read(batchSize: batchSize) { [channel, prepare] batch, bytesRead in
-                let handed: HandedBatch<Batch> = channel.isEmpty ? .read(batch) : .prepared(prepare(batch))
+            reading = try reader.read(batchSize: batchSize) { [channel, prepare, writerPrepares] batch, bytesRead in
+                let handed: HandedBatch<Batch> =
+                    writerPrepares && channel.isEmpty ? .read(batch) : .prepared(prepare(batch))
                 try channel.send(handed, records: batch.count, bytesRead: bytesRead)
                 channel.freeWritten()
             }
