@@ -41,6 +41,20 @@ import Testing
         }
     }
 
+    /// A store at `path` migrated only to v5 (a store made before the one index), written
+    /// by `body` in one transaction, then closed.
+    static func writtenAtV5<T>(_ path: String, _ body: (RecordWriter, Database) throws -> T) throws -> T {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try HealthDatabase.migrator.migrate(queue, upTo: "v5")
+        return try queue.write { db in
+            let writer = try RecordWriter(db: db)
+            let result = try body(writer, db)
+            try writer.finish()
+            return result
+        }
+    }
+
     /// Fails before v6: a new store had `sqlite_autoindex_sample_1` (the key) and
     /// `sample_type_start`.
     @Test func aNewStoreHasOneIndexForTypeStartAndKey() throws {
@@ -58,15 +72,10 @@ import Testing
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("old.sqlite").path
-        let queue = try DatabaseQueue(path: path)
-        try HealthDatabase.migrator.migrate(queue, upTo: "v5")
-        try queue.write { db in
-            let writer = try RecordWriter(db: db)
+        try Self.writtenAtV5(path) { writer, _ in
             #expect(!writer.samplesKeyedByTypeAndStart)
             for record in Self.records.prefix(1) { try writer.write(record) }
-            try writer.finish()
         }
-        try queue.close()
         let database = try HealthDatabase(path: path)
         #expect(try Self.indexes(path) == ["sample_type_start", "sample_uuid", "sqlite_autoindex_sample_1"])
         try Self.checkIdentity(database, alreadyStored: 1)
@@ -78,17 +87,12 @@ import Testing
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("emptied.sqlite").path
-        let queue = try DatabaseQueue(path: path)
-        try HealthDatabase.migrator.migrate(queue, upTo: "v5")
-        let tombstone = try queue.write { db -> Int64 in
-            let writer = try RecordWriter(db: db)
+        let tombstone = try Self.writtenAtV5(path) { writer, db -> Int64 in
             for record in Self.records { try writer.write(record) }
             let report = try writer.delete(uuids: Self.records.compactMap(\.uuid))
             #expect(report.unknown.isEmpty)
-            try writer.finish()
             return try Int64.fetchOne(db, sql: "SELECT max(anchor) FROM tombstone") ?? 0
         }
-        try queue.close()
         #expect(tombstone > 0)
         let database = try HealthDatabase(path: path)
         #expect(try Self.indexes(path) == ["sample_key_unvalued", "sample_type_start_key", "sample_uuid"])
