@@ -142,6 +142,23 @@ import Testing
     /// The per-user lock itself: writers share it; a deletion waits for the writers inside,
     /// holds back the writers that come after it (not other users' writers), and two
     /// deletions of one user take turns.
+    /// The seam's wait answers for an arrival it only sees after its deadline: on 2 cores
+    /// the other tests can hold the pool past the deadline (CI, stop 55).
+    @Test func h1_anArrivalSeenOnlyAfterTheDeadlineCounts() async {
+        let arrived = Pause()
+        await arrived.release()
+        await arrived.arrive()
+        #expect(await arrived.waitForArrival(seconds: 0))
+
+        let ready = Pause()
+        await ready.release()
+        let task = Task { await ready.arrive() }
+        #expect(await ready.waitForArrival(seconds: 0))
+        await task.value
+
+        #expect(await Pause().waitForArrival(seconds: 0) == false)
+    }
+
     @Test func h1_writersShareTheLockAndADeletionHoldsItAlone() async throws {
         let locks = UserLocks()
         let log = LockEvents()
