@@ -24,6 +24,10 @@ public final class HealthDatabase: Sendable {
         public var commitPollInterval: TimeInterval = 0.05
         /// How long a statement waits for another process's transaction, in seconds.
         public var busyTimeout: TimeInterval = 10
+        /// The file is a new store that no other connection will open until it is moved into
+        /// place (``PrivateStoreBuild``): an import writes it without a rollback journal and
+        /// without syncs, each page once, since a failed build is deleted whole.
+        public var isPrivateBuild = false
 
         public init() {}
     }
@@ -39,10 +43,13 @@ public final class HealthDatabase: Sendable {
     /// thread hand-offs and the p99 of a daily read doubled); each holds two descriptors,
     /// which the server's limit of open stores counts.
     let pointReads: PointReads
+    /// ``Configuration/isPrivateBuild``.
+    let isPrivateBuild: Bool
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         self.path = path
+        isPrivateBuild = configuration.isPrivateBuild
         var config = GRDB.Configuration()
         config.readonly = configuration.readOnly
         // Other processes write the same file (an import, `healthpipe log`, a sync reading
@@ -66,6 +73,16 @@ public final class HealthDatabase: Sendable {
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             try HealthDatabase.migrator.migrate(pool)
         }
+    }
+
+    /// Closes every connection to the file (waiting for reads under way); any later use of
+    /// this database fails. The last connection to close writes WAL mode's log into the file.
+    public func close() throws {
+        pointReads.close()
+        // Readers first: the pool closes its writer first, and a reader closing last cannot
+        // write the log into the file.
+        pool.releaseMemory()
+        try pool.close()
     }
 
     /// The query API over this database.
@@ -155,13 +172,24 @@ public final class HealthDatabase: Sendable {
     /// inserted into those tables in this very transaction, and an import deletes no parent
     /// row, so the checks cannot fail; `PRAGMA foreign_key_check` after an import proves it
     /// in the tests. The pragma is a no-op inside a transaction, hence one of our own.
+    ///
+    /// In a private build (``Configuration/isPrivateBuild``) the transaction has no journal:
+    /// in WAL mode every page is written twice, to the log and then to the file, and the
+    /// log's checkpoint at the commit alone took 0.1 s of a 150 MB export's 0.6 s in SQLite
+    /// (docs/store.md §A new store). The store is in WAL mode again afterwards.
     public func importWrite<T>(_ body: (RecordWriter) throws -> T) throws -> T {
-        try pool.writeWithoutTransaction { db in
+        // Leaving WAL mode needs the only connection to the file: readers the pool opened
+        // (to recognise the export) are closed first.
+        if isPrivateBuild { pool.releaseMemory() }
+        return try pool.writeWithoutTransaction { db in
             let kept = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2_000
             let keptForeignKeys = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? true
             try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB); PRAGMA foreign_keys = OFF")
+            let unjournaled = try isPrivateBuild && String.fetchOne(db, sql: "PRAGMA journal_mode = OFF") == "off"
+            if unjournaled { try db.execute(sql: "PRAGMA synchronous = OFF") }
             defer {
                 try? db.execute(sql: "PRAGMA cache_size = \(kept); PRAGMA foreign_keys = \(keptForeignKeys ? "ON" : "OFF")")
+                if unjournaled { try? db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL") }
             }
             var result: T?
             try db.inTransaction {

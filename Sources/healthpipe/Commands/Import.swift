@@ -25,11 +25,13 @@ struct Import: AsyncParsableCommand {
         var options = HealthImporter.Options()
         options.force = force
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
+        let interruption = Interruption()
+        interruption.install(progress)
         let summary: ImportSummary
         // Where the store's data lies afterwards: each kind's first and last day.
         let spans: [SampleTypeSpan]
         do {
-            (summary, spans) = try await storage.withStore(creating: true) { opened in
+            (summary, spans) = try await storage.withStore(creating: true, building: true) { opened in
                 let summary = try await opened.importExport(path: path, options: options) { progress.show($0) }
                 // A server serving this store computes the days again before it answers them.
                 if summary.totalAdded + summary.totalUpdated > 0 {
@@ -42,9 +44,35 @@ struct Import: AsyncParsableCommand {
             printError("error: \(error)")
             printError("Nothing was imported: the store is unchanged.")
             throw ExitCode(2)
+        } catch let error as PrivateStoreBuild.Failure {
+            progress.clear()
+            printError("error: \(error)")
+            throw ExitCode(2)
         }
         progress.clear()
         print(ImportReport.render(summary, spans: spans))
+    }
+}
+
+/// SIGINT and SIGTERM during an import: a new store's private build is removed before the
+/// process ends (an existing store's transaction is simply never committed).
+final class Interruption: Sendable {
+    /// Kept for as long as the signal is: a source released stops delivering.
+    private let sources = Locked<[any DispatchSourceSignal]>([])
+
+    func install(_ progress: ProgressLine) {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                PrivateStoreBuild.removeBuildsInProgress()
+                progress.clear()
+                printError("\nInterrupted: nothing was imported.")
+                exit(130)
+            }
+            source.resume()
+            sources.withLock { $0.append(source) }
+        }
     }
 }
 

@@ -37,10 +37,27 @@ struct StoreOptions: ParsableArguments {
     /// says so once it has written, or removes it again when it fails — and may start a
     /// PostgreSQL user with no samples; otherwise a missing file, or a user unknown (no
     /// server's row, or no samples without a server), is an error that says so (a mistyped
-    /// path or id is never an empty store).
-    func withStore<T>(creating: Bool = false, _ body: (any UserHealthStore) async throws -> T) async throws -> T {
+    /// path or id is never an empty store). `building`: a missing SQLite file is written
+    /// privately beside its path and moved there when `body` succeeds (``PrivateStoreBuild``:
+    /// an import writes it without a journal).
+    func withStore<T>(
+        creating: Bool = false, building: Bool = false, _ body: (any UserHealthStore) async throws -> T
+    ) async throws -> T {
         guard let url, let user else {
             let existed = FileManager.default.fileExists(atPath: file.path)
+            if creating, building, !existed {
+                let result = try await PrivateStoreBuild.run(at: file.path) { [file] path, configuration in
+                    do {
+                        return try HealthDatabase(path: path, configuration: configuration)
+                    } catch {
+                        throw StoreOpening.explained(error, path: file.path)
+                    }
+                } body: {
+                    try await body($0)
+                }
+                printError("Created a new store at \(file.path).")
+                return result
+            }
             let database = try creating ? StoreOpening.open(file.path) : file.open()
             do {
                 let result = try await body(database)
