@@ -20,6 +20,8 @@
  *   NO_TYPE_INDEX=1 /tmp/sqlite-floor ...                  # without sample_type_start
  *   ONE_INDEX=1 /tmp/sqlite-floor ...                      # a new store's layout since v6: one
  *                                                          # UNIQUE (type_id, start, content_key)
+ *   JOURNAL=WAL /tmp/sqlite-floor ...                      # in WAL mode (default: no journal,
+ *                                                          # as an import into a new store)
  * `interleaved` alternates two types row by row, as the generated export alternates active
  * energy and distance: half the rows land in the middle of both indexes instead of at their
  * end, and the same rows cost SQLite 22-30 % more (2026-11-27, inserts + commit: 0.71-0.73 ->
@@ -84,7 +86,7 @@ int main(int argc, char **argv) {
     sqlite3_open(argv[1], &db);
     const int oneIndex = getenv("ONE_INDEX") != 0;
     sqlite3_exec(db,
-        "PRAGMA page_size=8192; PRAGMA cache_size=-16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+        "PRAGMA page_size=8192; PRAGMA cache_size=-16384;"
         "CREATE TABLE sample (anchor INTEGER PRIMARY KEY AUTOINCREMENT, type_id INTEGER NOT NULL,"
         " start REAL NOT NULL, end REAL NOT NULL, utc_offset INTEGER, time_zone TEXT, value REAL, value_text TEXT,"
         " unit TEXT, source_id INTEGER NOT NULL, device_id INTEGER, creation_date REAL, import_id INTEGER,"
@@ -98,6 +100,11 @@ int main(int argc, char **argv) {
         sqlite3_exec(db, "CREATE UNIQUE INDEX sample_key ON sample(content_key);", 0, 0, 0);
         if (!getenv("NO_TYPE_INDEX")) sqlite3_exec(db, "CREATE INDEX sample_type_start ON sample(type_id, start);", 0, 0, 0);
     }
+    /* An import into a new store writes it without a journal (PrivateStoreBuild); JOURNAL=WAL
+       measures a store's own journal, as every import did before 2026-11-27. */
+    const int wal = getenv("JOURNAL") && strcmp(getenv("JOURNAL"), "WAL") == 0;
+    sqlite3_exec(db, wal ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                         : "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;", 0, 0, 0);
     if (uuidMode) sqlite3_exec(db, "ALTER TABLE sample ADD COLUMN uuid BLOB; CREATE UNIQUE INDEX sample_uuid ON sample(uuid);", 0, 0, 0);
     sqlite3_stmt *samples = prepare(db,
         uuidMode ? "INSERT OR IGNORE INTO sample (anchor, type_id, start, end, utc_offset, time_zone, value, value_text,"

@@ -23,8 +23,8 @@ extension InsertFloor {
     /// that cost out of the import's overhead.
     ///
     /// The tables and indexes are created from the store's own schema in a new file at
-    /// `path` (replaced, and removed afterwards), with the store's page size, cache and
-    /// journal. Each table's rows are read a chunk at a time, untimed — `sample` in anchor
+    /// `path` (replaced, and removed afterwards), with the page size and cache of an import
+    /// into a new store, and as it, without a journal (``PrivateStoreBuild``). Each table's rows are read a chunk at a time, untimed — `sample` in anchor
     /// order, the import's order; the detail tables in key order, which is at most as dear —
     /// then written as many rows per statement as the importer writes (`INSERT OR IGNORE`
     /// where it ignores duplicates). All samples go first, then the detail tables; the import
@@ -46,7 +46,7 @@ extension InsertFloor {
             into,
             """
             PRAGMA page_size=8192; PRAGMA cache_size=-\(HealthDatabase.importCacheKiB);
-            PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;
+            PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
             """)
         let names = replayedTables.map { "'\($0.name)'" }.joined(separator: ",")
         try query(

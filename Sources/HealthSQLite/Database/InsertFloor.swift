@@ -9,8 +9,9 @@ import GRDBSQLite
 /// unique (type, start, key) index of a new store) and `details` rows shaped like `metadata`
 /// (a five-column `WITHOUT ROWID` table, which is what metadata, beats, route points and
 /// correlation links each are), 32 rows per `INSERT` as the importer does, into a new
-/// file with the store's page size, cache and journal, in one transaction. The same
-/// program in C is `scripts/sqlite-floor.c`.
+/// file with the page size and cache of an import into a new store, and as it, without a
+/// journal (``PrivateStoreBuild``), in one transaction. The same program in C is
+/// `scripts/sqlite-floor.c` (`JOURNAL=WAL` for a store's journal).
 public enum InsertFloor {
     /// How long the inserts and the commit took.
     public struct Timing: Sendable {
@@ -36,7 +37,7 @@ public enum InsertFloor {
         try execute(
             db,
             """
-            PRAGMA page_size=8192; PRAGMA cache_size=-\(HealthDatabase.importCacheKiB); PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;
+            PRAGMA page_size=8192; PRAGMA cache_size=-\(HealthDatabase.importCacheKiB); PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
             CREATE TABLE sample (anchor INTEGER PRIMARY KEY AUTOINCREMENT, type_id INTEGER NOT NULL,
              start REAL NOT NULL, end REAL NOT NULL, utc_offset INTEGER, time_zone TEXT, value REAL,
              value_text TEXT, unit TEXT, source_id INTEGER NOT NULL, device_id INTEGER, creation_date REAL,
