@@ -27,7 +27,7 @@ struct Import: AsyncParsableCommand {
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         let interruption = Interruption()
         interruption.install(progress)
-        let summary: ImportSummary
+        var summary: ImportSummary
         // Where the store's data lies afterwards: each kind's first and last day.
         let spans: [SampleTypeSpan]
         do {
@@ -50,6 +50,8 @@ struct Import: AsyncParsableCommand {
             throw ExitCode(2)
         }
         progress.clear()
+        // A new store was built under a private name and then moved to its own.
+        if storage.url == nil { summary.databasePath = storage.file.path }
         print(ImportReport.render(summary, spans: spans))
     }
 }

@@ -38,9 +38,23 @@ import Testing
         #expect(run.err.contains("Nothing was imported: the store is unchanged."), "\(run.err)")
         #expect(!run.err.contains("Created a new store"), "\(run.err)")
         for suffix in ["", "-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: store + suffix)) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["export.xml"])
         let empty = try CommandLine33.run(["export", "csv", "--metrics", "", "--db", store])
         #expect(empty.status == 64)
         #expect(empty.err.contains("--metrics must name at least one metric"), "\(empty.err)")
+    }
+
+    /// A new store is built under a private name beside its path (docs/store.md §A new
+    /// store): the summary named that file as the store, not the path it was moved to.
+    @Test func aNewStoreIsNamedByItsPath() throws {
+        let folder = try CommandLine33.temporaryFolder("new-store")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = folder + "/health.sqlite"
+        let run = try CommandLine33.run(["import", I33EdgesCommandTests.fixture, "--db", store])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.hasSuffix("Store: \(store)\n"), "\(run.out)")
+        #expect(!run.out.contains(".building-"), "\(run.out)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["health.sqlite"])
     }
 
     @Test func dbAndPostgresTogetherAreRefused() throws {
