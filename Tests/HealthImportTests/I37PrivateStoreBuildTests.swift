@@ -129,17 +129,38 @@ import Testing
             ".health.sqlite.building-\(gone)-1a", ".health.sqlite.building-\(gone)-1a-wal",
             ".health.sqlite.building-\(gone)-2b", ".health.sqlite.building-\(getpid())-3c",
             ".other.sqlite.building-\(gone)-4d",
+            // Names this type does not give, though they start alike (attack on the cleanup):
+            // another store's live build, a signed pid, a capital hex digit.
+            ".health.sqlite.building-\(gone)-5e.building-\(getpid())-6f", ".health.sqlite.building-+\(gone)-7a",
+            ".health.sqlite.building-\(gone)-8B",
         ]
         for name in names {
             try Data("x".utf8).write(to: folder.appendingPathComponent(name))
         }
         let minutesAgo = Date().addingTimeInterval(-120)
-        for name in [names[0], names[3], names[4]] {
+        for name in [names[0], names[3], names[4], names[5], names[6], names[7]] {
             try FileManager.default.setAttributes(
                 [.modificationDate: minutesAgo], ofItemAtPath: folder.appendingPathComponent(name).path)
         }
         PrivateStoreBuild.removeAbandoned(beside: folder.appendingPathComponent("health.sqlite").path)
-        #expect(try Self.leftovers(folder) == [names[2], names[3], names[4]].sorted())
+        #expect(try Self.leftovers(folder) == [names[2], names[3], names[4], names[5], names[6], names[7]].sorted())
+    }
+
+    /// Paths a private build cannot stand in for: the caller creates those in place.
+    @Test func onlyAMissingPlainNameIsBuiltPrivately() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("health.sqlite").path
+        #expect(PrivateStoreBuild.canBuild(at: missing))
+        #expect(PrivateStoreBuild.canBuild(at: folder.appendingPathComponent("new/health.sqlite").path))
+        #expect(!PrivateStoreBuild.canBuild(at: missing + "/"))
+        let dangling = folder.appendingPathComponent("link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: missing)
+        #expect(!PrivateStoreBuild.canBuild(at: dangling))
+        _ = FileManager.default.createFile(atPath: missing, contents: Data())
+        #expect(!PrivateStoreBuild.canBuild(at: missing))
+        #expect(PrivateStoreBuild.canBuild(at: folder.appendingPathComponent(String(repeating: "a", count: 220)).path))
+        #expect(!PrivateStoreBuild.canBuild(at: folder.appendingPathComponent(String(repeating: "a", count: 240)).path))
     }
 }
 

@@ -189,12 +189,24 @@ public final class HealthDatabase: Sendable {
             if unjournaled { try db.execute(sql: "PRAGMA synchronous = OFF") }
             defer {
                 try? db.execute(sql: "PRAGMA cache_size = \(kept); PRAGMA foreign_keys = \(keptForeignKeys ? "ON" : "OFF")")
-                if unjournaled { try? db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL") }
             }
             var result: T?
-            try db.inTransaction {
-                result = try Self.run(body, in: db, observers: observers, watcher: watcher)
-                return .commit
+            do {
+                try db.inTransaction {
+                    result = try Self.run(body, in: db, observers: observers, watcher: watcher)
+                    return .commit
+                }
+            } catch {
+                // The build is deleted; its mode no longer matters.
+                if unjournaled { try? db.execute(sql: "PRAGMA journal_mode = WAL") }
+                throw error
+            }
+            // A store moved into place in any other mode would be read without WAL's snapshots.
+            if unjournaled {
+                guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                    throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the new store did not return to WAL mode")
+                }
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
             return result!
         }

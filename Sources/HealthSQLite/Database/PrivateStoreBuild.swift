@@ -41,10 +41,21 @@ public enum PrivateStoreBuild {
         }
     }
 
+    /// Whether a new store at `path` can be built privately: `path` names no file, not even
+    /// a symbolic link (a link's target is where the store goes, and `link` would fail on
+    /// the link itself), does not end in `/`, and its name leaves room in the file system's
+    /// 255 bytes for the private name's suffix. Otherwise the caller creates the store in
+    /// place, as any other write does.
+    public static func canBuild(at path: String) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == -1, errno == ENOENT, !path.hasSuffix("/") else { return false }
+        return prefix(of: URL(fileURLWithPath: path).lastPathComponent).utf8.count + 10 + 1 + 8 <= 255
+    }
+
     /// Runs `body` with a new store opened by `open` (given the private file's path and a
     /// configuration marked as a private build), closes it, and moves it to `path`, which
-    /// must not exist. When `body` or the move fails, the private file is removed and the
-    /// error rethrown.
+    /// must not exist (``canBuild(at:)``). When `body` or the move fails, the private file
+    /// is removed and the error rethrown.
     public static func run<T>(
         at path: String,
         open: (_ path: String, _ configuration: HealthDatabase.Configuration) throws -> HealthDatabase,
@@ -53,7 +64,9 @@ public enum PrivateStoreBuild {
         removeAbandoned(beside: path)
         let building = buildingPath(for: path)
         inProgress.withLock { _ = $0.insert(building) }
-        defer { inProgress.withLock { _ = $0.remove(building) } }
+        // Out of the set before the move: from then on a signal must not remove it, nor
+        // claim that nothing was stored (a build a signal leaves is removed as abandoned).
+        let moving = { inProgress.withLock { _ = $0.remove(building) } }
         do {
             var configuration = HealthDatabase.Configuration()
             configuration.isPrivateBuild = true
@@ -66,21 +79,29 @@ public enum PrivateStoreBuild {
                 throw error
             }
             try database.close()
+            moving()
             try moveIntoPlace(building, to: path)
             return result
         } catch {
+            moving()
             remove(building)
             throw error
         }
     }
 
-    /// The private files of this process's builds under way.
+    /// The private files of this process's builds under way (until they are moved).
     private static let inProgress = Locked(Set<String>())
 
-    /// Removes the private files of this process's builds under way: for a process about to
-    /// end at a signal, whose builds will never be moved into place.
-    public static func removeBuildsInProgress() {
-        for building in inProgress.withLock({ $0 }) { remove(building) }
+    /// Removes the private files of this process's builds under way, for a process about to
+    /// end at a signal; how many there were (a build being moved into place is not one).
+    @discardableResult
+    public static func removeBuildsInProgress() -> Int {
+        let buildings = inProgress.withLock { buildings in
+            defer { buildings = [] }
+            return buildings
+        }
+        for building in buildings { remove(building) }
+        return buildings.count
     }
 
     /// `.NAME.building-PID-RANDOM` beside `path`.
@@ -95,15 +116,20 @@ public enum PrivateStoreBuild {
 
     /// Removes private builds of this store whose process is gone (on this machine) and
     /// which have not changed for a minute (a build on another machine sharing the folder
-    /// keeps writing its file).
-    static func removeAbandoned(beside path: String, now: Date = Date()) {
+    /// keeps writing its file). Every build runs it, and so does every import into an
+    /// existing store: a build a process left as it was killed is otherwise never looked
+    /// for once the store it stood for exists. Only names this type gives are candidates
+    /// (`PID-RANDOM` after the prefix, decimal and hexadecimal).
+    public static func removeAbandoned(beside path: String, now: Date = Date()) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
         let prefix = prefix(of: url.lastPathComponent)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        for name in names where name.hasPrefix(prefix) && !name.hasSuffix("-wal") && !name.hasSuffix("-shm") {
-            let rest = name.dropFirst(prefix.count)
-            guard let pid = rest.split(separator: "-").first.flatMap({ pid_t($0) }), kill(pid, 0) == -1, errno == ESRCH
+        for name in names where name.hasPrefix(prefix) {
+            let parts = name.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, (1...10).contains(parts[0].count), parts[0].allSatisfy(\.isASCIIDigit),
+                (1...8).contains(parts[1].count), parts[1].allSatisfy(\.isHexDigitLowercase),
+                let pid = pid_t(parts[0]), pid > 0, kill(pid, 0) == -1, errno == ESRCH
             else { continue }
             let file = folder.appendingPathComponent(name).path
             let changed = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate]) as? Date
@@ -127,6 +153,8 @@ public enum PrivateStoreBuild {
             unlink(building)
         } else if errno == EEXIST {
             throw Failure.storeAppeared(path: path)
+        } else if errno != EPERM && errno != EOPNOTSUPP && errno != ENOTSUP && errno != ENOSYS {
+            throw Failure.cannotMove(path: path, reason: String(cString: strerror(errno)))
         } else {
             // A file system without hard links (some network and FAT ones): check, then rename.
             guard !FileManager.default.fileExists(atPath: path) else { throw Failure.storeAppeared(path: path) }
@@ -152,4 +180,9 @@ public enum PrivateStoreBuild {
     static func remove(_ building: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(building + suffix) }
     }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    fileprivate var isHexDigitLowercase: Bool { isASCIIDigit || ("a"..."f").contains(self) }
 }

@@ -57,7 +57,7 @@ struct Import: AsyncParsableCommand {
 }
 
 /// SIGINT and SIGTERM during an import: a new store's private build is removed before the
-/// process ends (an existing store's transaction is simply never committed).
+/// process ends (an existing store's transaction is never committed, unless it already was).
 final class Interruption: Sendable {
     /// Kept for as long as the signal is: a source released stops delivering.
     private let sources = Locked<[any DispatchSourceSignal]>([])
@@ -67,9 +67,10 @@ final class Interruption: Sendable {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                PrivateStoreBuild.removeBuildsInProgress()
+                let removed = PrivateStoreBuild.removeBuildsInProgress()
                 progress.clear()
-                printError("\nInterrupted: nothing was imported.")
+                // Into an existing store the import may have committed a moment ago: no claim.
+                printError(removed > 0 ? "\nInterrupted: nothing was imported; the new store was not created." : "\nInterrupted.")
                 exit(130)
             }
             source.resume()

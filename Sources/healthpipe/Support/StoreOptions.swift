@@ -45,7 +45,8 @@ struct StoreOptions: ParsableArguments {
     ) async throws -> T {
         guard let url, let user else {
             let existed = FileManager.default.fileExists(atPath: file.path)
-            if creating, building, !existed {
+            if building { PrivateStoreBuild.removeAbandoned(beside: file.path) }
+            if creating, building, !existed, PrivateStoreBuild.canBuild(at: file.path) {
                 let result = try await PrivateStoreBuild.run(at: file.path) { [file] path, configuration in
                     do {
                         return try HealthDatabase(path: path, configuration: configuration)

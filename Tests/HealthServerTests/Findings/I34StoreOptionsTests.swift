@@ -57,6 +57,29 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["health.sqlite"])
     }
 
+    /// Found attacking the private build: one a killed import left was never removed once
+    /// the store existed (only a build looked for them); a dangling link as `--db` failed
+    /// after the whole import ("a store appeared"), where it used to create the link's target.
+    @Test func anAbandonedBuildGoesAndALinkIsFollowed() throws {
+        let folder = try CommandLine33.temporaryFolder("abandoned")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = folder + "/health.sqlite"
+        #expect(try CommandLine33.run(["import", I33EdgesCommandTests.fixture, "--db", store, "--quiet"]).status == 0)
+        let left = folder + "/.health.sqlite.building-4194305-ab12"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: left))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-120)], ofItemAtPath: left)
+        let again = try CommandLine33.run(["import", I33EdgesCommandTests.fixture, "--db", store, "--quiet"])
+        #expect(again.status == 0, "\(again.err)")
+        #expect(!FileManager.default.fileExists(atPath: left))
+
+        let link = folder + "/link.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder + "/target.sqlite")
+        let linked = try CommandLine33.run(["import", I33EdgesCommandTests.fixture, "--db", link, "--quiet"])
+        #expect(linked.status == 0, "\(linked.err)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/target.sqlite"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == folder + "/target.sqlite")
+    }
+
     @Test func dbAndPostgresTogetherAreRefused() throws {
         let run = try CommandLine33.run(["days", "--db", "/nonexistent/health.sqlite", "--postgres", Self.url, "--user", "u"])
         #expect(run.status == 64)
