@@ -24,8 +24,9 @@ extension InsertFloor {
     ///
     /// The tables and indexes are created from the store's own schema in a new file at
     /// `path` (replaced, and removed afterwards), with the page size and cache of an import
-    /// into a new store, and as it, without a journal (``PrivateStoreBuild``). Each table's rows are read a chunk at a time, untimed — `sample` in anchor
-    /// order, the import's order; the detail tables in key order, which is at most as dear —
+    /// into a new store, and as it, without a journal (``PrivateStoreBuild``). Each table's
+    /// rows are read a chunk at a time, untimed — `sample` in anchor order, the import's
+    /// order; the detail tables in key order, which is at most as dear —
     /// then written as many rows per statement as the importer writes (`INSERT OR IGNORE`
     /// where it ignores duplicates). All samples go first, then the detail tables; the import
     /// interleaves them, and tries the duplicates it ignores. Both make this floor lower,

@@ -13,14 +13,16 @@ import HealthCore
 /// whose process is killed, leaves nothing at the path.
 ///
 /// The private file is `.NAME.building-PID-RANDOM` in the store's folder (a rename is atomic
-/// within one file system only). One left by a killed process is removed by the next build
-/// of the same store once that process is gone and the file has not changed for a minute.
+/// within one file system only). One left by a killed process is removed by the next import
+/// of the same store once that process is gone and the file has not changed for a minute
+/// (``removeAbandoned(beside:now:)``).
 ///
 /// ```swift
+/// guard PrivateStoreBuild.canBuild(at: "health.sqlite") else { … }   // create it in place
 /// let summary = try await PrivateStoreBuild.run(at: "health.sqlite") { path, configuration in
 ///     try HealthDatabase(path: path, configuration: configuration)
 /// } body: { database in
-///     try await HealthImporter(database: database).importExport(path: "export.zip")
+///     try await HealthImporter(database: database).run(path: "export.zip")
 /// }
 /// ```
 public enum PrivateStoreBuild {
