@@ -21,7 +21,8 @@
  *   ONE_INDEX=1 /tmp/sqlite-floor ...                      # a new store's layout since v6: one
  *                                                          # UNIQUE (type_id, start, content_key)
  *   JOURNAL=WAL /tmp/sqlite-floor ...                      # in WAL mode (default: no journal,
- *                                                          # as an import into a new store)
+ *                                                          # as an import into a new store);
+ *                                                          # JOURNAL=DELETE|MEMORY, SYNC=OFF|NORMAL
  * `interleaved` alternates two types row by row, as the generated export alternates active
  * energy and distance: half the rows land in the middle of both indexes instead of at their
  * end, and the same rows cost SQLite 22-30 % more (2026-11-27, inserts + commit: 0.71-0.73 ->
@@ -101,10 +102,13 @@ int main(int argc, char **argv) {
         if (!getenv("NO_TYPE_INDEX")) sqlite3_exec(db, "CREATE INDEX sample_type_start ON sample(type_id, start);", 0, 0, 0);
     }
     /* An import into a new store writes it without a journal (PrivateStoreBuild); JOURNAL=WAL
-       measures a store's own journal, as every import did before 2026-11-27. */
-    const int wal = getenv("JOURNAL") && strcmp(getenv("JOURNAL"), "WAL") == 0;
-    sqlite3_exec(db, wal ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-                         : "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;", 0, 0, 0);
+       measures a store's own journal, as every import did before 2026-11-27; any other
+       journal mode SQLite knows (DELETE, MEMORY, ...) with SYNC=OFF|NORMAL|FULL. */
+    const char *journal = getenv("JOURNAL") ? getenv("JOURNAL") : "OFF";
+    const char *sync = getenv("SYNC") ? getenv("SYNC") : strcmp(journal, "OFF") == 0 ? "OFF" : "NORMAL";
+    char pragmas[128];
+    snprintf(pragmas, sizeof pragmas, "PRAGMA journal_mode=%s; PRAGMA synchronous=%s;", journal, sync);
+    sqlite3_exec(db, pragmas, 0, 0, 0);
     if (uuidMode) sqlite3_exec(db, "ALTER TABLE sample ADD COLUMN uuid BLOB; CREATE UNIQUE INDEX sample_uuid ON sample(uuid);", 0, 0, 0);
     sqlite3_stmt *samples = prepare(db,
         uuidMode ? "INSERT OR IGNORE INTO sample (anchor, type_id, start, end, utc_offset, time_zone, value, value_text,"

@@ -73,6 +73,8 @@ import Testing
             try database.importWrite { writer in
                 for record in records { try writer.write(record) }
                 #expect(!FileManager.default.fileExists(atPath: database.path + "-wal"))
+                #expect(try String.fetchOne(writer.db, sql: "PRAGMA journal_mode") == "off")
+                #expect(try Int.fetchOne(writer.db, sql: "PRAGMA synchronous") == 0)
             }
             #expect(try await database.pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
         }

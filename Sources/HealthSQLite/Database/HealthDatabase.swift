@@ -184,12 +184,14 @@ public final class HealthDatabase: Sendable {
         return try pool.writeWithoutTransaction { db in
             let kept = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2_000
             let keptForeignKeys = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? true
-            try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB); PRAGMA foreign_keys = OFF")
-            let unjournaled = try isPrivateBuild && String.fetchOne(db, sql: "PRAGMA journal_mode = OFF") == "off"
-            if unjournaled { try db.execute(sql: "PRAGMA synchronous = OFF") }
             defer {
                 try? db.execute(sql: "PRAGMA cache_size = \(kept); PRAGMA foreign_keys = \(keptForeignKeys ? "ON" : "OFF")")
             }
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB); PRAGMA foreign_keys = OFF")
+            // Another connection to the file (one this process keeps elsewhere) makes the
+            // switch fail with SQLITE_BUSY: the import then keeps WAL's journal.
+            let unjournaled = isPrivateBuild && (try? String.fetchOne(db, sql: "PRAGMA journal_mode = OFF")) == "off"
+            if unjournaled { try db.execute(sql: "PRAGMA synchronous = OFF") }
             var result: T?
             do {
                 try db.inTransaction {

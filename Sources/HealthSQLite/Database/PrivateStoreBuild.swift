@@ -68,7 +68,9 @@ public enum PrivateStoreBuild {
         inProgress.withLock { _ = $0.insert(building) }
         // Out of the set before the move: from then on a signal must not remove it, nor
         // claim that nothing was stored (a build a signal leaves is removed as abandoned).
-        let moving = { inProgress.withLock { _ = $0.remove(building) } }
+        // `false` when a signal's handler took it first: it removes the build and ends the
+        // process, so the build must not be moved.
+        let moving = { inProgress.withLock { $0.remove(building) != nil } }
         do {
             var configuration = HealthDatabase.Configuration()
             configuration.isPrivateBuild = true
@@ -81,11 +83,11 @@ public enum PrivateStoreBuild {
                 throw error
             }
             try database.close()
-            moving()
+            guard moving() else { throw Failure.cannotMove(path: path, reason: "interrupted") }
             try moveIntoPlace(building, to: path)
             return result
         } catch {
-            moving()
+            _ = moving()
             remove(building)
             throw error
         }

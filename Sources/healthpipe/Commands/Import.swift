@@ -27,6 +27,7 @@ struct Import: AsyncParsableCommand {
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         let interruption = Interruption()
         interruption.install(progress)
+        defer { withExtendedLifetime(interruption) {} }
         var summary: ImportSummary
         // Where the store's data lies afterwards: each kind's first and last day.
         let spans: [SampleTypeSpan]
@@ -61,11 +62,13 @@ struct Import: AsyncParsableCommand {
 final class Interruption: Sendable {
     /// Kept for as long as the signal is: a source released stops delivering.
     private let sources = Locked<[any DispatchSourceSignal]>([])
+    /// One queue for both signals: their handlers never run at once.
+    private let queue = DispatchQueue(label: "healthpipe.import-interruption")
 
     func install(_ progress: ProgressLine) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 let removed = PrivateStoreBuild.removeBuildsInProgress()
                 progress.clear()

@@ -139,9 +139,6 @@ import Testing
         #expect(try await harness.dumpTables().filter { $0.contains(ghost.id) }.isEmpty)
     }
 
-    /// The per-user lock itself: writers share it; a deletion waits for the writers inside,
-    /// holds back the writers that come after it (not other users' writers), and two
-    /// deletions of one user take turns.
     /// The seam's wait answers for an arrival it only sees after its deadline: on 2 cores
     /// the other tests can hold the pool past the deadline (CI, stop 55).
     @Test func h1_anArrivalSeenOnlyAfterTheDeadlineCounts() async {
@@ -159,6 +156,9 @@ import Testing
         #expect(await Pause().waitForArrival(seconds: 0) == false)
     }
 
+    /// The per-user lock itself: writers share it; a deletion waits for the writers inside,
+    /// holds back the writers that come after it (not other users' writers), and two
+    /// deletions of one user take turns.
     @Test func h1_writersShareTheLockAndADeletionHoldsItAlone() async throws {
         let locks = UserLocks()
         let log = LockEvents()

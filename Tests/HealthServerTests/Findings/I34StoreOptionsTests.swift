@@ -80,6 +80,39 @@ import Testing
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == folder + "/target.sqlite")
     }
 
+    /// A new store is built privately: while the import runs only `.NAME.building-…` is in
+    /// the folder, and SIGTERM removes it and says the store was not created.
+    @Test(.timeLimit(.minutes(3))) func aNewStoreIsBuiltAsideAndASignalRemovesIt() async throws {
+        let folder = try CommandLine33.temporaryFolder("signal")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let export = folder + "/export.xml"
+        let synth = try CommandLine33.run(["synth", "--days", "60", "--heart-rate-per-hour", "120", "--out", export])
+        #expect(synth.status == 0, "\(synth.err)")
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: folder))
+        let process = Process()
+        process.executableURL = try ChildProcess.binary()
+        process.arguments = ["import", export, "--db", folder + "/health.sqlite", "--quiet"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var building: [String] = []
+        while process.isRunning, building.isEmpty {
+            building = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+                $0.hasPrefix(".health.sqlite.building-\(process.processIdentifier)-")
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/health.sqlite"), "nothing at the path during the build")
+        process.terminate()
+        process.waitUntilExit()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(building.count == 1, "the import ended before its build was seen: \(said)")
+        #expect(process.terminationStatus == 130, "\(said)")
+        #expect(said.contains("Interrupted: nothing was imported; the new store was not created."), "\(said)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == before)
+    }
+
     @Test func dbAndPostgresTogetherAreRefused() throws {
         let run = try CommandLine33.run(["days", "--db", "/nonexistent/health.sqlite", "--postgres", Self.url, "--user", "u"])
         #expect(run.status == 64)
