@@ -153,19 +153,18 @@ public enum PrivateStoreBuild {
             throw Failure.cannotMove(path: path, reason: "the new store's log was not written into it")
         }
         try synchronise(building, path: path)
-        if link(building, path) == 0 {
-            unlink(building)
-        } else if errno == EEXIST {
-            throw Failure.storeAppeared(path: path)
-        } else if errno != EPERM && errno != EOPNOTSUPP && errno != ENOTSUP && errno != ENOSYS {
-            throw Failure.cannotMove(path: path, reason: String(cString: strerror(errno)))
-        } else {
+        if link(building, path) != 0 {
+            guard errno != EEXIST else { throw Failure.storeAppeared(path: path) }
+            guard [EPERM, EOPNOTSUPP, ENOTSUP, ENOSYS].contains(errno) else {
+                throw Failure.cannotMove(path: path, reason: String(cString: strerror(errno)))
+            }
             // A file system without hard links (some network and FAT ones): check, then rename.
             guard !FileManager.default.fileExists(atPath: path) else { throw Failure.storeAppeared(path: path) }
             guard rename(building, path) == 0 else {
                 throw Failure.cannotMove(path: path, reason: String(cString: strerror(errno)))
             }
         }
+        // The build's own name after a link, and its companions after either move.
         remove(building)
         try? synchronise(URL(fileURLWithPath: path).deletingLastPathComponent().path, path: path)
     }

@@ -45,7 +45,6 @@ struct StoreOptions: ParsableArguments {
     ) async throws -> T {
         guard let url, let user else {
             let existed = FileManager.default.fileExists(atPath: file.path)
-            if building { PrivateStoreBuild.removeAbandoned(beside: file.path) }
             if creating, building, !existed, PrivateStoreBuild.canBuild(at: file.path) {
                 let result = try await PrivateStoreBuild.run(at: file.path) { [file] path, configuration in
                     do {
@@ -59,6 +58,8 @@ struct StoreOptions: ParsableArguments {
                 printError("Created a new store at \(file.path).")
                 return result
             }
+            // A build sweeps its folder itself (`run`); an import into the store does it here.
+            if building { PrivateStoreBuild.removeAbandoned(beside: file.path) }
             let database = try creating ? StoreOpening.open(file.path) : file.open()
             do {
                 let result = try await body(database)
