@@ -41,14 +41,19 @@ struct Import: AsyncParsableCommand {
                 return (summary, try await opened.queries.sampleSpans())
             }
         } catch let error as ImportError {
+            interruption.holdIfUnderway()
             progress.clear()
             printError("error: \(error)")
             printError("Nothing was imported: the store is unchanged.")
             throw ExitCode(2)
         } catch let error as PrivateStoreBuild.Failure {
+            interruption.holdIfUnderway()
             progress.clear()
             printError("error: \(error)")
             throw ExitCode(2)
+        } catch {
+            interruption.holdIfUnderway()
+            throw error
         }
         progress.clear()
         // A new store was built under a private name and then moved to its own.
@@ -64,12 +69,23 @@ final class Interruption: Sendable {
     private let sources = Locked<[any DispatchSourceSignal]>([])
     /// One queue for both signals: their handlers never run at once.
     private let queue = DispatchQueue(label: "healthpipe.import-interruption")
+    /// Set by a handler before it removes the build: the import then fails on the files
+    /// taken from under it, and must leave the process's end, and its message, to the
+    /// handler (found: exit 1 and "disk I/O error" won the race against exit 130).
+    private let underway = Locked(false)
+
+    /// Waits for the process's end when a signal's handler is ending it.
+    func holdIfUnderway() {
+        guard underway.withLock({ $0 }) else { return }
+        while true { sleep(60) }
+    }
 
     func install(_ progress: ProgressLine) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
+            source.setEventHandler { [underway] in
+                underway.withLock { $0 = true }
                 let removed = PrivateStoreBuild.removeBuildsInProgress()
                 progress.clear()
                 // Into an existing store the import may have committed a moment ago: no claim.

@@ -98,8 +98,10 @@ import Testing
         try process.run()
         var building: [String] = []
         while process.isRunning, building.isEmpty {
+            // The build itself, not its `-journal`, `-wal` and `-shm` companions.
+            let prefix = ".health.sqlite.building-\(process.processIdentifier)-"
             building = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
-                $0.hasPrefix(".health.sqlite.building-\(process.processIdentifier)-")
+                $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("-")
             }
             try await Task.sleep(for: .milliseconds(2))
         }
@@ -107,7 +109,7 @@ import Testing
         process.terminate()
         process.waitUntilExit()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(building.count == 1, "the import ended before its build was seen: \(said)")
+        #expect(building.count == 1, "the import ended before its build was seen: \(building) \(said)")
         #expect(process.terminationStatus == 130, "\(said)")
         #expect(said.contains("Interrupted: nothing was imported; the new store was not created."), "\(said)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == before)
