@@ -17,7 +17,12 @@ struct XMLScanner<Handler: XMLHandler> {
     /// Bytes discarded from the front of the buffer so far.
     private(set) var consumedBytes: Int64 = 0
     private var linesBeforeBuffer = 0
-    private var attributes: [XMLAttribute] = []
+    /// The attributes of the tag being read: room for ``maxAttributes`` + 1, allocated once.
+    /// Not an array: the handler is called with a pointer to them and mutated in place (an
+    /// array's `withUnsafeBufferPointer` closure made the compiler copy the handler, a
+    /// kilobyte of state, in and out for every tag).
+    private let attributes: UnsafeMutablePointer<XMLAttribute>
+    private var attributeCount = 0
     private var openNames: [UInt8] = []
     private var openLengths: [Int] = []
     private var sawRoot = false
@@ -43,11 +48,18 @@ struct XMLScanner<Handler: XMLHandler> {
         self.handler = handler
         capacity = initialCapacity
         buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-        attributes.reserveCapacity(32)
+        attributes = UnsafeMutablePointer.allocate(capacity: Self.maxAttributes + 1)
     }
 
-    /// Frees the buffer. Call once when done.
-    func deallocate() { buffer.deallocate() }
+    /// Frees the buffers. Call once when done.
+    func deallocate() {
+        buffer.deallocate()
+        attributes.deallocate()
+    }
+
+    private var currentAttributes: UnsafeBufferPointer<XMLAttribute> {
+        UnsafeBufferPointer(start: attributes, count: attributeCount)
+    }
 
     /// The absolute byte offset of the next unread byte.
     var byteOffset: Int64 { consumedBytes + Int64(position) }
@@ -197,10 +209,8 @@ struct XMLScanner<Handler: XMLHandler> {
             while nameEnd > open + 2, XMLScanner.isSpace(byte(nameEnd - 1)) { nameEnd -= 1 }
             let name = ByteRange(start: open + 2, end: nameEnd)
             try popElement(name, at: open)
-            attributes.removeAll(keepingCapacity: true)
-            try attributes.withUnsafeBufferPointer {
-                try handler.endElement(XMLTag(base: buffer, name: name, attributes: $0))
-            }
+            attributeCount = 0
+            try handler.endElement(XMLTag(base: buffer, name: name, attributes: currentAttributes))
             return close + 1
         case 63:  // '?'
             guard let close = find("?>", from: max(open + 2, open + searched)) else { return try unfinished(open, keeping: 1) }
@@ -298,7 +308,7 @@ struct XMLScanner<Handler: XMLHandler> {
         guard index < count else { return nil }
         let name = ByteRange(start: nameStart, end: index)
         if name.count == 0 { throw XMLScanError(.malformed("a tag without a name"), at: location(of: open)) }
-        attributes.removeAll(keepingCapacity: true)
+        attributeCount = 0
         while true {
             while index < count, XMLScanner.isSpace(byte(index)) { index += 1 }
             guard index < count else { return nil }
@@ -342,8 +352,10 @@ struct XMLScanner<Handler: XMLHandler> {
             }
             let valueRange = ByteRange(start: index + 1, end: close)
             let hasEntity = valueRange.count > 0 && memchr(buffer + valueRange.start, 38, valueRange.count) != nil
-            attributes.append(XMLAttribute(name: attributeName, value: valueRange, hasEntity: hasEntity))
-            if attributes.count > Self.maxAttributes {
+            (attributes + attributeCount).initialize(
+                to: XMLAttribute(name: attributeName, value: valueRange, hasEntity: hasEntity))
+            attributeCount += 1
+            if attributeCount > Self.maxAttributes {
                 throw XMLScanError(.malformed("a start tag of more than 1,024 attributes"), at: location(of: open))
             }
             index = close + 1
@@ -355,11 +367,9 @@ struct XMLScanner<Handler: XMLHandler> {
             if rootClosed { throw XMLScanError(.malformed("content after the root element"), at: location(of: open)) }
             sawRoot = true
         }
-        try attributes.withUnsafeBufferPointer {
-            let tag = XMLTag(base: buffer, name: name, attributes: $0)
-            try handler.startElement(tag)
-            if selfClosing { try handler.endElement(tag) }
-        }
+        let tag = XMLTag(base: buffer, name: name, attributes: currentAttributes)
+        try handler.startElement(tag)
+        if selfClosing { try handler.endElement(tag) }
         if selfClosing {
             if openLengths.isEmpty { rootClosed = true }
         } else {
