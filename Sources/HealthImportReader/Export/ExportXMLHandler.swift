@@ -14,6 +14,7 @@ struct ExportXMLHandler: XMLHandler {
 
     private var depth = 0
     private var interner = StringInterner()
+    private var plausibility = PlausibilityCheck()
     private var devices: [String: Device?] = [:]
     /// The last device looked up, by its interned key: consecutive records share one.
     private var lastDevice: (key: String, device: Device?)?
@@ -202,7 +203,7 @@ struct ExportXMLHandler: XMLHandler {
 
     private mutating func emit(_ record: consuming HealthRecord) throws {
         // An absurd value (a step count of 1e300) is refused like any invalid record.
-        if let problem = PlausibleRange.violation(of: record) { throw ExportFormatError(problem) }
+        if let problem = plausibility.violation(of: record) { throw ExportFormatError(problem) }
         recordCount += 1
         try sink(consume record)
     }

@@ -1,0 +1,71 @@
+import Foundation
+
+/// ``PlausibleRange/violation(value:unit:type:)`` for a reader that checks many samples: the
+/// rows of the last few pairs of type and unit seen are kept with their conversions worked
+/// out, so that the samples of an export cost no look-up (two dictionary look-ups a sample
+/// were a fiftieth of an import's parsing; a watch's samples alternate a few types).
+///
+/// It answers exactly as ``PlausibleRange/violation(value:unit:type:)``: a value that passes
+/// a kept row passes there, with the same arithmetic; anything else is asked of it.
+public struct PlausibilityCheck: Sendable {
+    /// A pair of type and unit with its row's bounds and the conversion of its unit to the
+    /// row's, as ``HealthUnit/convert(_:to:)`` computes it for units without an offset.
+    private struct Kept: Sendable {
+        var type: String
+        var unit: String
+        var bounds: ClosedRange<Double>
+        /// `nil`: the unit is the row's own (the value is compared as it is).
+        var scale: (numerator: Double, denominator: Double)?
+    }
+
+    private var kept: [Kept] = []
+    private var next = 0
+    private static let slots = 8
+
+    public init() {}
+
+    /// Why `value` in `unit` is implausible for `type`, or `nil`.
+    public mutating func violation(value: Double, unit: String, type: SampleType) -> String? {
+        if value.isFinite {
+            for index in kept.indices where kept[index].type == type.identifier && kept[index].unit == unit {
+                let converted = kept[index].scale.map { value * $0.numerator / $0.denominator } ?? value
+                if kept[index].bounds.contains(converted) { return nil }
+                break
+            }
+            keep(type: type, unit: unit)
+        }
+        return PlausibleRange.violation(value: value, unit: unit, type: type)
+    }
+
+    /// Why a record is implausible, or `nil`: ``PlausibleRange/violation(of:)``, with a
+    /// quantity sample checked against the kept rows.
+    public mutating func violation(of record: HealthRecord) -> String? {
+        guard case .sample(let sample) = record else { return PlausibleRange.violation(of: record) }
+        guard case .quantity(let value, let unit) = sample.value else { return nil }
+        return violation(value: value, unit: unit, type: sample.type)
+    }
+
+    /// Keeps the pair when its row, its unit and the row's unit are known, of one dimension,
+    /// and without an offset (temperatures are always asked of the table).
+    private mutating func keep(type: SampleType, unit: String) {
+        guard !kept.contains(where: { $0.type == type.identifier && $0.unit == unit }),
+            let (range, own) = PlausibleRange.checks[type.identifier], let own,
+            let parsed = try? HealthUnit(parsing: unit), parsed.dimension == own.dimension
+        else { return }
+        let scale: (numerator: Double, denominator: Double)?
+        if parsed.symbol == own.symbol {
+            scale = nil
+        } else if parsed.offset == 0, own.offset == 0 {
+            scale = (parsed.numerator * own.denominator, parsed.denominator * own.numerator)
+        } else {
+            return
+        }
+        let entry = Kept(type: type.identifier, unit: unit, bounds: range.bounds, scale: scale)
+        if kept.count < Self.slots {
+            kept.append(entry)
+        } else {
+            kept[next] = entry
+            next = (next + 1) % Self.slots
+        }
+    }
+}
