@@ -11,7 +11,8 @@ public protocol HealthRecordSink {
     associatedtype PreparedBatch: Sendable
 
     /// Readies `records` for ``write(_:)-(PreparedBatch)``: pure, callable from any thread.
-    static func prepare(_ records: [HealthRecord]) -> PreparedBatch
+    /// Takes the records over: a sink may move them into its batch instead of copying.
+    static func prepare(_ records: consuming [HealthRecord]) -> PreparedBatch
 
     /// Writes a prepared batch, in order.
     func write(_ batch: PreparedBatch) throws

@@ -20,9 +20,9 @@ enum ImportPipeline {
         job.start { done.signal() }
         do {
             while let handed = try job.channel.receive() {
-                let batch = job.prepared(handed)
+                let batch = job.prepared(consume handed)
                 try sink.write(batch)
-                job.handOver(batch, handed, written)
+                job.handOver(batch, written)
             }
         } catch {
             job.channel.stop()
@@ -40,7 +40,7 @@ extension ImportPipeline {
     /// task — no thread waits for the writer, and at most the channel's capacity of batches
     /// is in flight.
     static func run<Batch: Sendable>(
-        _ reader: AppleExportReader, batchSize: Int, prepare: @escaping ([HealthRecord]) -> Batch,
+        _ reader: AppleExportReader, batchSize: Int, prepare: @escaping (consuming [HealthRecord]) -> Batch,
         write: (Batch) async throws -> Void, written: (_ bytes: Int64, _ records: Int) -> Void = { _, _ in }
     ) async throws -> ExportReading {
         // The writer here is async code: it never prepares (CPU work on the cooperative pool).
@@ -49,9 +49,9 @@ extension ImportPipeline {
         job.start { end.finish() }
         do {
             while let handed = try await job.channel.next() {
-                let batch = job.prepared(handed)
+                let batch = job.prepared(consume handed)
                 try await write(batch)
-                job.handOver(batch, handed, written)
+                job.handOver(batch, written)
             }
         } catch {
             job.channel.stop()
@@ -95,14 +95,14 @@ private enum HandedBatch<Batch: Sendable>: Sendable {
 private final class ReadJob<Batch: Sendable>: @unchecked Sendable {
     let reader: AppleExportReader
     let batchSize: Int
-    let prepare: ([HealthRecord]) -> Batch
+    let prepare: (consuming [HealthRecord]) -> Batch
     /// Whether a batch read while the writer waits goes over as read.
     let writerPrepares: Bool
     let channel = RecordChannel<HandedBatch<Batch>>()
     private(set) var reading: ExportReading?
 
     init(
-        reader: AppleExportReader, batchSize: Int, prepare: @escaping ([HealthRecord]) -> Batch, writerPrepares: Bool
+        reader: AppleExportReader, batchSize: Int, prepare: @escaping (consuming [HealthRecord]) -> Batch, writerPrepares: Bool
     ) {
         self.reader = reader
         self.batchSize = batchSize
@@ -121,19 +121,19 @@ private final class ReadJob<Batch: Sendable>: @unchecked Sendable {
         thread.start()
     }
 
-    /// The batch to write: `handed` itself, or prepared here, on the writer's thread.
-    func prepared(_ handed: HandedBatch<Batch>) -> Batch {
-        switch handed {
+    /// The batch to write: `handed` itself, or prepared here, on the writer's thread (the
+    /// records it was read as are handed over to the preparing, which takes them apart).
+    func prepared(_ handed: consuming HandedBatch<Batch>) -> Batch {
+        switch consume handed {
         case .prepared(let batch): batch
-        case .read(let records): prepare(records)
+        case .read(let records): prepare(consume records)
         }
     }
 
-    /// After the caller wrote `batch`: hands it back to be freed on the reading thread (with
-    /// the records it was prepared from), and tells `written` how far reading has come.
-    func handOver(_ batch: consuming Batch, _ handed: HandedBatch<Batch>, _ written: (_ bytes: Int64, _ records: Int) -> Void) {
-        if case .read = handed { channel.giveBack(.prepared(batch)) }
-        channel.giveBack(handed)
+    /// After the caller wrote `batch`: hands it back to be freed on the reading thread, and
+    /// tells `written` how far reading has come.
+    func handOver(_ batch: consuming Batch, _ written: (_ bytes: Int64, _ records: Int) -> Void) {
+        channel.giveBack(.prepared(batch))
         let (bytes, records) = channel.progress
         written(bytes, records)
     }
@@ -147,9 +147,10 @@ private final class ReadJob<Batch: Sendable>: @unchecked Sendable {
     func run() {
         do {
             reading = try reader.read(batchSize: batchSize) { [channel, prepare, writerPrepares] batch, bytesRead in
+                let count = batch.count
                 let handed: HandedBatch<Batch> =
-                    writerPrepares && channel.isEmpty ? .read(batch) : .prepared(prepare(batch))
-                try channel.send(handed, records: batch.count, bytesRead: bytesRead)
+                    writerPrepares && channel.isEmpty ? .read(consume batch) : .prepared(prepare(consume batch))
+                try channel.send(handed, records: count, bytesRead: bytesRead)
                 channel.freeWritten()
             }
             channel.close()

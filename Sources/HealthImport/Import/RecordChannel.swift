@@ -32,7 +32,7 @@ final class RecordChannel<Batch: Sendable>: @unchecked Sendable {
 
     /// Producer: hands over a batch; blocks while the queue is full. Throws when the
     /// consumer has stopped (the import failed on the writing side).
-    func send(_ batch: Batch, records count: Int, bytesRead: Int64) throws {
+    func send(_ batch: consuming Batch, records count: Int, bytesRead: Int64) throws {
         condition.lock()
         defer { condition.unlock() }
         while queue.count >= capacity, !consumerStopped { condition.wait() }

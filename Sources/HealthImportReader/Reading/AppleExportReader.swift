@@ -80,14 +80,16 @@ public final class AppleExportReader {
     /// Reads every record and hands them to `deliver` in batches of at most `batchSize`,
     /// with the bytes of the main XML parsed so far. Errors name the file, the line and
     /// byte, and the record; an error thrown by `deliver` stops the read and is rethrown.
+    /// Each batch is handed over (`consuming`): the reader keeps no reference to it, so
+    /// `deliver` may take its records apart without copying them.
     public func read(
-        batchSize: Int = 4096, _ deliver: (_ batch: [HealthRecord], _ bytesRead: Int64) throws -> Void
+        batchSize: Int = 4096, _ deliver: (_ batch: consuming [HealthRecord], _ bytesRead: Int64) throws -> Void
     ) throws -> ExportReading {
         try withoutActuallyEscaping(deliver) { try read(batchSize: max(1, batchSize), deliver: $0) }
     }
 
     private func read(
-        batchSize: Int, deliver: @escaping (_ batch: [HealthRecord], _ bytesRead: Int64) throws -> Void
+        batchSize: Int, deliver: @escaping (_ batch: consuming [HealthRecord], _ bytesRead: Int64) throws -> Void
     ) throws -> ExportReading {
         var reading = ExportReading()
         var batch: [HealthRecord] = []
@@ -108,9 +110,7 @@ public final class AppleExportReader {
                     batch.append(consume record)
                 }
                 if batch.count >= batchSize || points >= 4_096 {
-                    try deliver(batch, reading.bytesRead)
-                    batch = []
-                    batch.reserveCapacity(batchSize)
+                    try deliver(Self.handOver(&batch, reserving: batchSize), reading.bytesRead)
                     points = 0
                 }
             })
@@ -142,14 +142,22 @@ public final class AppleExportReader {
             batch.append(.electrocardiogram(electrocardiogram))
             reading.recordsRead += 1
             if batch.count >= 64 || voltages >= 262_144 {
-                try deliver(batch, reading.bytesRead)
-                batch = []
+                try deliver(Self.handOver(&batch, reserving: 0), reading.bytesRead)
                 voltages = 0
             }
         }
-        if !batch.isEmpty { try deliver(batch, reading.bytesRead) }
+        if !batch.isEmpty { try deliver(Self.handOver(&batch, reserving: 0), reading.bytesRead) }
         reading.contentHash = try source.contentHash(mainXML: hasher?.finish())
         return reading
+    }
+
+    /// The records of `batch`, which starts again empty (with room for `reserving`): the
+    /// array returned holds the only reference to its storage.
+    private static func handOver(_ batch: inout [HealthRecord], reserving: Int) -> [HealthRecord] {
+        var full: [HealthRecord] = []
+        full.reserveCapacity(reserving)
+        swap(&full, &batch)
+        return full
     }
 
     /// `record` with the content of the files it links to; a missing file is a warning.

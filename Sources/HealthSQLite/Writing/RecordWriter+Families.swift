@@ -94,8 +94,18 @@ extension RecordWriter {
     /// millisecond is stored (`sample_near_second`). Two copies of a record then meet
     /// whichever comes first; every export's samples still take a batch's one statement.
     func mayHaveTwin(_ sample: Sample) throws -> Bool {
+        try mayHaveTwin(start: sample.start) { sample.type.identifier }
+    }
+
+    /// ``mayHaveTwin(_:)`` of `samples[index]`, reading only its start and, when needed, its
+    /// type: a sample passed whole from a buffer is copied (a retain of every field).
+    func mayHaveTwin(_ samples: UnsafeBufferPointer<Sample>, at index: Int) throws -> Bool {
+        try mayHaveTwin(start: samples[index].start) { samples[index].type.identifier }
+    }
+
+    private func mayHaveTwin(start date: Date, type: () -> String) throws -> Bool {
         guard samplesKeyedByTypeAndStart else { return false }
-        let start = sample.start.timeIntervalSince1970
+        let start = date.timeIntervalSince1970
         guard start.rounded(.down) == start else { return true }
         if nearSeconds == nil {
             var read: [String: Set<Int64>] = [:]
@@ -107,7 +117,7 @@ extension RecordWriter {
             }
             nearSeconds = read
         }
-        guard let table = nearSeconds, !table.isEmpty, let seconds = table[sample.type.identifier],
+        guard let table = nearSeconds, !table.isEmpty, let seconds = table[type()],
             let second = Int64(exactly: start)
         else { return false }
         return seconds.contains(second)
