@@ -24,7 +24,9 @@ public struct Sample: Hashable, Sendable, Codable {
     /// from a store always carry theirs.
     public var givenUUID: UUID?
 
-    public init(
+    /// Inlinable: called out of line, it built the sample and returned a copy of it (a
+    /// retain and a release of every field of every sample an import reads).
+    @inlinable public init(
         type: SampleType, start: Date, end: Date, value: SampleValue = .none,
         source: Source, device: Device? = nil, creationDate: Date? = nil,
         metadata: [MetadataEntry] = [], utcOffsetSeconds: Int? = nil, beats: [HeartbeatInstant]? = nil,

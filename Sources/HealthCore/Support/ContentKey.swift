@@ -66,6 +66,12 @@ package struct ContentKeyBuilder: Sendable {
             bytes.append(0xFF)
             return
         }
+        // In place (a native string's bytes are contiguous); a copy was a retain a field.
+        let appended: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            appendLength(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+        guard appended == nil else { return }
         var copy = text
         copy.withUTF8 { utf8 in
             appendLength(utf8.count)

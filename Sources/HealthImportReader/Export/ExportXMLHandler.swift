@@ -98,17 +98,17 @@ struct ExportXMLHandler: XMLHandler {
             let key = tag.attribute("key").map(tag.value) ?? ""
             let value = tag.attribute("value").map(tag.value) ?? ""
             let entry = MetadataEntry(key: key, value: value)
-            if event != nil {
+            if event.isPresent {
                 event!.metadata.append(entry)
-            } else if route != nil {
+            } else if route.isPresent {
                 route!.metadata.append(entry)
-            } else if sample != nil {
+            } else if sample.isPresent {
                 sample!.metadata.append(entry)
-            } else if audiogram != nil {
+            } else if audiogram.isPresent {
                 audiogram!.sample.metadata.append(entry)
-            } else if correlation != nil {
+            } else if correlation.isPresent {
                 correlation!.metadata.append(entry)
-            } else if workout != nil {
+            } else if workout.isPresent {
                 workout!.metadata.append(entry)
             } else {
                 warn("MetadataEntry outside a sample")
@@ -116,12 +116,12 @@ struct ExportXMLHandler: XMLHandler {
         } else if tag.nameIs("InstantaneousBeatsPerMinute") {
             try readBeat(tag)
         } else if tag.nameIs("HeartRateVariabilityMetadataList") {
-            if sample != nil, sample!.beats == nil { sample!.beats = [] }
-        } else if tag.nameIs("Record"), correlation != nil {
+            if sample.isPresent, sample!.beats == nil { sample!.beats = [] }
+        } else if tag.nameIs("Record"), correlation.isPresent {
             sample = try readSample(tag)
-        } else if workout != nil {
+        } else if workout.isPresent {
             try startWorkoutChild(tag)
-        } else if tag.nameIs("SensitivityPoint"), audiogram != nil {
+        } else if tag.nameIs("SensitivityPoint"), audiogram.isPresent {
             audiogram!.points.append(readSensitivityPoint(tag))
         } else {
             warn("<\(tag.nameString)> inside a record (ignored)")
@@ -146,9 +146,9 @@ struct ExportXMLHandler: XMLHandler {
                 source: string(tag, "sourceName").map { Source(name: $0, version: string(tag, "sourceVersion")) },
                 device: device(tag), start: try date(tag, "startDate"), end: try date(tag, "endDate"),
                 creationDate: try date(tag, "creationDate"))
-        } else if tag.nameIs("FileReference"), route != nil {
+        } else if tag.nameIs("FileReference"), route.isPresent {
             route!.filePath = tag.attribute("path").map(tag.value)
-        } else if tag.nameIs("Location"), route != nil {
+        } else if tag.nameIs("Location"), route.isPresent {
             route!.points.append(
                 RoutePoint(
                     time: try date(tag, "date"), latitude: number(tag, "latitude") ?? .nan,
@@ -171,14 +171,14 @@ struct ExportXMLHandler: XMLHandler {
                 rawStack[rawStack.count - 1].children.append(element)
             } else if rawDepth == 1 {
                 try emit(.other(element))
-            } else if workout != nil {
+            } else if workout.isPresent {
                 workout!.extras.append(element)
             }
             return
         }
         // `take()` moves each finished value out: a copy would retain every field of it.
         if tag.nameIs("Record"), let finished = sample.take() {
-            if correlation != nil {
+            if correlation.isPresent {
                 correlation!.objects.append(finished)
             } else {
                 try emit(.sample(consume finished))
