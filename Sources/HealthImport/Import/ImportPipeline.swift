@@ -5,7 +5,9 @@ import HealthImportReader
 /// An export read on a thread of its own while a sink writes on the caller's: on a
 /// two-core machine both cores work. Each batch is prepared for the sink (content keys,
 /// for a store) by whichever side has time (``HandedBatch``), and the batches written are
-/// freed on the reading thread. At most `capacity` batches are in flight.
+/// freed on the reading thread (a batch the writer prepared leaves only empty records
+/// behind there: its samples are moved into the prepared batch). At most `capacity` batches
+/// are in flight.
 enum ImportPipeline {
     /// Reads `reader` into `sink`; `written` is called on the caller's thread after each
     /// batch with the bytes of the main XML parsed and the records handed over so far.

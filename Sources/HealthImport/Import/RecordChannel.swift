@@ -5,9 +5,8 @@ import Foundation
 /// while the queue is full; the writer takes batches on a thread that may block
 /// (``receive()``) or from async code (``next()``), which suspends and holds no thread.
 ///
-/// Written batches travel back (``giveBack(_:)``, ``takeBack()``) so that the parser, which
-/// has time to spare, frees the records: freeing 300,000 records a second is work the
-/// writer, the slower side, should not do.
+/// Written batches travel back (``giveBack(_:)``, ``freeWritten()``) so that the parser
+/// frees the records: freeing 300,000 records a second is work the writer should not do.
 final class RecordChannel<Batch: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [Batch] = []
@@ -23,9 +22,9 @@ final class RecordChannel<Batch: Sendable>: @unchecked Sendable {
 
     /// Four batches of 4,096 records: enough for the parser to go on while SQLite writes out
     /// its cache (five were as fast as eight on 1 and 4 GB exports, and 8 MiB less at the
-    /// peak). Since a batch read while the writer waits travels unprepared (heavier, and
-    /// held beside its prepared form while written), five took a 4 GB export to 92.9 MiB;
-    /// four, 87.2 MiB, as fast on 150 MB.
+    /// peak). When a batch read while the writer waits travelled unprepared and was held
+    /// beside its prepared form while written, five took a 4 GB export to 92.9 MiB; four,
+    /// 87.2 MiB, as fast on 150 MB. (Its samples are now moved into the prepared form.)
     init(capacity: Int = 4) { self.capacity = capacity }
 
     struct ConsumerStopped: Error {}

@@ -378,7 +378,13 @@ extension ExportXMLHandler {
             guard memcmp(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 else { continue }
             var index = prefix.utf8CodeUnitCount
             let closeLength = close.utf8CodeUnitCount
-            while index + closeLength <= bytes.count {
+            // The next byte that may start `close`, then the rest of it (a comparison at every
+            // byte of the address was a tenth of the reading thread's calls).
+            while index + closeLength <= bytes.count,
+                let found = memchr(bytes.baseAddress! + index, Int32(close.utf8Start.pointee), bytes.count - index)
+            {
+                index = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
+                guard index + closeLength <= bytes.count else { break }
                 if memcmp(bytes.baseAddress! + index, close.utf8Start, closeLength) == 0 {
                     return UnsafeRawBufferPointer(rebasing: bytes[(index + closeLength)...])
                 }
