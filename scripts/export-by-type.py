@@ -11,7 +11,7 @@ basal energy and stand hours sit between the next day's; a real export lists one
 after another (docs/benchmarks.md, 2026-11-27 (fifth)). This gives the same records in a
 real export's order, to measure the import on both:
 
-    python3 scripts/export-by-type.py /tmp/healthpipe-bench/bench-150mb.xml /tmp/by-type/export.xml
+    python3 scripts/export-by-type.py /tmp/healthpipe-bench/150mb/bench-150mb.xml /tmp/by-type/export.xml
     ln -s /tmp/healthpipe-bench/workout-routes /tmp/by-type/workout-routes   # the routes it links to
     healthpipe bench import --file /tmp/by-type/export.xml --runs 3
 

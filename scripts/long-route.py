@@ -5,7 +5,7 @@ in Apple's GPX layout. It measures what one long workout costs the import's memo
 (docs/benchmarks.md, 2026-11-27 (sixth)): 108,000 points is a 30-hour 100-mile race
 (a 21 MB GPX), 260,000 a three-day one.
 
-    python3 scripts/long-route.py /tmp/healthpipe-bench/bench-150mb.xml 108000 /tmp/long-route
+    python3 scripts/long-route.py /tmp/healthpipe-bench/150mb/bench-150mb.xml 108000 /tmp/long-route
     /usr/bin/time -f "%e s %M KiB" healthpipe import /tmp/long-route/bench-150mb.xml --db /tmp/long.sqlite
 
 The export's XML is hard-linked (copied if it cannot be), the other routes copied."""

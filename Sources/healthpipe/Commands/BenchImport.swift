@@ -26,7 +26,7 @@ struct BenchImport: ParsableCommand {
     @Option(help: "Size of the generated export.xml in MB.")
     var sizeMb = 150
 
-    @Option(help: "Folder for the generated file and databases.")
+    @Option(help: "Folder for the generated exports (each size in a folder of its own, such as 150mb/) and the databases.")
     var dir: String = NSTemporaryDirectory() + "healthpipe-bench"
 
     @Option(help: "A baseline importer taking `--xml FILE OUT.db`, e.g. healthkit-to-sqlite.")
@@ -51,7 +51,12 @@ struct BenchImport: ParsableCommand {
         } else {
             // About 0.37 MB per day at the default density (measured: 134.8 MB for 365 days).
             let days = max(1, Int((Double(sizeMb) / 0.37).rounded()))
-            xml = folder.appendingPathComponent("bench-\(sizeMb)mb.xml").path
+            // Each size in a folder of its own, as an export is laid out: in one folder, an
+            // import of the 150 MB file also hashed the 1 GB file's routes (its identity
+            // covers every file of `workout-routes/`), 0.05 s of its 0.75 s.
+            let own = folder.appendingPathComponent("\(sizeMb)mb")
+            try FileManager.default.createDirectory(at: own, withIntermediateDirectories: true)
+            xml = own.appendingPathComponent("bench-\(sizeMb)mb.xml").path
             if !FileManager.default.fileExists(atPath: xml) {
                 print("Generating \(xml) (\(days) days)…")
                 try SyntheticExport(configuration: .init(days: days, seed: 2026)).write(to: URL(fileURLWithPath: xml))
