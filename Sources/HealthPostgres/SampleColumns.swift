@@ -183,7 +183,7 @@ struct SampleValueColumns {
         var (value, text, unit): (Double?, String?, String?) = (nil, nil, nil)
         switch sample.value {
         case .quantity(let number, let symbol): (value, unit) = (number, symbol)
-        case .category(let category): (value, text) = (Double(category), category)
+        case .category(let category): (value, text) = (Double(category).flatMap { $0.isFinite ? $0 : nil }, category)
         case .none: break
         }
         (self.value, self.text, self.unit) = (value, text, unit)

@@ -244,7 +244,9 @@ extension ExportXMLHandler {
         guard let start else { throw ExportFormatError("<\(tag.nameString)> without a startDate") }
         let value: SampleValue
         if let valueAttribute {
-            if let unit, let number = ByteParsing.double(tag.bytes(valueAttribute.value)) {
+            // With a unit, "inf" or "1e309" is a quantity too: the plausibility check refuses it.
+            let text = tag.bytes(valueAttribute.value)
+            if let unit, let number = ByteParsing.double(text) ?? ByteParsing.nonFinite(text) {
                 value = .quantity(number, unit: unit)
             } else {
                 value = .category(interned(tag, valueAttribute))
@@ -358,7 +360,10 @@ extension ExportXMLHandler {
     /// Devices are cached by their string without the `0x…` address, which differs from
     /// record to record; each distinct device is parsed once.
     fileprivate mutating func device(_ tag: XMLTag, _ attribute: XMLAttribute) -> Device? {
-        let key = interner.string(ExportXMLHandler.withoutAddress(tag.bytes(attribute.value)))
+        guard let stripped = ExportXMLHandler.withoutAddress(tag.bytes(attribute.value)) else {
+            return Device(exportString: tag.value(attribute))
+        }
+        let key = interner.string(stripped)
         // Interned: the same key is the same string object, compared at once.
         if let last = lastDevice, last.key == key { return last.device }
         if let known = devices[key] {
@@ -369,29 +374,6 @@ extension ExportXMLHandler {
         if devices.count < 100_000 { devices[key] = parsed }
         lastDevice = (key, parsed)
         return parsed
-    }
-
-    /// The bytes after `<<HKDevice: 0x…>, ` (escaped as `&lt;&lt;HKDevice: 0x…&gt;, `).
-    static func withoutAddress(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        let prefixes: [(StaticString, StaticString)] = [("&lt;&lt;HKDevice:", "&gt;"), ("<<HKDevice:", ">")]
-        for (prefix, close) in prefixes where bytes.count > prefix.utf8CodeUnitCount {
-            guard memcmp(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 else { continue }
-            var index = prefix.utf8CodeUnitCount
-            let closeLength = close.utf8CodeUnitCount
-            // The next byte that may start `close`, then the rest of it (a comparison at every
-            // byte of the address was a tenth of the reading thread's calls).
-            while index + closeLength <= bytes.count,
-                let found = memchr(bytes.baseAddress! + index, Int32(close.utf8Start.pointee), bytes.count - index)
-            {
-                index = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
-                guard index + closeLength <= bytes.count else { break }
-                if memcmp(bytes.baseAddress! + index, close.utf8Start, closeLength) == 0 {
-                    return UnsafeRawBufferPointer(rebasing: bytes[(index + closeLength)...])
-                }
-                index += 1
-            }
-        }
-        return bytes
     }
 
     fileprivate mutating func device(_ tag: XMLTag) -> Device? {

@@ -50,6 +50,16 @@ enum ByteParsing {
         return slow(bytes)
     }
 
+    /// The number `bytes` spell when it is not finite (`inf`, `-Infinity`, `NaN`, `1e309`),
+    /// else `nil`: what ``double(_:)`` refuses but a value that is no number at all.
+    static func nonFinite(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        guard bytes.count <= 64,
+            let value = Double(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)),
+            !value.isFinite
+        else { return nil }
+        return value
+    }
+
     private static func slow(_ bytes: UnsafeRawBufferPointer) -> Double? {
         let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         guard let value = Double(text), value.isFinite else { return nil }

@@ -284,7 +284,8 @@ public final class RecordWriter {
             statement.bind(nil as String?)
             statement.bind(unit)
         case .category(let text):
-            statement.bind(Double(text))
+            // A category's text that reads as a number is kept as one too; never an infinity.
+            statement.bind(Double(text).flatMap { $0.isFinite ? $0 : nil })
             statement.bind(text)
             statement.bind(nil as String?)
         case .none:

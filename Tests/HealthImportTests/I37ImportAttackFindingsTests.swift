@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+import HealthCore
+import HealthImport
+import Testing
+
+@testable import HealthSQLite
+
+/// What an attack on the import found (issue 37's speed work, 2026-11-28): values that are
+/// no finite number stored as infinity.
+@Suite struct I37ImportAttackFindingsTests {
+    static func export(_ records: String) -> Data {
+        Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" startDate="2024-06-01 08:00:00 +0000" endDate="2024-06-01 08:10:00 +0000" value="800"/>
+             \(records)
+            </HealthData>
+            """.utf8)
+    }
+
+    /// With a unit, "inf" and its kind were read as a category's text (the unit dropped) and
+    /// stored as infinity; they are a quantity that is no finite number, and refused.
+    @Test(arguments: ["inf", "-inf", "NaN", "1e309", "-1e400", "Infinity"])
+    func aValueThatIsNoFiniteNumberIsRefused(_ text: String) async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try await BadInputTests.populatedStore(in: folder)
+        let xml = folder.appendingPathComponent("infinite.xml")
+        try Self.export(
+            """
+            <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" startDate="2024-06-01 09:00:00 +0000" endDate="2024-06-01 09:10:00 +0000" value="\(text)"/>
+            """
+        ).write(to: xml)
+        try await BadInputTests.expectFailure(
+            xml.path, into: database, .invalidRecord, mentioning: ["infinite.xml", "record 2", "finite number"])
+    }
+
+    /// A category's text that reads as an infinite number is kept as text, with no number.
+    @Test func aCategoryTextThatReadsAsInfinityHasNoNumber() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Fixtures.database(in: folder)
+        let xml = folder.appendingPathComponent("category.xml")
+        try Self.export(
+            """
+            <Record type="HKCategoryTypeIdentifierMindfulSession" sourceName="Watch" startDate="2024-06-01 09:00:00 +0000" endDate="2024-06-01 09:10:00 +0000" value="inf"/>
+            """
+        ).write(to: xml)
+        try await Fixtures.importExport(xml.path, into: database)
+        let rows = try await database.pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.value, s.value_text FROM sample s JOIN sample_type t ON t.id = s.type_id
+                    WHERE t.identifier = 'HKCategoryTypeIdentifierMindfulSession'
+                    """)
+        }
+        #expect(rows.count == 1)
+        #expect(rows.first?["value"] as Double? == nil)
+        #expect(rows.first?["value_text"] as String? == "inf")
+    }
+}
