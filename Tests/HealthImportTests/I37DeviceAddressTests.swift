@@ -1,38 +1,39 @@
 import Foundation
+import HealthCore
 import Testing
 
 @testable import HealthImportReader
 
-/// `withoutAddress` drops `<<HKDevice: 0x…>` from a device attribute, looking for the
-/// closing `>` (or `&gt;`) with `memchr`: it must cut where a comparison at every byte cuts.
+/// `withoutAddress` drops `<<HKDevice: 0x…>` from a device attribute, the key its parsed
+/// form is kept under; found with `memchr`, and only when the address is hexadecimal.
 @Suite struct I37DeviceAddressTests {
-    /// The old search: `close` compared at every byte after `prefix`.
-    static func reference(_ text: String) -> String {
+    /// The rule, byte by byte: after the prefix, the first byte that may start the close
+    /// must start it, and everything before it be an address.
+    static func reference(_ text: String) -> String? {
         for (prefix, close) in [("&lt;&lt;HKDevice:", "&gt;"), ("<<HKDevice:", ">")] where text.utf8.count > prefix.utf8.count {
             let bytes = Array(text.utf8)
             guard bytes.starts(with: Array(prefix.utf8)) else { continue }
             let closing = Array(close.utf8)
-            var index = prefix.utf8.count
-            while index + closing.count <= bytes.count {
-                if Array(bytes[index..<index + closing.count]) == closing {
-                    return String(decoding: bytes[(index + closing.count)...], as: UTF8.self)
-                }
-                index += 1
-            }
+            guard let index = bytes[prefix.utf8.count...].firstIndex(of: closing[0]),
+                bytes[index...].starts(with: closing),
+                bytes[prefix.utf8.count..<index].allSatisfy({ " 0123456789abcdefABCDEFx".utf8.contains($0) })
+            else { return nil }
+            return String(decoding: bytes[(index + closing.count)...], as: UTF8.self)
         }
         return text
     }
 
-    static func cut(_ text: String) -> String {
-        Array(text.utf8).withUnsafeBytes { String(decoding: ExportXMLHandler.withoutAddress($0), as: UTF8.self) }
+    static func cut(_ text: String) -> String? {
+        Array(text.utf8).withUnsafeBytes { ExportXMLHandler.withoutAddress($0).map { String(decoding: $0, as: UTF8.self) } }
     }
 
-    @Test func cutsWhereAComparisonAtEveryByteCuts() {
+    @Test func cutsAfterAHexadecimalAddressOnly() {
         let device = "name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:9.1&gt;"
         var texts = [
             "&lt;&lt;HKDevice: 0x2838a4f40&gt;, " + device, "<<HKDevice: 0x2838a4f40>, name:iPhone>", "&lt;&lt;HKDevice:",
             "&lt;&lt;HKDevice: 0x28&g&gt&amp;&gt;, x", "&lt;&lt;HKDevice: 0x28&gt", "&lt;&lt;HKDevice: 0x28&g", "<<HKDevice:>",
             "<<HKDevice: 0x1", "name:iPhone", "", "&lt;&lt;HKDevice: &&&&gt;", "<<HKDevice: >>>",
+            "&lt;&lt;HKDevice: 0x1&#62;, name:Ring&gt;, model:M&gt;", "&lt;&lt;HKDevice: 0x2>, name:Cuff&gt;, x",
         ]
         // Every prefix of the real form, cut anywhere.
         let whole = texts[0]
@@ -41,5 +42,29 @@ import Testing
             #expect(Self.cut(text) == Self.reference(text), "\(text)")
         }
         #expect(Self.cut(whole) == ", " + device)
+        #expect(Self.cut("&lt;&lt;HKDevice: 0x1&#62;, name:Ring&gt;, model:M&gt;") == nil)
+    }
+
+    /// Found by an attack: two devices whose addresses hold an entity shared a key, and the
+    /// second record took the first one's device.
+    @Test func devicesWithoutAHexadecimalAddressAreNotMixedUp() throws {
+        func record(_ minute: Int, _ name: String) -> String {
+            """
+            <Record type="HKQuantityTypeIdentifierStepCount" sourceName="P" unit="count" \
+            device="&lt;&lt;HKDevice: 0x1&#62;, name:\(name)&gt;, model:M&gt;" \
+            startDate="2024-01-01 09:0\(minute):00 +0000" endDate="2024-01-01 09:0\(minute):00 +0000" value="\(minute + 1)"/>
+            """
+        }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?><HealthData locale="en_US">\(record(0, "Ring"))\(record(1, "Watch"))</HealthData>
+            """
+        let (_, records) = try XMLScannerTests.records(Data(xml.utf8), chunk: 1 << 20)
+        let names = records.compactMap { record -> String? in
+            guard case .sample(let sample) = record else { return nil }
+            return sample.device?.name
+        }
+        #expect(names.count == 2)
+        #expect(names[0] != names[1], "\(names)")
+        #expect(names[1].contains("Watch"), "\(names)")
     }
 }
