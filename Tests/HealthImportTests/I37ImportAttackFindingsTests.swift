@@ -7,7 +7,7 @@ import Testing
 @testable import HealthSQLite
 
 /// What an attack on the import found (issue 37's speed work, 2026-11-28): values that are
-/// no finite number stored as infinity.
+/// no finite number stored as infinity, summaries without a date, a message without a type.
 @Suite struct I37ImportAttackFindingsTests {
     static func export(_ records: String) -> Data {
         Data(
@@ -60,5 +60,39 @@ import Testing
         #expect(rows.count == 1)
         #expect(rows.first?["value"] as Double? == nil)
         #expect(rows.first?["value_text"] as String? == "inf")
+    }
+
+    /// An activity summary is stored by its date: one without a real date was stored under
+    /// `""` (or `2024-02-30`) where no day reads it. It is left out, with a warning.
+    @Test func anActivitySummaryWithoutARealDateIsLeftOut() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Fixtures.database(in: folder)
+        let xml = folder.appendingPathComponent("summaries.xml")
+        try Self.export(
+            """
+            <ActivitySummary appleStandHours="3"/><ActivitySummary dateComponents="" appleStandHours="9"/>
+            <ActivitySummary dateComponents="garbage" appleStandHours="9"/>
+            <ActivitySummary dateComponents="2024-02-30" appleStandHours="9"/>
+            <ActivitySummary dateComponents="2024-02-29" appleStandHours="11"/>
+            """
+        ).write(to: xml)
+        let summary = try await Fixtures.importExport(xml.path, into: database)
+        #expect(summary.warnings["ActivitySummary without a valid dateComponents (left out)"] == 4)
+        let rows = try await database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT date, apple_stand_hours FROM activity_summary")
+        }
+        #expect(rows.map { $0["date"] as String } == ["2024-02-29"])
+        #expect(rows.first?["apple_stand_hours"] as Double? == 11)
+    }
+
+    /// The generic bound's message names the unit and the type (never the value).
+    @Test func theGenericBoundNamesTheUnitAndTheType() {
+        #expect(
+            PlausibleRange.violation(value: 2e12, unit: "steps", type: .stepCount)
+                == "value must be between -1000000000000 and 1000000000000 steps for HKQuantityTypeIdentifierStepCount")
+        #expect(
+            PlausibleRange.violation(value: -3e12, unit: "count", type: SampleType("HKQuantityTypeIdentifierNew"))
+                == "value must be between -1000000000000 and 1000000000000 count for HKQuantityTypeIdentifierNew")
     }
 }

@@ -94,11 +94,11 @@ public struct PlausibleRange: Sendable, Hashable {
         // Every sample of every import comes here: one look-up of the row with its unit
         // parsed once, and no message built for a value that passes.
         guard let (range, own) = checks[type.identifier] else {
-            return anyQuantity.bounds.contains(value) ? nil : genericViolation
+            return anyQuantity.bounds.contains(value) ? nil : generic(unit: unit, type: type)
         }
         // A unit text that does not parse cannot be compared with the row: the generic bound.
         guard let parsed = try? HealthUnit(parsing: unit), let own else {
-            return anyQuantity.bounds.contains(value) ? nil : genericViolation
+            return anyQuantity.bounds.contains(value) ? nil : generic(unit: unit, type: type)
         }
         // A unit of another dimension (a resting heart rate in kg) is no reading of the type:
         // stored, it would hide the type's real readings from every reader that converts.
@@ -133,9 +133,11 @@ public struct PlausibleRange: Sendable, Hashable {
         return nil
     }
 
-    /// The message of a value outside ``anyQuantity``.
-    static let genericViolation =
-        "value must be between \(describe(anyQuantity.bounds.lowerBound)) and \(describe(anyQuantity.bounds.upperBound))"
+    /// The message of a value outside ``anyQuantity``: the bounds, the unit and the type.
+    static func generic(unit: String, type: SampleType) -> String {
+        "value must be between \(describe(anyQuantity.bounds.lowerBound)) and \(describe(anyQuantity.bounds.upperBound)) "
+            + "\(String(unit.prefix(40))) for \(String(type.identifier.prefix(120)))"
+    }
 
     /// Each row of ``table`` with its unit parsed (`nil` if it does not parse).
     static let checks: [String: (PlausibleRange, HealthUnit?)] = table.mapValues { ($0, try? HealthUnit(parsing: $0.unit)) }

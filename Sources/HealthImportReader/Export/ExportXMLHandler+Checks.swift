@@ -1,4 +1,5 @@
 import Foundation
+import HealthCore
 
 extension ExportXMLHandler {
     /// The bytes after `<<HKDevice: 0x…>` (escaped `&lt;&lt;HKDevice: 0x…&gt;`): a device
@@ -32,4 +33,9 @@ extension ExportXMLHandler {
         default: false
         }
     }
+}
+
+extension ActivitySummary {
+    /// The warning for an `ActivitySummary` whose `dateComponents` is no date: it is left out.
+    static let undatedWarning = "ActivitySummary without a valid dateComponents (left out)"
 }
