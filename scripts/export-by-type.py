@@ -12,7 +12,7 @@ after another (docs/benchmarks.md, 2026-11-27 (fifth)). This gives the same reco
 real export's order, to measure the import on both:
 
     python3 scripts/export-by-type.py /tmp/healthpipe-bench/150mb/bench-150mb.xml /tmp/by-type/export.xml
-    ln -s /tmp/healthpipe-bench/workout-routes /tmp/by-type/workout-routes   # the routes it links to
+    ln -s /tmp/healthpipe-bench/150mb/workout-routes /tmp/by-type/workout-routes   # the routes it links to
     healthpipe bench import --file /tmp/by-type/export.xml --runs 3
 
 Reads the whole file into memory (about twice its size)."""

@@ -22,7 +22,7 @@ import Testing
 
     /// With a unit, "inf" and its kind were read as a category's text (the unit dropped) and
     /// stored as infinity; they are a quantity that is no finite number, and refused.
-    @Test(arguments: ["inf", "-inf", "NaN", "1e309", "-1e400", "Infinity"])
+    @Test(arguments: ["inf", "-inf", "NaN", "1e309", "-1e400", "Infinity", " +inf ", "1" + String(repeating: "0", count: 400)])
     func aValueThatIsNoFiniteNumberIsRefused(_ text: String) async throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -74,16 +74,40 @@ import Testing
             <ActivitySummary appleStandHours="3"/><ActivitySummary dateComponents="" appleStandHours="9"/>
             <ActivitySummary dateComponents="garbage" appleStandHours="9"/>
             <ActivitySummary dateComponents="2024-02-30" appleStandHours="9"/>
+            <ActivitySummary dateComponents="2024-03-+5" appleStandHours="9"/>
             <ActivitySummary dateComponents="2024-02-29" appleStandHours="11"/>
             """
         ).write(to: xml)
         let summary = try await Fixtures.importExport(xml.path, into: database)
-        #expect(summary.warnings["ActivitySummary without a valid dateComponents (left out)"] == 4)
+        #expect(summary.warnings["ActivitySummary without a valid dateComponents (left out)"] == 5)
         let rows = try await database.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT date, apple_stand_hours FROM activity_summary")
         }
         #expect(rows.map { $0["date"] as String } == ["2024-02-29"])
         #expect(rows.first?["apple_stand_hours"] as Double? == 11)
+    }
+
+    /// An audiogram's header is read as a sample's: a value that is no finite number is
+    /// refused there too (it was stored as infinity).
+    @Test func anAudiogramWhoseValueIsNoFiniteNumberIsRefused() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try await BadInputTests.populatedStore(in: folder)
+        let xml = folder.appendingPathComponent("audiogram.xml")
+        try Self.export(
+            """
+            <Audiogram type="HKDataTypeIdentifierAudiogram" sourceName="Ears" unit="dBHL" value="inf" startDate="2024-06-01 09:00:00 +0000" endDate="2024-06-01 09:00:00 +0000"><SensitivityPoint frequencyValue="500" frequencyUnit="Hz" leftEarValue="10" leftEarUnit="dBHL"/></Audiogram>
+            """
+        ).write(to: xml)
+        try await BadInputTests.expectFailure(
+            xml.path, into: database, .invalidRecord, mentioning: ["audiogram.xml", "record 2", "finite number"])
+    }
+
+    /// A message names at most 40 bytes of a unit, however its characters are made.
+    @Test func aMessageBoundsTheUnitInBytes() throws {
+        let unit = "u" + String(repeating: "\u{301}", count: 5_000)
+        let problem = try #require(PlausibleRange.violation(value: 2e12, unit: unit, type: .stepCount))
+        #expect(problem.utf8.count < 200, "\(problem.utf8.count) bytes")
     }
 
     /// The generic bound's message names the unit and the type (never the value).

@@ -74,11 +74,14 @@ public struct PlausibleRange: Sendable, Hashable {
             for statistic in workout.statistics {
                 for value in [statistic.average, statistic.minimum, statistic.maximum, statistic.sum].compactMap({ $0 }) {
                     if let problem = violation(value: value, unit: statistic.unit ?? "", type: statistic.type) {
-                        return "statistics of \(statistic.type.identifier): " + problem
+                        return "statistics of \(bounded(statistic.type.identifier, 120)): " + problem
                     }
                 }
             }
             return nil
+        case .audiogram(let audiogram):
+            // Read as a sample's header: a value it carries is checked like any other.
+            return violation(of: audiogram.sample)
         default:
             return nil
         }
@@ -103,7 +106,7 @@ public struct PlausibleRange: Sendable, Hashable {
         // A unit of another dimension (a resting heart rate in kg) is no reading of the type:
         // stored, it would hide the type's real readings from every reader that converts.
         guard let converted = try? parsed.convert(value, to: own) else {
-            return "unit \(String(unit.prefix(40))) is not a unit of \(type.identifier) (\(range.unit) or one convertible to it)"
+            return "unit \(bounded(unit, 40)) is not a unit of \(type.identifier) (\(range.unit) or one convertible to it)"
         }
         if range.bounds.contains(converted) { return nil }
         return "value must be between \(describe(range.bounds.lowerBound)) and \(describe(range.bounds.upperBound)) "
@@ -136,7 +139,13 @@ public struct PlausibleRange: Sendable, Hashable {
     /// The message of a value outside ``anyQuantity``: the bounds, the unit and the type.
     static func generic(unit: String, type: SampleType) -> String {
         "value must be between \(describe(anyQuantity.bounds.lowerBound)) and \(describe(anyQuantity.bounds.upperBound)) "
-            + "\(String(unit.prefix(40))) for \(String(type.identifier.prefix(120)))"
+            + "\(bounded(unit, 40)) for \(bounded(type.identifier, 120))"
+    }
+
+    /// At most `bytes` bytes of a text a message names (a unit or a type a client wrote): a
+    /// grapheme cluster may be any number of bytes long, so the bound is in bytes.
+    static func bounded(_ text: String, _ bytes: Int) -> String {
+        text.utf8.count <= bytes ? text : String(decoding: text.utf8.prefix(bytes), as: UTF8.self)
     }
 
     /// Each row of ``table`` with its unit parsed (`nil` if it does not parse).

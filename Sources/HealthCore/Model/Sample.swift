@@ -81,11 +81,11 @@ public enum SampleValue: Hashable, Sendable, Codable {
     /// No value (workouts, correlations, some event types).
     case none
 
-    /// The numeric value of a quantity, or of a category written as a number.
+    /// The numeric value of a quantity, or of a category written as a finite number.
     public var number: Double? {
         switch self {
         case .quantity(let value, _): value
-        case .category(let text): Double(text)
+        case .category(let text): Double(text).flatMap { $0.isFinite ? $0 : nil }
         case .none: nil
         }
     }

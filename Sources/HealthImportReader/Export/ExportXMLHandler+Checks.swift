@@ -4,9 +4,10 @@ import HealthCore
 extension ExportXMLHandler {
     /// The bytes after `<<HKDevice: 0x…>` (escaped `&lt;&lt;HKDevice: 0x…&gt;`): a device
     /// without the address that differs from record to record, the key its parsed form is
-    /// kept under. The bytes whole when they do not start so; `nil` when the address holds
-    /// more than hexadecimal digits (`&#62;`, a `>`: a hostile file), whose cut here could
-    /// differ from the parser's cut of the decoded text — two devices would then share a key.
+    /// kept under. `nil` — the device is parsed and not kept — when the text does not start
+    /// so (its whole text could equal another's cut one), or when the address holds more than
+    /// hexadecimal digits (`&#62;`, a `>`: a hostile file), whose cut here could differ from
+    /// the parser's cut of the decoded text. Either way two devices would share a key.
     static func withoutAddress(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         let prefixes: [(StaticString, StaticString)] = [("&lt;&lt;HKDevice:", "&gt;"), ("<<HKDevice:", ">")]
         for (prefix, close) in prefixes where bytes.count > prefix.utf8CodeUnitCount {
@@ -23,7 +24,7 @@ extension ExportXMLHandler {
             else { return nil }
             return UnsafeRawBufferPointer(rebasing: bytes[(index + closeLength)...])
         }
-        return bytes
+        return nil
     }
 
     /// A space, a hexadecimal digit or the `x` of `0x`.

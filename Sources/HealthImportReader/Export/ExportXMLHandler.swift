@@ -76,7 +76,9 @@ struct ExportXMLHandler: XMLHandler {
         } else if tag.nameIs("ActivitySummary") {
             var summary = readActivitySummary(tag)
             // Stored by its date: without a real one (`""`, `2024-02-30`) no day reads it.
-            guard LocalDate(summary.dateComponents) != nil else { return warn(ActivitySummary.undatedWarning) }
+            guard LocalDate(summary.dateComponents)?.description == summary.dateComponents else {
+                return warn(ActivitySummary.undatedWarning)
+            }
             summary.asOf = info.exportDate
             try emit(.activitySummary(summary))
         } else if tag.nameIs("ClinicalRecord") {

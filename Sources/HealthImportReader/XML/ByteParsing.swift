@@ -50,11 +50,11 @@ enum ByteParsing {
         return slow(bytes)
     }
 
-    /// The number `bytes` spell when it is not finite (`inf`, `-Infinity`, `NaN`, `1e309`),
-    /// else `nil`: what ``double(_:)`` refuses but a value that is no number at all.
+    /// The number `bytes` spell when it is not finite (`inf`, `-Infinity`, `NaN`, `1e309`,
+    /// a one and 400 zeros), else `nil`: what ``double(_:)`` refuses but a value that is no
+    /// number at all. Any length (an attribute's value is at most 16 MB).
     static func nonFinite(_ bytes: UnsafeRawBufferPointer) -> Double? {
-        guard bytes.count <= 64,
-            let value = Double(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)),
+        guard let value = Double(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)),
             !value.isFinite
         else { return nil }
         return value
