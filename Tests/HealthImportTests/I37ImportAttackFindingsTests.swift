@@ -20,87 +20,87 @@ import Testing
             """.utf8)
     }
 
+    /// `records` (after one good record) fail to import, as record 2, for a value that is no
+    /// finite number; the store is unchanged.
+    static func expectRefused(_ records: String, file name: String) async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try await BadInputTests.populatedStore(in: folder)
+        let xml = folder.appendingPathComponent(name)
+        try Self.export(records).write(to: xml)
+        try await BadInputTests.expectFailure(
+            xml.path, into: database, .invalidRecord, mentioning: [name, "record 2", "finite number"])
+    }
+
+    /// `records` (after one good record) imported into a new store, and `body` run on it.
+    static func imported(
+        _ records: String, _ body: (HealthDatabase, ImportSummary) async throws -> Void
+    ) async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try Fixtures.database(in: folder)
+        let xml = folder.appendingPathComponent("export.xml")
+        try Self.export(records).write(to: xml)
+        try await body(database, try await Fixtures.importExport(xml.path, into: database))
+    }
+
     /// With a unit, "inf" and its kind were read as a category's text (the unit dropped) and
     /// stored as infinity; they are a quantity that is no finite number, and refused.
     @Test(arguments: ["inf", "-inf", "NaN", "1e309", "-1e400", "Infinity", " +inf ", "1" + String(repeating: "0", count: 400)])
     func aValueThatIsNoFiniteNumberIsRefused(_ text: String) async throws {
-        let folder = try Fixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try await BadInputTests.populatedStore(in: folder)
-        let xml = folder.appendingPathComponent("infinite.xml")
-        try Self.export(
+        try await Self.expectRefused(
             """
             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Watch" unit="count" startDate="2024-06-01 09:00:00 +0000" endDate="2024-06-01 09:10:00 +0000" value="\(text)"/>
-            """
-        ).write(to: xml)
-        try await BadInputTests.expectFailure(
-            xml.path, into: database, .invalidRecord, mentioning: ["infinite.xml", "record 2", "finite number"])
+            """, file: "infinite.xml")
     }
 
     /// A category's text that reads as an infinite number is kept as text, with no number.
     @Test func aCategoryTextThatReadsAsInfinityHasNoNumber() async throws {
-        let folder = try Fixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Fixtures.database(in: folder)
-        let xml = folder.appendingPathComponent("category.xml")
-        try Self.export(
-            """
+        let record = """
             <Record type="HKCategoryTypeIdentifierMindfulSession" sourceName="Watch" startDate="2024-06-01 09:00:00 +0000" endDate="2024-06-01 09:10:00 +0000" value="inf"/>
             """
-        ).write(to: xml)
-        try await Fixtures.importExport(xml.path, into: database)
-        let rows = try await database.pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT s.value, s.value_text FROM sample s JOIN sample_type t ON t.id = s.type_id
-                    WHERE t.identifier = 'HKCategoryTypeIdentifierMindfulSession'
-                    """)
+        try await Self.imported(record) { database, _ in
+            let rows = try await database.pool.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT s.value, s.value_text FROM sample s JOIN sample_type t ON t.id = s.type_id
+                        WHERE t.identifier = 'HKCategoryTypeIdentifierMindfulSession'
+                        """)
+            }
+            #expect(rows.count == 1)
+            #expect(rows.first?["value"] as Double? == nil)
+            #expect(rows.first?["value_text"] as String? == "inf")
         }
-        #expect(rows.count == 1)
-        #expect(rows.first?["value"] as Double? == nil)
-        #expect(rows.first?["value_text"] as String? == "inf")
     }
 
     /// An activity summary is stored by its date: one without a real date was stored under
     /// `""` (or `2024-02-30`) where no day reads it. It is left out, with a warning.
     @Test func anActivitySummaryWithoutARealDateIsLeftOut() async throws {
-        let folder = try Fixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try Fixtures.database(in: folder)
-        let xml = folder.appendingPathComponent("summaries.xml")
-        try Self.export(
-            """
+        let summaries = """
             <ActivitySummary appleStandHours="3"/><ActivitySummary dateComponents="" appleStandHours="9"/>
             <ActivitySummary dateComponents="garbage" appleStandHours="9"/>
             <ActivitySummary dateComponents="2024-02-30" appleStandHours="9"/>
             <ActivitySummary dateComponents="2024-03-+5" appleStandHours="9"/>
             <ActivitySummary dateComponents="2024-02-29" appleStandHours="11"/>
             """
-        ).write(to: xml)
-        let summary = try await Fixtures.importExport(xml.path, into: database)
-        #expect(summary.warnings["ActivitySummary without a valid dateComponents (left out)"] == 5)
-        let rows = try await database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT date, apple_stand_hours FROM activity_summary")
+        try await Self.imported(summaries) { database, summary in
+            #expect(summary.warnings["ActivitySummary without a valid dateComponents (left out)"] == 5)
+            let rows = try await database.pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT date, apple_stand_hours FROM activity_summary")
+            }
+            #expect(rows.map { $0["date"] as String } == ["2024-02-29"])
+            #expect(rows.first?["apple_stand_hours"] as Double? == 11)
         }
-        #expect(rows.map { $0["date"] as String } == ["2024-02-29"])
-        #expect(rows.first?["apple_stand_hours"] as Double? == 11)
     }
 
     /// An audiogram's header is read as a sample's: a value that is no finite number is
     /// refused there too (it was stored as infinity).
     @Test func anAudiogramWhoseValueIsNoFiniteNumberIsRefused() async throws {
-        let folder = try Fixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try await BadInputTests.populatedStore(in: folder)
-        let xml = folder.appendingPathComponent("audiogram.xml")
-        try Self.export(
+        try await Self.expectRefused(
             """
             <Audiogram type="HKDataTypeIdentifierAudiogram" sourceName="Ears" unit="dBHL" value="inf" startDate="2024-06-01 09:00:00 +0000" endDate="2024-06-01 09:00:00 +0000"><SensitivityPoint frequencyValue="500" frequencyUnit="Hz" leftEarValue="10" leftEarUnit="dBHL"/></Audiogram>
-            """
-        ).write(to: xml)
-        try await BadInputTests.expectFailure(
-            xml.path, into: database, .invalidRecord, mentioning: ["audiogram.xml", "record 2", "finite number"])
+            """, file: "audiogram.xml")
     }
 
     /// A message names at most 40 bytes of a unit, however its characters are made.
