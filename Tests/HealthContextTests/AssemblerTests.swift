@@ -109,9 +109,10 @@ import Testing
         }
         defer { server.stop() }
         var weather = OpenMeteoClient.Configuration()
-        // A refused connection: a port nothing listens on (the server's, once stopped).
-        if mode == "refusing" { server.stop() }
-        weather.baseURL = server.baseURL
+        // A refused connection: a port held and never listened on.
+        let refused = mode == "refusing" ? try RefusedPort() : nil
+        defer { refused?.release() }
+        weather.baseURL = refused?.baseURL ?? server.baseURL
         let (store, app) = try await ContextFixture.inMemory()
         var configuration = ContextAssembler.Configuration()
         configuration.daily.homeZone = TimeZone(identifier: "UTC")!
