@@ -27,14 +27,29 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     /// Starts listening; `answer` maps a request target (path and query) to the answer.
     init(answer: @escaping @Sendable (String) -> Answer) throws {
         self.answer = answer
+        let (fd, port) = try Self.bindLoopback(reuseAddress: true)
+        guard listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        self.port = port
+        listener = fd
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// A TCP socket bound to 127.0.0.1 on a port the kernel chooses, and that port.
+    static func bindLoopback(reuseAddress: Bool) throws -> (descriptor: Int32, port: UInt16) {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
             let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw POSIXError(.EIO) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if reuseAddress {
+            var yes: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -42,18 +57,15 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 16) == 0 else {
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard bound == 0, named == 0 else {
             close(fd)
             throw POSIXError(.EADDRINUSE)
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        listener = fd
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
+        return (fd, UInt16(bigEndian: address.sin_port))
     }
 
     /// The base URL clients should use.
