@@ -94,6 +94,44 @@ import Testing
         }
     }
 
+    /// A workout's, an event's, a statistic's or a summary's number that is no finite number
+    /// (`NaN`, `inf`, text) was dropped without a word: it is still left out (the record is
+    /// kept), and the import says so, once per element and attribute.
+    @Test func aWorkoutNumberThatIsNoFiniteNumberIsLeftOutWithAWarning() async throws {
+        let records = """
+            <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="NaN" durationUnit="min" totalDistance="inf" totalDistanceUnit="km" totalEnergyBurned="abc" totalEnergyBurnedUnit="kcal" sourceName="Watch" startDate="2024-06-01 07:00:00 +0000" endDate="2024-06-01 07:30:00 +0000">
+             <WorkoutEvent type="HKWorkoutEventTypePause" date="2024-06-01 07:10:00 +0000" duration="-inf" durationUnit="min"/>
+             <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2024-06-01 07:00:00 +0000" endDate="2024-06-01 07:30:00 +0000" average="NaN" minimum="90" maximum="1e999" unit="count/min"/>
+            </Workout>
+            <Workout workoutActivityType="HKWorkoutActivityTypeWalking" duration="20" durationUnit="min" totalEnergyBurned="NaN" totalEnergyBurnedUnit="kcal" sourceName="Watch" startDate="2024-06-01 18:00:00 +0000" endDate="2024-06-01 18:20:00 +0000"/>
+            <ActivitySummary dateComponents="2024-06-01" appleStandHours="NaN" appleExerciseTime="22"/>
+            """
+        try await Self.imported(records) { database, summary in
+            let expected = [
+                "Workout duration": 1, "Workout totalDistance": 1, "Workout totalEnergyBurned": 2,
+                "WorkoutEvent duration": 1, "WorkoutStatistics average": 1, "WorkoutStatistics maximum": 1,
+                "ActivitySummary appleStandHours": 1,
+            ]
+            for (place, count) in expected {
+                #expect(summary.warnings["\(place) that is not a finite number (left out)"] == count, "\(place)")
+            }
+            #expect(summary.warnings.count == expected.count, "\(summary.warnings)")
+            let workouts = try await database.pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT duration, total_distance, total_energy_burned FROM workout ORDER BY anchor")
+            }
+            #expect(workouts.count == 2)
+            #expect(workouts.first?["duration"] as Double? == nil)
+            #expect(workouts.last?["duration"] as Double? == 20)
+            #expect(workouts.allSatisfy { $0["total_energy_burned"] as Double? == nil })
+            let statistic = try await database.pool.read { db in
+                try Row.fetchOne(db, sql: "SELECT average, minimum, maximum FROM workout_statistic")
+            }
+            #expect(statistic?["average"] as Double? == nil)
+            #expect(statistic?["minimum"] as Double? == 90)
+            #expect(statistic?["maximum"] as Double? == nil)
+        }
+    }
+
     /// An audiogram's header is read as a sample's: a value that is no finite number is
     /// refused there too (it was stored as infinity).
     @Test func anAudiogramWhoseValueIsNoFiniteNumberIsRefused() async throws {

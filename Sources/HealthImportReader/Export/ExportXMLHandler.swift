@@ -138,13 +138,13 @@ struct ExportXMLHandler: XMLHandler {
         if tag.nameIs("WorkoutEvent") {
             event = WorkoutEvent(
                 type: tag.attribute("type").map(tag.value) ?? "", date: try date(tag, "date") ?? workout!.start,
-                duration: number(tag, "duration"), durationUnit: string(tag, "durationUnit"))
+                duration: reportedNumber(tag, "duration"), durationUnit: string(tag, "durationUnit"))
         } else if tag.nameIs("WorkoutStatistics") {
-            workout!.statistics.append(
-                WorkoutStatistic(
-                    type: SampleType(string(tag, "type") ?? ""), start: try date(tag, "startDate"),
-                    end: try date(tag, "endDate"), average: number(tag, "average"), minimum: number(tag, "minimum"),
-                    maximum: number(tag, "maximum"), sum: number(tag, "sum"), unit: string(tag, "unit")))
+            let statistic = WorkoutStatistic(
+                type: SampleType(string(tag, "type") ?? ""), start: try date(tag, "startDate"), end: try date(tag, "endDate"),
+                average: reportedNumber(tag, "average"), minimum: reportedNumber(tag, "minimum"),
+                maximum: reportedNumber(tag, "maximum"), sum: reportedNumber(tag, "sum"), unit: string(tag, "unit"))
+            workout!.statistics.append(statistic)
         } else if tag.nameIs("WorkoutRoute") {
             route = WorkoutRoute(
                 source: string(tag, "sourceName").map { Source(name: $0, version: string(tag, "sourceVersion")) },
@@ -268,24 +268,24 @@ extension ExportXMLHandler {
         let header = try readSample(tag)
         return Workout(
             activityType: string(tag, "workoutActivityType") ?? "", start: header.start, end: header.end,
-            duration: number(tag, "duration"), durationUnit: string(tag, "durationUnit"),
-            totalDistance: number(tag, "totalDistance"), totalDistanceUnit: string(tag, "totalDistanceUnit"),
-            totalEnergyBurned: number(tag, "totalEnergyBurned"),
+            duration: reportedNumber(tag, "duration"), durationUnit: string(tag, "durationUnit"),
+            totalDistance: reportedNumber(tag, "totalDistance"), totalDistanceUnit: string(tag, "totalDistanceUnit"),
+            totalEnergyBurned: reportedNumber(tag, "totalEnergyBurned"),
             totalEnergyBurnedUnit: string(tag, "totalEnergyBurnedUnit"), source: header.source,
             device: header.device, creationDate: header.creationDate, utcOffsetSeconds: header.utcOffsetSeconds)
     }
 
-    fileprivate func readActivitySummary(_ tag: XMLTag) -> ActivitySummary {
+    fileprivate mutating func readActivitySummary(_ tag: XMLTag) -> ActivitySummary {
         var summary = ActivitySummary(dateComponents: string(tag, "dateComponents") ?? "")
-        summary.activeEnergyBurned = number(tag, "activeEnergyBurned")
-        summary.activeEnergyBurnedGoal = number(tag, "activeEnergyBurnedGoal")
+        summary.activeEnergyBurned = reportedNumber(tag, "activeEnergyBurned")
+        summary.activeEnergyBurnedGoal = reportedNumber(tag, "activeEnergyBurnedGoal")
         summary.activeEnergyBurnedUnit = string(tag, "activeEnergyBurnedUnit")
-        summary.appleMoveTime = number(tag, "appleMoveTime") ?? number(tag, "appleMoveMinutes")
-        summary.appleMoveTimeGoal = number(tag, "appleMoveTimeGoal") ?? number(tag, "appleMoveMinutesGoal")
-        summary.appleExerciseTime = number(tag, "appleExerciseTime")
-        summary.appleExerciseTimeGoal = number(tag, "appleExerciseTimeGoal")
-        summary.appleStandHours = number(tag, "appleStandHours")
-        summary.appleStandHoursGoal = number(tag, "appleStandHoursGoal")
+        summary.appleMoveTime = reportedNumber(tag, "appleMoveTime") ?? reportedNumber(tag, "appleMoveMinutes")
+        summary.appleMoveTimeGoal = reportedNumber(tag, "appleMoveTimeGoal") ?? reportedNumber(tag, "appleMoveMinutesGoal")
+        summary.appleExerciseTime = reportedNumber(tag, "appleExerciseTime")
+        summary.appleExerciseTimeGoal = reportedNumber(tag, "appleExerciseTimeGoal")
+        summary.appleStandHours = reportedNumber(tag, "appleStandHours")
+        summary.appleStandHoursGoal = reportedNumber(tag, "appleStandHoursGoal")
         return summary
     }
 
@@ -330,6 +330,15 @@ extension ExportXMLHandler {
 
     fileprivate func number(_ tag: XMLTag, _ name: StaticString) -> Double? {
         tag.attribute(name).flatMap { ByteParsing.double(tag.bytes($0.value)) }
+    }
+
+    /// ``number(_:_:)`` of a workout's, an event's, a statistic's or a summary's field; one
+    /// written but no finite number (`NaN`, `inf`, text) is left out with a warning.
+    fileprivate mutating func reportedNumber(_ tag: XMLTag, _ name: StaticString) -> Double? {
+        guard let attribute = tag.attribute(name), !tag.bytes(attribute.value).allSatisfy({ $0 <= 32 }) else { return nil }
+        if let value = ByteParsing.double(tag.bytes(attribute.value)) { return value }
+        warn("\(tag.nameString) \(name) that is not a finite number (left out)")
+        return nil
     }
 
     fileprivate func date(_ tag: XMLTag, _ name: StaticString) throws -> Date? {
