@@ -99,7 +99,7 @@ let package = Package(
             name: "HealthMCP",
             dependencies: [
                 "HealthCore", "HealthMetrics", "HealthDaily", "HealthReadiness", "HealthContext",
-                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log"),
             ]),
         // CSV export: metric registry, streaming writer, unit preferences — over `SampleScanning`.
         .target(name: "HealthExport", dependencies: ["HealthCore", "HealthMetrics"]),
@@ -282,7 +282,7 @@ let package = Package(
             name: "HealthMCPTests",
             dependencies: [
                 "HealthMCP", "HealthCore", "HealthDaily", "HealthMetrics", "HealthReadiness", "HealthSQLite", "HealthTestSupport",
-                "HealthWeather", .product(name: "MCP", package: "swift-sdk"),
+                "HealthWeather", .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -48,7 +48,7 @@ struct MCPServe: AsyncParsableCommand {
             logger.logLevel = .warning
             let server = await CoachServer.make(tools)
             printError("healthpipe mcp: serving \(database.path) on stdio\(allowWrites ? " (writes allowed)" : " (read-only)")")
-            try await server.start(transport: StdioTransport(logger: logger))
+            try await server.start(transport: StdioLineTransport(logger: logger))
             await server.waitUntilCompleted()
         }
     }
