@@ -35,18 +35,24 @@ struct Workouts: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = range.configuration()
-        let (first, last, workouts, stored) = try await storage.withQueries { store in
+        let (first, last, workouts, others, stored) = try await storage.withQueries { store in
             let (first, last) = try await range.dates(store: store, configuration: configuration, defaultDays: 7)
-            let span = try await DailyNormalizer(store: store, configuration: configuration, now: { Date() })
-                .span(from: first, through: last)
-            let workouts = try await store.workouts(overlapping: span).filter { workout in
-                workout.start >= span.start && workout.start < span.end
-                    && type.map { HealthKitWorkoutActivities.matches(workout.activityType, $0) } ?? true
+            let normalizer = DailyNormalizer(store: store, configuration: configuration, now: { Date() })
+            let span = try await normalizer.span(from: first, through: last)
+            let inRange = try await store.workouts(overlapping: span).filter { $0.start >= span.start && $0.start < span.end }
+            let workouts = inRange.filter { workout in
+                type.map { HealthKitWorkoutActivities.matches(workout.activityType, $0) } ?? true
                     && workout.durationSeconds >= Double(minMinutes) * 60
             }
-            // Where the workouts are, for an answer with none.
-            let stored = workouts.isEmpty ? try await store.sampleSpans().first { $0.type == .workout } : nil
-            return (first, last, workouts, stored)
+            // Where the workouts are, for an answer with none: in the local days the list uses.
+            var stored: (first: LocalDate, last: LocalDate)?
+            if inRange.isEmpty, let span = try await store.sampleSpans().first(where: { $0.type == .workout }) {
+                stored = (
+                    try await normalizer.localDay(containing: span.first).date,
+                    try await normalizer.localDay(containing: span.last).date
+                )
+            }
+            return (first, last, workouts, inRange.count - workouts.count, stored)
         }
         // A name that is no activity (HealthKit's, or one stored) and matched nothing: said.
         if let type, workouts.isEmpty, !HealthKitWorkoutActivities.isKnown(type) {
@@ -67,12 +73,18 @@ struct Workouts: AsyncParsableCommand {
             return
         }
         guard !workouts.isEmpty else {
-            let zone = configuration.homeZone
+            guard others == 0 else {
+                // The filters left out the range's workouts: said, not "no workouts".
+                let kind = type.map { HealthKitWorkoutActivities.shortName($0).lowercased() + " " } ?? ""
+                let length = minMinutes > 0 ? " of \(minMinutes) minutes or more" : ""
+                printError(
+                    "No \(kind)workouts\(length) from \(first) through \(last); \(others) other workout"
+                        + (others == 1 ? "" : "s") + " in those days.")
+                return
+            }
             let hint =
-                stored.map {
-                    " The store's workouts run from \(LocalDate($0.first, in: zone)) to \(LocalDate($0.last, in: zone));"
-                        + " ask with --from and --to."
-                } ?? " The store holds no workouts."
+                stored.map { " The store's workouts run from \($0.first) to \($0.last); ask with --from and --to." }
+                ?? " The store holds no workouts."
             printError("No workouts from \(first) through \(last)." + hint)
             return
         }
