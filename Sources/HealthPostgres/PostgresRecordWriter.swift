@@ -53,6 +53,9 @@ public final class PostgresRecordWriter {
         var details: String?
         /// The family to count it in; `nil` for a correlation's member.
         var family: HealthRecord.Family?
+        /// A workout's routes, when one has points: given to a stored copy stored without
+        /// them (``attachRoutePoints(_:key:)``).
+        var routes: [WorkoutRoute]?
     }
 
     /// What the store knows of the writer-given UUIDs of the records being written.
@@ -129,7 +132,8 @@ public final class PostgresRecordWriter {
                 try await buffer(sample, key: key, details: nil, family: .sample)
             case .workout(let workout):
                 try await buffer(
-                    workout.header, key: key, details: try WorkoutDetails(workout).json(), family: .workout)
+                    workout.header, key: key, details: try WorkoutDetails(workout).json(), family: .workout,
+                    routes: workout.routes.contains { !$0.points.isEmpty } ? workout.routes : nil)
             case .audiogram(let audiogram):
                 try await buffer(
                     audiogram.sample, key: key, details: try JSONText.encode(audiogram.points),
@@ -154,7 +158,7 @@ public final class PostgresRecordWriter {
     /// its anchor, or `nil` when it is known to be a duplicate already.
     @discardableResult
     private func buffer(
-        _ sample: Sample, key: ContentKey, details: String?, family: HealthRecord.Family?
+        _ sample: Sample, key: ContentKey, details: String?, family: HealthRecord.Family?, routes: [WorkoutRoute]? = nil
     ) async throws
         -> Int64?
     {
@@ -193,7 +197,7 @@ public final class PostgresRecordWriter {
         buffered.append(
             Row(
                 sample: sample, key: key, uuid: sample.givenUUID ?? key.uuid, anchor: anchor, ids: ids, details: details,
-                family: family))
+                family: family, routes: routes))
         if buffered.count >= Self.rowsPerStatement { try await flush() }
         return anchor
     }
@@ -263,7 +267,11 @@ public final class PostgresRecordWriter {
                 let duration = max(0, row.sample.end.timeIntervalSince(row.sample.start))
                 maxDurations[row.ids.type] = max(maxDurations[row.ids.type] ?? 0, duration)
             } else if let family = row.family {
-                duplicates[family, default: 0] += 1
+                if let routes = row.routes, try await attachRoutePoints(routes, key: row.key) {
+                    updated[family, default: 0] += 1
+                } else {
+                    duplicates[family, default: 0] += 1
+                }
             }
         }
     }

@@ -136,13 +136,19 @@ extension RecordWriter {
         if nearSeconds != nil { nearSeconds?[sample.type.identifier, default: []].insert(second) }
     }
 
-    /// What writing an activity summary did.
-    enum SummaryWrite { case added, updated, unchanged }
+    /// What writing a record did: it was added; it updated what was stored (a day's rings
+    /// from a newer export, a workout given the route points it was stored without); or it
+    /// was stored already and nothing changed.
+    enum RecordWrite {
+        case added, updated, unchanged
+
+        init(added: Bool) { self = added ? .added : .unchanged }
+    }
 
     /// Stores a day's rings. A day already stored is replaced only by a reading at least as
     /// recent (`asOf`, the export's date) whose figures differ: an older export imported
     /// later never overwrites a newer one.
-    func writeSummary(_ summary: ActivitySummary) throws -> SummaryWrite {
+    func writeSummary(_ summary: ActivitySummary) throws -> RecordWrite {
         let figures: [(any DatabaseValueConvertible)?] = [
             summary.activeEnergyBurned, summary.activeEnergyBurnedGoal, summary.activeEnergyBurnedUnit,
             summary.appleMoveTime, summary.appleMoveTimeGoal, summary.appleExerciseTime, summary.appleExerciseTimeGoal,

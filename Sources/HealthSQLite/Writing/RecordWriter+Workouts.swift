@@ -3,8 +3,12 @@ import GRDB
 import HealthCore
 
 extension RecordWriter {
-    func writeWorkout(_ workout: Workout, key: ContentKey) throws -> Bool {
-        guard let anchor = try writeSample(workout.header, key: key) else { return false }
+    /// Stores `workout` with its details; a workout stored already is a duplicate, unless it
+    /// was stored without the points of a route that now has them (``attachRoutePoints``).
+    func writeWorkout(_ workout: Workout, key: ContentKey) throws -> RecordWrite {
+        guard let anchor = try writeSample(workout.header, key: key) else {
+            return try attachRoutePoints(workout, key: key) ? .updated : .unchanged
+        }
         insertWorkout.bind(anchor)
         insertWorkout.bind(workout.activityType)
         insertWorkout.bind(workout.duration)
@@ -53,7 +57,34 @@ extension RecordWriter {
             try writeMetadata(route.metadata, owner: .workoutRoute, id: routeID)
             try writePoints(route.points, route: routeID)
         }
-        return true
+        return .added
+    }
+
+    /// Gives the stored copy of `workout` the points of its routes that it was stored without:
+    /// its export's XML imported alone (the GPX files not beside it) and later the whole
+    /// export. A stored route takes them only when it has none and names the same file at the
+    /// same position. Whether any route took points.
+    private func attachRoutePoints(_ workout: Workout, key: ContentKey) throws -> Bool {
+        guard workout.routes.contains(where: { !$0.points.isEmpty }),
+            let anchor = try storedAnchor(of: workout.header, key: key)
+        else { return false }
+        let bare = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, position, file_path FROM workout_route r
+                WHERE workout = ? AND NOT EXISTS (SELECT 1 FROM route_point p WHERE p.route = r.id)
+                """, arguments: [anchor])
+        var attached = false
+        for row in bare {
+            let (id, position, path): (Int64, Int, String?) = (row[0], row[1], row[2])
+            guard workout.routes.indices.contains(position) else { continue }
+            let route = workout.routes[position]
+            guard !route.points.isEmpty, route.filePath == path else { continue }
+            try writePoints(route.points, route: id)
+            try db.execute(sql: "UPDATE workout_route SET points_loaded = 1 WHERE id = ?", arguments: [id])
+            attached = true
+        }
+        return attached
     }
 
     /// Stores the points of a route (inline `Location`s, or read from its GPX file).

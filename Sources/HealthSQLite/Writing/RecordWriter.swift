@@ -179,29 +179,27 @@ public final class RecordWriter {
         try write(record, key: record.contentKey)
     }
 
-    /// Writes one record whose content key is known already (`record.contentKey`).
+    /// Writes one record whose content key is known already (`record.contentKey`); whether
+    /// it was added.
     @discardableResult
     func write(_ record: HealthRecord, key: ContentKey) throws -> Bool {
-        let isNew: Bool
+        let write: RecordWrite
         switch record {
-        case .sample(let sample): isNew = try writeSample(sample, key: key) != nil
-        case .correlation(let correlation): isNew = try writeCorrelation(correlation, key: key)
-        case .workout(let workout): isNew = try writeWorkout(workout, key: key)
-        case .activitySummary(let summary):
-            switch try writeSummary(summary) {
-            case .added: isNew = true
-            case .unchanged: isNew = false
-            case .updated:
-                updated[.activitySummary, default: 0] += 1
-                return false
-            }
-        case .clinicalRecord(let record): isNew = try writeClinical(record, key: key)
-        case .audiogram(let audiogram): isNew = try writeAudiogram(audiogram, key: key)
-        case .electrocardiogram(let ecg): isNew = try writeECG(ecg, key: key)
-        case .other(let element): isNew = try writeRaw(element, key: key)
+        case .sample(let sample): write = RecordWrite(added: try writeSample(sample, key: key) != nil)
+        case .correlation(let correlation): write = RecordWrite(added: try writeCorrelation(correlation, key: key))
+        case .workout(let workout): write = try writeWorkout(workout, key: key)
+        case .activitySummary(let summary): write = try writeSummary(summary)
+        case .clinicalRecord(let record): write = RecordWrite(added: try writeClinical(record, key: key))
+        case .audiogram(let audiogram): write = RecordWrite(added: try writeAudiogram(audiogram, key: key))
+        case .electrocardiogram(let ecg): write = RecordWrite(added: try writeECG(ecg, key: key))
+        case .other(let element): write = RecordWrite(added: try writeRaw(element, key: key))
         }
-        if isNew { added[record.family, default: 0] += 1 } else { duplicates[record.family, default: 0] += 1 }
-        return isNew
+        switch write {
+        case .added: added[record.family, default: 0] += 1
+        case .updated: updated[record.family, default: 0] += 1
+        case .unchanged: duplicates[record.family, default: 0] += 1
+        }
+        return write == .added
     }
 
     /// Stores a run of plain samples with one statement; their metadata and beats follow.
