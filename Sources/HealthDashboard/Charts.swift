@@ -90,17 +90,18 @@ enum Charts {
 
     /// Stacked bars of minutes per category, one bar per day (sleep stages).
     static func stackedMinutes(
-        id: String, title: String, dates: [String], stacks: [[(name: String, minutes: Double)]], names: [String]
+        id: String, title: String, dates: [String], stacks: [[(name: String, minutes: Double?)]], names: [String]
     ) -> Chart {
-        let totals = stacks.map { $0.reduce(0) { $0 + $1.minutes } / 60 }
+        let totals = stacks.map { $0.reduce(0) { $0 + ($1.minutes ?? 0) } / 60 }
         let plot = Plot(values: totals, count: dates.count, fromZero: true)
         var body = plot.axes(first: dates.first ?? "", last: dates.last ?? "", digits: 1)
         let width = max(plot.slot * 0.72, 0.6)
         for (index, stack) in stacks.enumerated() {
             var level = 0.0
-            for part in stack where part.minutes > 0 {
+            for part in stack {
+                guard let minutes = part.minutes, minutes > 0 else { continue }
                 let bottom = plot.y(level / 60)
-                level += part.minutes
+                level += minutes
                 let top = plot.y(level / 60)
                 body +=
                     "<rect class=\"stage-\(part.name)\" x=\"\(f(plot.x(index) - width / 2))\" y=\"\(f(top))\" "
@@ -115,7 +116,8 @@ enum Charts {
         let rows = dates.indices.map { index in
             [dates[index]]
                 + names.map { name in
-                    HTML.number(stacks[index].first { $0.name == name }?.minutes, 0)
+                    // Unknown (a night without data, stages no source measured): —, not 0.
+                    HTML.number(stacks[index].first { $0.name == name }?.minutes ?? nil, 0)
                 }
         }
         return Chart(

@@ -195,7 +195,7 @@ public struct DashboardPage: Sendable {
         let names = ["deep", "core", "rem", "unspecified", "awake"]
         let stages: [SleepStage] = [.deep, .core, .rem, .unspecified, .awake]
         let stacks = data.nights.map { night in
-            zip(names, stages).map { name, stage in (name: name, minutes: (night.main?.stageSeconds[stage] ?? 0) / 60) }
+            zip(names, stages).map { name, stage in (name: name, minutes: night.main?.stageMinutes(stage)) }
         }
         let dates = data.nights.map(\.localDate)
         let stagesChart = Charts.stackedMinutes(

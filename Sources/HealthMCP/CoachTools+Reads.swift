@@ -115,11 +115,11 @@ extension CoachTools {
                     "bedtime": .string(localTime(main.bedtime, zone)), "waketime": .string(localTime(main.waketime, zone)),
                     "basis": .string(main.basis.rawValue), "asleep_hours": .number(main.asleepSeconds.map { $0 / 3600 }),
                     "in_bed_hours": .double(main.inBedSeconds / 3600),
-                    "efficiency_percent": .number(main.efficiency), "awakenings": .int(main.awakenings),
+                    "efficiency_percent": .number(main.efficiency), "awakenings": .number(main.awakenings),
                     "stage_minutes": .object(
                         Dictionary(
                             uniqueKeysWithValues: [SleepStage.deep, .core, .rem, .unspecified, .awake].map { stage in
-                                (stage.rawValue, Value.double((main.stageSeconds[stage] ?? 0) / 60))
+                                (stage.rawValue, Value.number(main.stageMinutes(stage)))
                             })),
                 ]
                 if timeline {

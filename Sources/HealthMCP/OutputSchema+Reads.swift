@@ -75,12 +75,18 @@ extension OutputSchema {
                             "asleep_hours": number("Hours asleep; null when only time in bed was recorded.", nullable: true),
                             "in_bed_hours": number("Hours in bed."),
                             "efficiency_percent": number("Asleep ÷ in bed × 100.", nullable: true),
-                            "awakenings": integer("Awake spells between the first and the last sleep."),
+                            "awakenings": integer(
+                                "Awake spells between the first and the last sleep; null when only time in bed was recorded.",
+                                nullable: true),
                             "stage_minutes": object(
                                 [
-                                    "deep": number(), "core": number(), "rem": number(), "unspecified": number(),
-                                    "awake": number(),
-                                ], description: "Minutes per stage."),
+                                    "deep": number(nullable: true), "core": number(nullable: true),
+                                    "rem": number(nullable: true), "unspecified": number(nullable: true),
+                                    "awake": number(nullable: true),
+                                ],
+                                description:
+                                    "Minutes per stage; null when the source could not have recorded it (deep, core and REM "
+                                    + "without a source of stages; all of them when only time in bed was recorded)."),
                             "timeline": array(
                                 "The stages in order (only with include_timeline).",
                                 of: object([

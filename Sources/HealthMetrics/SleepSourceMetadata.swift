@@ -15,6 +15,9 @@ public enum SleepBasis: String, Hashable, Sendable, Codable, CaseIterable {
     /// Whether the source measured sleep (everything but ``inBedOnly``).
     public var measuresSleep: Bool { self != .inBedOnly }
 
+    /// Whether the source measured sleep stages (core, deep, REM): a Watch's or a tracker's.
+    public var measuresStages: Bool { self == .watchStages || self == .trackerStages }
+
     /// Position in the priority table, 0 the best.
     public var tier: Int { Self.allCases.firstIndex(of: self) ?? Self.allCases.count }
 }

@@ -91,11 +91,13 @@ func number(_ cell: String) -> Double? {
         let stages = try tableRows(html, chart: "sleep-stages")
         #expect(nights.filter { $0.main != nil }.count >= 25)
         for night in nights {
+            // A night without sleep, or a stage its source could not have recorded: —, not 0.
             let expected = [SleepStage.deep, .core, .rem, .unspecified, .awake].map { stage in
-                printed((night.main?.stageSeconds[stage] ?? 0) / 60)
+                night.main?.stageMinutes(stage).map(printed) ?? -1
             }
             #expect(stages[night.localDate]?.map { number($0) ?? -1 } == expected)
         }
+        #expect(nights.contains { $0.main == nil } == stages.values.contains { $0.allSatisfy { $0 == "—" } })
 
         // `healthpipe readiness`: today's score from the 60 days before.
         let history = try await normalizer.metrics(from: today.adding(days: -ReadinessEngine.historyDays), through: today)

@@ -62,8 +62,9 @@ public struct SleepSession: Hashable, Sendable, Codable {
     public var asleepSeconds: Double?
     /// Seconds per stage in the timeline.
     public var stageSeconds: [SleepStage: Double]
-    /// Awake segments between the first and the last asleep segment.
-    public var awakenings: Int
+    /// Awake segments between the first and the last asleep segment; `nil` — unknown, not
+    /// 0 — when the source measured no sleep (``SleepBasis/inBedOnly``).
+    public var awakenings: Int?
 
     /// asleep / in bed × 100; `nil` when time asleep is unknown.
     public var efficiency: Double? {
@@ -71,6 +72,18 @@ public struct SleepSession: Hashable, Sendable, Codable {
         return asleepSeconds / inBedSeconds * 100
     }
     public var span: Double { waketime.timeIntervalSince(bedtime) }
+
+    /// Minutes of `stage` in the timeline; `nil` — unknown, not 0 — when the source could not
+    /// have recorded it: core, deep and REM without a source of stages, asleep and awake
+    /// without one that measured sleep (time in bed alone). Time in bed is always known.
+    public func stageMinutes(_ stage: SleepStage) -> Double? {
+        switch stage {
+        case .deep, .core, .rem: guard basis.measuresStages else { return nil }
+        case .unspecified, .awake: guard basis.measuresSleep else { return nil }
+        case .inBed: break
+        }
+        return (stageSeconds[stage] ?? 0) / 60
+    }
 
     /// Every key is written, `null` included: an unknown time asleep is visibly unknown.
     public func encode(to encoder: any Encoder) throws {

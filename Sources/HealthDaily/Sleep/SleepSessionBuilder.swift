@@ -74,7 +74,7 @@ public enum SleepSessionBuilder {
         }
         return SleepSession(
             source: source, basis: basis, bedtime: bedtime, waketime: waketime, timeline: timeline, inBedSeconds: inBed,
-            asleepSeconds: asleep, stageSeconds: stageSeconds, awakenings: awakenings)
+            asleepSeconds: asleep, stageSeconds: stageSeconds, awakenings: basis.measuresSleep ? awakenings : nil)
     }
 
     /// What samples of `stages` hold, as a tier of the priority table: any core, deep or REM

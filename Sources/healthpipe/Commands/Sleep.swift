@@ -56,13 +56,15 @@ enum SleepTable {
                         + [night.naps.isEmpty ? "—" : String(format: "%.0f", napMinutes)])
                 continue
             }
-            func minutes(_ stage: SleepStage) -> String { String(format: "%.0f", (main.stageSeconds[stage] ?? 0) / 60) }
+            // A figure the source could not have recorded is unknown: —, not 0.
+            func minutes(_ stage: SleepStage) -> String { main.stageMinutes(stage).map { String(format: "%.0f", $0) } ?? "—" }
             rows.append([
                 night.localDate, night.timezoneIdentifier, night.source ?? "—", main.basis.rawValue, clock(main.bedtime, zone),
                 clock(main.waketime, zone), String(format: "%.2f", main.inBedSeconds / 3600),
                 main.asleepSeconds.map { String(format: "%.2f", $0 / 3600) } ?? "—",
                 main.efficiency.map { String(format: "%.1f", $0) } ?? "—", minutes(.deep), minutes(.rem), minutes(.core),
-                minutes(.awake), String(main.awakenings), night.naps.isEmpty ? "—" : String(format: "%.0f", napMinutes),
+                minutes(.awake), main.awakenings.map(String.init) ?? "—",
+                night.naps.isEmpty ? "—" : String(format: "%.0f", napMinutes),
             ])
         }
         return TextTable.render(rows, leftAligned: [0, 1, 2, 3])
