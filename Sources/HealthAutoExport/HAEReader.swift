@@ -9,8 +9,9 @@ import HealthCore
 /// - `heart_rate` points `{Min, Avg, Max}` become one sample of `Avg`, with the minimum and
 ///   maximum as metadata; `blood_pressure` points a correlation of two readings.
 /// - `sleep_analysis`: unaggregated points are sleep samples of their stage; aggregated
-///   points (totals of a night) become an in-bed sample over `inBedStart…inBedEnd` and one
-///   asleep sample from `sleepStart` lasting the night's total asleep time, the stage
+///   points (totals of a night) become an in-bed sample over `inBedStart…inBedEnd` (without
+///   them, the `inBed` hours ending at `sleepEnd`, so that the night ends when it did) and
+///   one asleep sample from `sleepStart` lasting the night's total asleep time, the stage
 ///   totals kept as metadata (the app does not say when each stage happened).
 /// - Workouts (in `data` or beside it) become workouts with energy, distance, steps and
 ///   the route; a v2 workout's `id` is kept as metadata and names it (``workoutUUID(_:)``):
@@ -171,15 +172,26 @@ public enum HAEReader {
         var records: [HealthRecord] = []
         let source = (point["source"] as? String) ?? (point["sleepSource"] as? String)
         let inBedSource = (point["inBedSource"] as? String) ?? source
-        if let inBedStart = point["inBedStart"] as? String, let inBedEnd = point["inBedEnd"] as? String {
-            let start = try date(inBedStart, pointer + "/inBedStart")
-            let end = try date(inBedEnd, pointer + "/inBedEnd")
+        func inBed(from start: Date, to end: Date, offset: Int?) {
             records.append(
                 .sample(
                     Sample(
-                        type: .sleepAnalysis, start: start.date, end: end.date,
-                        value: .category(HAEMetricMap.sleepValue("In Bed")),
-                        source: inBedSource.map { Source(name: $0) } ?? defaultSource, utcOffsetSeconds: start.utcOffsetSeconds)))
+                        type: .sleepAnalysis, start: start, end: end, value: .category(HAEMetricMap.sleepValue("In Bed")),
+                        source: inBedSource.map { Source(name: $0) } ?? defaultSource, utcOffsetSeconds: offset)))
+        }
+        if let inBedStart = point["inBedStart"] as? String, let inBedEnd = point["inBedEnd"] as? String {
+            let start = try date(inBedStart, pointer + "/inBedStart")
+            inBed(from: start.date, to: try date(inBedEnd, pointer + "/inBedEnd").date, offset: start.utcOffsetSeconds)
+        } else if let sleepEnd = point["sleepEnd"] as? String {
+            // No bounds of the time in bed (6.6.2 and later): its hours, ending when the night
+            // did (else the night from sleepStart), so that the night ends at its sleepEnd.
+            let end = try date(sleepEnd, pointer + "/sleepEnd")
+            let hours = (point["inBed"] as? NSNumber)?.doubleValue ?? 0
+            let start =
+                hours > 0 && hours <= 24
+                ? end.date.addingTimeInterval(-hours * 3600)
+                : try (point["sleepStart"] as? String).map { try date($0, pointer + "/sleepStart").date }
+            if let start, start < end.date { inBed(from: start, to: end.date, offset: end.utcOffsetSeconds) }
         }
         let stages = ["core", "deep", "rem", "awake"].compactMap { key in
             (point[key] as? NSNumber).map { (key, $0.doubleValue) }

@@ -44,11 +44,19 @@ import Testing
         #expect(samples[1].end.timeIntervalSince(samples[1].start) == 6.108333333333333 * 3600)
     }
 
-    /// After 6.6.2: `asleep` is 0 and the stages carry the night; one joined source.
+    /// After 6.6.2: `asleep` is 0 and the stages carry the night; one joined source. Without
+    /// `inBedStart`/`inBedEnd`, the night's `inBed` hours end at its `sleepEnd` (the wake
+    /// time was `sleepStart` plus the time asleep: 2 h 50 min early, found by a probe).
     @Test func aggregatedSleepAfter662() throws {
         let samples = Self.samples(try Self.fixture("unmarshal_aggregated_sleep_analysis_2"))
-        #expect(samples.count == 1)  // no inBedStart/inBedEnd: no in-bed sample
-        let asleep = samples[0]
+        #expect(samples.count == 2)
+        let inBed = samples[0]
+        #expect(inBed.value == .category("HKCategoryValueSleepAnalysisInBed"))
+        #expect(inBed.end == Self.instant("2023-01-31 08:39:12 +0800"))
+        #expect(abs(inBed.end.timeIntervalSince(inBed.start) - 8.145010935001903 * 3600) < 1e-6)
+        #expect(inBed.source.name == "Irvin's iPhone|Irvin’s Apple Watch")
+        let asleep = samples[1]
+        #expect(asleep.start == Self.instant("2023-01-31 00:23:47 +0800"))
         #expect(asleep.source.name == "Irvin's iPhone|Irvin’s Apple Watch")
         #expect(
             abs(

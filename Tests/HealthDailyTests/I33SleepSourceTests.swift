@@ -42,6 +42,24 @@ import Testing
         return (night, day)
     }
 
+    /// The fixture of Health Auto Export 6.6.2 and later: stage totals, `sleepStart` and
+    /// `sleepEnd`, `inBed` hours, no in-bed bounds. The night ends at its `sleepEnd` (it ended
+    /// at `sleepStart` plus the time asleep, 05:48:47), with its time in bed and asleep.
+    @Test func anAggregatedNightEndsAtItsSleepEnd() async throws {
+        let data = try Data(
+            contentsOf: Self.fixtures.appendingPathComponent(
+                "health-auto-export/irvinlim__unmarshal_aggregated_sleep_analysis_2.json"))
+        let samples = try HAEReader.read(data).records.compactMap { if case .sample(let sample) = $0 { sample } else { nil } }
+        let (night, day) = try await Self.night(samples, "2023-01-31", home: Self.singapore)
+        let main = try #require(night.main)
+        #expect(main.bedtime == Build.at("2023-01-31T00:23:47+08:00"))
+        #expect(main.waketime == Build.at("2023-01-31T08:39:12+08:00"))
+        #expect(abs(main.inBedSeconds - 8.145010935001903 * 3600) < 1e-6)
+        let asleep = (3.2999999999999994 + 0.8583333333333334 + 1.2583333333333333) * 3600
+        #expect(main.asleepSeconds.map { abs($0 - asleep) < 1e-6 } == true)
+        #expect(day.sleepHours.map { abs($0 - asleep / 3600) < 0.01 } == true)
+    }
+
     /// The fixture's iPhone alone — a night without a Watch: the main night, with bedtime,
     /// wake time and time in bed, asleep unknown (null, not 0); no nap.
     @Test func i33_sleep_fixtureInBedOnlyNightIsTheMainNight() async throws {

@@ -25,7 +25,7 @@ import Testing
         // records / added on the first post.
         let expected: [(String, Int, Int)] = [
             ("empty_data", 0, 0), ("unmarshal_metrics", 2, 2), ("unmarshal_aggregated_sleep_analysis", 2, 2),
-            ("unmarshal_aggregated_sleep_analysis_2", 1, 1), ("unmarshal_non_aggregated_sleep_analysis", 1, 1),
+            ("unmarshal_aggregated_sleep_analysis_2", 2, 2), ("unmarshal_non_aggregated_sleep_analysis", 1, 1),
             ("unmarshal_workouts", 1, 1),
         ]
         try await harness.app.test(.router) { client in
