@@ -94,7 +94,9 @@ import Testing
         for try await message in transport.receive() { received.append(message) }
         let waited = ContinuousClock.now - started
         #expect(received.count == 2)
-        #expect(waited >= .milliseconds(300) && waited < .seconds(10), "\(waited)")
+        // Ended, and not before the timeout. (No upper bound: under the whole suite's load this
+        // task has waited 53 s to be resumed; an end that never came would hang the test.)
+        #expect(waited >= .milliseconds(300), "\(waited)")
     }
 
     /// Ids are told apart by kind: the number 1 and the string "1" are two requests.
