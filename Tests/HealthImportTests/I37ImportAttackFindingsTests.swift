@@ -158,3 +158,25 @@ import Testing
                 == "value must be between -1000000000000 and 1000000000000 count for HKQuantityTypeIdentifierNew")
     }
 }
+
+/// `healthpipe import` of a Health Auto Export file said only "not an Apple Health export"
+/// (a probe): it says what the file is and where it goes in.
+@Suite struct I37AutoExportFileTests {
+    @Test func aHealthAutoExportFileIsNamedAndSentToTheServerRoute() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try await BadInputTests.populatedStore(in: folder)
+        let json = folder.appendingPathComponent("HealthAutoExport-2023-01-31.json")
+        let fixture = Fixtures.root.deletingLastPathComponent()
+            .appendingPathComponent("health-auto-export/irvinlim__unmarshal_aggregated_sleep_analysis_2.json")
+        try FileManager.default.copyItem(at: fixture, to: json)
+        try await BadInputTests.expectFailure(
+            json.path, into: database, .notAnExport,
+            mentioning: ["HealthAutoExport-2023-01-31.json", "Health Auto Export", "/v1/health-auto-export"])
+        // Any other file is still only not an export.
+        let other = folder.appendingPathComponent("notes.json")
+        try Data(#"{"data": [1, 2]}"#.utf8).write(to: other)
+        try await BadInputTests.expectFailure(
+            other.path, into: database, .notAnExport, mentioning: ["not an Apple Health export"])
+    }
+}

@@ -20,8 +20,9 @@ final class FileExportSource: ExportSource {
         mainXML = url
         root = url.deletingLastPathComponent()
         resolvedRoot = FileExportSource.resolvedFolder(root)
-        guard let head = try? FileExportSource.head(url), MainXMLDetector.isHealthExport(head) else {
-            throw ImportError(.notAnExport, file: url.path, "is not an Apple Health export (no <HealthData> in its first 64 KiB)")
+        let head = try? FileExportSource.head(url)
+        guard let head, MainXMLDetector.isHealthExport(head) else {
+            throw ImportError(.notAnExport, file: url.path, FileExportSource.notAnExport(head: head))
         }
     }
 
@@ -48,6 +49,19 @@ final class FileExportSource: ExportSource {
         mainXML = found
         root = found.deletingLastPathComponent()
         resolvedRoot = FileExportSource.resolvedFolder(root)
+    }
+
+    /// Why a file is no export: Health Auto Export's JSON (`{"data": {"metrics": …}}`) is
+    /// named, with where it goes in; anything else has no `<HealthData>`.
+    static func notAnExport(head: Data?) -> String {
+        let text = head.map { String(decoding: $0.prefix(4_096), as: UTF8.self) } ?? ""
+        if text.drop(while: \.isWhitespace).first == "{", text.contains("\"data\""),
+            text.contains("\"metrics\"") || text.contains("\"workouts\"")
+        {
+            return "is Health Auto Export JSON, not an Apple Health export: send it to the server's "
+                + "POST /v1/health-auto-export (healthpipe serve; docs/api.md)"
+        }
+        return "is not an Apple Health export (no <HealthData> in its first 64 KiB)"
     }
 
     private static func head(_ url: URL) throws -> Data {
