@@ -129,7 +129,8 @@ public struct DashboardPage: Sendable {
         }.joined()
         return """
             <p class="score band-\(band.rawValue)"><span class="big">\(value)</span> \
-            <span class="label">\(HTML.escape(band.label))\(score.calibrating ? " · calibrating" : "")</span></p>\
+            <span class="label">\(HTML.escape(band.label))\(score.calibrating ? " · calibrating" : "") · \
+            confidence \(Int((score.confidence * 100).rounded())) %</span></p>\
             <p class="note">\(HTML.escape(score.reason))</p>\
             <table class="contributors"><caption>What the score is made of</caption><thead><tr><th scope="col">Contributor</th>\
             <th scope="col">Score</th><th scope="col">Value</th><th scope="col">Baseline</th>\(notes ? "<th scope=\"col\">Why</th>" : "")</tr>\

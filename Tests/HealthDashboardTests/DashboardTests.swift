@@ -105,6 +105,9 @@ func number(_ cell: String) -> Double? {
         let value = try #require(score.score)
         #expect(data.readiness?.score == value)
         #expect(html.contains("<span class=\"big\">\(value)</span>"))
+        // With how sure it is (a score of 100 on a bedtime schedule alone said nothing of its
+        // confidence of 0, found by a probe).
+        #expect(html.contains("confidence \(Int((score.confidence * 100).rounded())) %"), "\(score.confidence)")
     }
 
     @Test func everyPanelAndChartIsThereAndNothingReadsNaN() async throws {
