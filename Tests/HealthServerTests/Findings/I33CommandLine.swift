@@ -80,6 +80,17 @@ enum CommandLine33 {
         return folder
     }
 
+    /// A store in a new folder (`name` in its name) with `xml` imported by `healthpipe
+    /// import`; the caller removes the folder.
+    static func store(importing xml: String, _ name: String) throws -> (folder: String, store: String) {
+        let folder = try temporaryFolder(name)
+        let store = folder + "/health.sqlite"
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: folder + "/export.xml"))
+        let imported = try run(["import", folder + "/export.xml", "--db", store, "--quiet"])
+        guard imported.status == 0 else { throw CocoaError(.fileReadCorruptFile, userInfo: ["stderr": imported.err]) }
+        return (folder, store)
+    }
+
     /// A test fixture's path.
     static func fixture(_ path: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -15,11 +15,8 @@ import Testing
         """
 
     @Test func anIPhoneOnlyNightShowsItsUnknownFiguresAsUnknown() throws {
-        let folder = try CommandLine33.temporaryFolder("sleep-unknown")
+        let (folder, store) = try CommandLine33.store(importing: Self.export, "sleep-unknown")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = folder + "/health.sqlite"
-        try Data(Self.export.utf8).write(to: URL(fileURLWithPath: folder + "/export.xml"))
-        #expect(try CommandLine33.run(["import", folder + "/export.xml", "--db", store, "--quiet"]).status == 0)
         let range = ["--db", store, "--from", "2024-03-05", "--to", "2024-03-05", "--home-tz", "America/Los_Angeles"]
 
         let table = try CommandLine33.run(["sleep"] + range)

@@ -21,11 +21,8 @@ import Testing
         """
 
     @Test func theHintNamesTheLocalDaysTheListUses() throws {
-        let folder = try CommandLine33.temporaryFolder("workout-hint")
+        let (folder, store) = try CommandLine33.store(importing: Self.export, "workout-hint")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = folder + "/health.sqlite"
-        try Data(Self.export.utf8).write(to: URL(fileURLWithPath: folder + "/export.xml"))
-        #expect(try CommandLine33.run(["import", folder + "/export.xml", "--db", store, "--quiet"]).status == 0)
 
         let empty = try CommandLine33.run(["workouts", "--db", store, "--from", "2022-01-01", "--to", "2022-01-07"])
         #expect(empty.status == 0 && empty.out.isEmpty)
