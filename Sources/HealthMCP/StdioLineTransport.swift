@@ -19,6 +19,7 @@ import Synchronization
 /// dropped. Here the stream ends when the input has ended *and* every request read has had
 /// its response written, or ``answerTimeout`` after the input ended, whichever is first.
 public actor StdioLineTransport: Transport {
+    /// Where the transport says what went wrong (never a message's content).
     public nonisolated let logger: Logger
     private let input: Int32
     private let output: Int32
@@ -48,6 +49,7 @@ public actor StdioLineTransport: Transport {
         (messages, continuation) = AsyncThrowingStream.makeStream()
     }
 
+    /// Starts reading the input, on a thread of its own.
     public func connect() async throws {
         guard !started else { return }
         started = true
@@ -56,7 +58,12 @@ public actor StdioLineTransport: Transport {
         // cooperative pool.
         Thread.detachNewThread { [self] in
             Self.readLines(from: input) { line in
-                state.withLock { $0.unanswered.formUnion(RequestIDs.requests(in: line)) }
+                // Counted before the server sees it: its answer cannot come first.
+                let (asked, cancelled) = (RequestIDs.requests(in: line), RequestIDs.cancelled(in: line))
+                state.withLock {
+                    $0.unanswered.formUnion(asked)
+                    $0.unanswered.subtract(cancelled)
+                }
                 continuation.yield(line)
             }
             let waiting = state.withLock { state -> Int in
@@ -74,6 +81,7 @@ public actor StdioLineTransport: Transport {
         }
     }
 
+    /// Ends the stream of messages (the server's `stop()`).
     public func disconnect() async {
         finish()
     }
@@ -87,7 +95,13 @@ public actor StdioLineTransport: Transport {
             while written < bytes.count {
                 let count = write(output, bytes.baseAddress! + written, bytes.count - written)
                 if count < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN {
+                        // Standard output made non-blocking by whoever started us: wait for room.
+                        var ready = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&ready, 1, -1)
+                        continue
+                    }
                     throw MCPError.transportError(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
                 }
                 written += count
@@ -102,6 +116,7 @@ public actor StdioLineTransport: Transport {
         if done { finish() }
     }
 
+    /// The messages read, one a line; it ends as the type's documentation says.
     public nonisolated func receive() -> AsyncThrowingStream<Data, any Error> { messages }
 
     /// Ends the stream of messages (once).
@@ -126,41 +141,81 @@ public actor StdioLineTransport: Transport {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            pending.append(contentsOf: buffer[..<count])
-            while let newline = pending.firstIndex(of: 0x0A) {
-                deliver(Data(pending[pending.startIndex..<newline]))
-                pending = Data(pending[(newline + 1)...])
+            if count < 0, errno == EAGAIN {
+                // A non-blocking standard input: wait for bytes, not the end.
+                var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+                _ = poll(&ready, 1, -1)
+                continue
             }
+            guard count > 0 else { break }
+            // Only the new bytes are searched for a newline: a long line is read in linear time.
+            var lineStart = 0
+            for index in 0..<count where buffer[index] == 0x0A {
+                pending.append(contentsOf: buffer[lineStart..<index])
+                deliver(pending)
+                pending.removeAll(keepingCapacity: true)
+                lineStart = index + 1
+            }
+            pending.append(contentsOf: buffer[lineStart..<count])
         }
         deliver(pending)
     }
 }
 
 /// The ids of JSON-RPC requests and responses in a message (one object or a batch), as keys
-/// that tell a number from a string.
+/// that tell a number from a string; only ids the SDK reads (a string or an integer) count,
+/// since a request with another id is answered under a random one.
 enum RequestIDs {
-    /// Requests: a method and an id (notifications have no id).
+    /// Requests the server will answer: a method and an id. In a batch, only when every item
+    /// is a request or a notification (the SDK refuses a batch whole otherwise).
     static func requests(in message: Data) -> Set<String> {
-        ids(in: message) { $0["method"] is String }
+        guard let items = items(in: message) else { return [] }
+        let valid = items.allSatisfy { item in
+            guard case .string = item["method"] else { return false }
+            return item["id"] == nil || key(item["id"]) != nil
+        }
+        guard valid else { return [] }
+        return Set(items.compactMap { key($0["id"]) })
     }
 
     /// Responses: an id and a result or an error, no method.
     static func responses(in message: Data) -> Set<String> {
-        ids(in: message) { $0["method"] == nil && ($0["result"] != nil || $0["error"] != nil) }
+        guard let items = items(in: message) else { return [] }
+        return Set(
+            items.filter { $0["method"] == nil && ($0["result"] != nil || $0["error"] != nil) }.compactMap { key($0["id"]) })
     }
 
-    static func key(_ id: Any?) -> String? {
+    /// Requests the client cancelled (`notifications/cancelled`): the SDK answers none.
+    static func cancelled(in message: Data) -> Set<String> {
+        guard let items = items(in: message) else { return [] }
+        return Set(
+            items.compactMap { item in
+                guard item["method"] == .string("notifications/cancelled"), case .object(let params) = item["params"]
+                else { return nil }
+                return key(params["requestId"])
+            })
+    }
+
+    /// `"s:…"` for a string id, `"n:…"` for an integer; `nil` for anything else.
+    static func key(_ id: Value?) -> String? {
         switch id {
-        case let text as String: "s:" + text
-        case let number as NSNumber: "n:" + number.stringValue
+        case .string(let text): "s:" + text
+        case .int(let number): "n:" + String(number)
         default: nil
         }
     }
 
-    private static func ids(in message: Data, where include: ([String: Any]) -> Bool) -> Set<String> {
-        guard let json = try? JSONSerialization.jsonObject(with: message) else { return [] }
-        let objects = (json as? [Any] ?? [json]).compactMap { $0 as? [String: Any] }
-        return Set(objects.filter(include).compactMap { key($0["id"]) })
+    /// The objects of a message: itself, or a batch's items; `nil` when it is neither.
+    private static func items(in message: Data) -> [[String: Value]]? {
+        guard let value = try? JSONDecoder().decode(Value.self, from: message) else { return nil }
+        switch value {
+        case .object(let object): return [object]
+        case .array(let items):
+            let objects = items.compactMap { item -> [String: Value]? in
+                if case .object(let object) = item { object } else { nil }
+            }
+            return objects.count == items.count && !objects.isEmpty ? objects : nil
+        default: return nil
+        }
     }
 }

@@ -88,8 +88,8 @@ import Testing
         close(input.write)
         let transport = StdioLineTransport(
             input: input.read, output: STDERR_FILENO, logger: Logger(label: "test"), answerTimeout: .milliseconds(300))
-        try await transport.connect()
         let started = ContinuousClock.now
+        try await transport.connect()
         var received: [Data] = []
         for try await message in transport.receive() { received.append(message) }
         let waited = ContinuousClock.now - started
@@ -109,5 +109,35 @@ import Testing
         #expect(RequestIDs.responses(in: Data(#"{"jsonrpc":"2.0","id":"1","result":{}}"#.utf8)) == ["s:1"])
         #expect(RequestIDs.responses(in: Data(#"{"jsonrpc":"2.0","id":7,"error":{"code":-1}}"#.utf8)) == ["n:7"])
         #expect(RequestIDs.requests(in: Data("not json".utf8)).isEmpty)
+    }
+
+    /// Only what the SDK answers under its own id is awaited: an id that is no string or
+    /// integer is answered under a random one, a batch with an item that is no request is
+    /// refused whole (under a random id), and a cancelled request is not answered at all.
+    @Test func onlyRequestsTheServerAnswersAreAwaited() {
+        for id in ["true", "1.5", "null", "{}", "[1]"] {
+            #expect(RequestIDs.requests(in: Data(#"{"jsonrpc":"2.0","id":\#(id),"method":"ping"}"#.utf8)).isEmpty, "\(id)")
+        }
+        let mixed = Data(#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2}]"#.utf8)
+        #expect(RequestIDs.requests(in: mixed).isEmpty)
+        let cancel = Data(
+            #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"call","reason":"x"}}"#.utf8)
+        #expect(RequestIDs.cancelled(in: cancel) == ["s:call"] && RequestIDs.requests(in: cancel).isEmpty)
+    }
+
+    /// A request the client cancels before the input ends is not awaited: the stream ends at
+    /// once (the SDK sends no answer to a cancelled request).
+    @Test func aCancelledRequestIsNotAwaited() async throws {
+        let input = try Self.pipePair()
+        defer { close(input.read) }
+        let cancel = #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#
+        Self.write(Self.requests[2] + "\n" + cancel + "\n", to: input.write)
+        close(input.write)
+        let transport = StdioLineTransport(
+            input: input.read, output: STDERR_FILENO, logger: Logger(label: "test"), answerTimeout: .seconds(600))
+        try await transport.connect()
+        var received = 0
+        for try await _ in transport.receive() { received += 1 }
+        #expect(received == 2)
     }
 }
