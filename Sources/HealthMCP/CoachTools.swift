@@ -81,7 +81,7 @@ public struct CoachTools: Sendable {
             Tool(
                 name: "get_sleep", title: "Sleep per night",
                 description:
-                    "Each night's main sleep (bedtime, wake time, hours asleep and in bed, efficiency, minutes per stage: deep, core, REM, unstaged, awake; awakenings) and naps, by the day the sleep ends. At most \(Self.pageNights) nights per answer.",
+                    "Each night's main sleep (bedtime, wake time, hours asleep and in bed, efficiency, minutes per stage: deep, core, REM, unstaged, awake; awakenings — null where the source could not have recorded it, such as a night of time in bed alone) and naps, by the day the sleep ends. At most \(Self.pageNights) nights per answer.",
                 inputSchema: Schema.object(
                     range("the nights (by wake day)").merging([
                         "include_timeline": Schema.bool("Also give each main sleep's stage timeline (larger answers).")

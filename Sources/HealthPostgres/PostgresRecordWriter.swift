@@ -53,8 +53,8 @@ public final class PostgresRecordWriter {
         var details: String?
         /// The family to count it in; `nil` for a correlation's member.
         var family: HealthRecord.Family?
-        /// A workout's routes, when one has points: given to a stored copy stored without
-        /// them (``attachRoutePoints(_:key:)``).
+        /// An export's workout's routes, when one has points: given to a stored copy stored
+        /// without them (``attachRoutePoints(_:)``).
         var routes: [WorkoutRoute]?
     }
 
@@ -133,7 +133,7 @@ public final class PostgresRecordWriter {
             case .workout(let workout):
                 try await buffer(
                     workout.header, key: key, details: try WorkoutDetails(workout).json(), family: .workout,
-                    routes: workout.routes.contains { !$0.points.isEmpty } ? workout.routes : nil)
+                    routes: workout.givenUUID == nil && workout.routes.contains { !$0.points.isEmpty } ? workout.routes : nil)
             case .audiogram(let audiogram):
                 try await buffer(
                     audiogram.sample, key: key, details: try JSONText.encode(audiogram.points),
@@ -258,6 +258,11 @@ public final class PostgresRecordWriter {
         for try await anchor in try await connection.query(sql.query, logger: logger).decode(Int64.self) {
             inserted.insert(anchor)
         }
+        let attached = try await attachRoutePoints(
+            rows.compactMap { row in
+                guard !inserted.contains(row.anchor), let routes = row.routes else { return nil }
+                return (row.key, routes)
+            })
         for row in rows {
             if inserted.contains(row.anchor) {
                 lastAnchor = max(lastAnchor, row.anchor)
@@ -267,7 +272,7 @@ public final class PostgresRecordWriter {
                 let duration = max(0, row.sample.end.timeIntervalSince(row.sample.start))
                 maxDurations[row.ids.type] = max(maxDurations[row.ids.type] ?? 0, duration)
             } else if let family = row.family {
-                if let routes = row.routes, try await attachRoutePoints(routes, key: row.key) {
+                if row.routes != nil, attached.contains(row.key.storedUUID) {
                     updated[family, default: 0] += 1
                 } else {
                     duplicates[family, default: 0] += 1

@@ -60,12 +60,14 @@ extension RecordWriter {
         return .added
     }
 
-    /// Gives the stored copy of `workout` the points of its routes that it was stored without:
-    /// its export's XML imported alone (the GPX files not beside it) and later the whole
-    /// export. A stored route takes them only when it has none and names the same file at the
-    /// same position. Whether any route took points.
+    /// Gives the stored copy of an export's `workout` the points of its routes that it was
+    /// stored without: its export's XML imported alone (the GPX files not beside it) and later
+    /// the whole export. A stored route takes them only when it has none and names the same
+    /// file at the same position. Whether any route took points.
     private func attachRoutePoints(_ workout: Workout, key: ContentKey) throws -> Bool {
-        guard workout.routes.contains(where: { !$0.points.isEmpty }),
+        // An export's workout only: one with a writer-given UUID may have been stored under
+        // a key of its own (docs/store.md §Identity), and `key` would find another's.
+        guard workout.givenUUID == nil, workout.routes.contains(where: { !$0.points.isEmpty }),
             let anchor = try storedAnchor(of: workout.header, key: key)
         else { return false }
         let bare = try Row.fetchAll(

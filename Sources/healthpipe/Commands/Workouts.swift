@@ -47,9 +47,12 @@ struct Workouts: AsyncParsableCommand {
             // Where the workouts are, for an answer with none: in the local days the list uses.
             var stored: (first: LocalDate, last: LocalDate)?
             if inRange.isEmpty, let span = try await store.sampleSpans().first(where: { $0.type == .workout }) {
+                // The list dates a workout by its start; the span ends at the latest end.
+                let recent = try await store.workouts(
+                    overlapping: DateInterval(start: span.last.addingTimeInterval(-3 * 86_400), end: span.last + 1))
                 stored = (
                     try await normalizer.localDay(containing: span.first).date,
-                    try await normalizer.localDay(containing: span.last).date
+                    try await normalizer.localDay(containing: recent.map(\.start).max() ?? span.last).date
                 )
             }
             return (first, last, workouts, inRange.count - workouts.count, stored)
@@ -75,7 +78,11 @@ struct Workouts: AsyncParsableCommand {
         guard !workouts.isEmpty else {
             guard others == 0 else {
                 // The filters left out the range's workouts: said, not "no workouts".
-                let kind = type.map { HealthKitWorkoutActivities.shortName($0).lowercased() + " " } ?? ""
+                let kind =
+                    type.map {
+                        HealthKitWorkoutActivities.shortName($0).lowercased().replacingOccurrences(of: "_", with: " ") + " "
+                    }
+                    ?? ""
                 let length = minMinutes > 0 ? " of \(minMinutes) minutes or more" : ""
                 printError(
                     "No \(kind)workouts\(length) from \(first) through \(last); \(others) other workout"
