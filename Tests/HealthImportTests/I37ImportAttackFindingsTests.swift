@@ -173,6 +173,10 @@ import Testing
         try await BadInputTests.expectFailure(
             json.path, into: database, .notAnExport,
             mentioning: ["HealthAutoExport-2023-01-31.json", "Health Auto Export", "/v1/health-auto-export"])
+        // Its empty body too.
+        let empty = folder.appendingPathComponent("empty.json")
+        try Data(#"{"data": {}}"#.utf8).write(to: empty)
+        try await BadInputTests.expectFailure(empty.path, into: database, .notAnExport, mentioning: ["Health Auto Export"])
         // Any other file is still only not an export.
         let other = folder.appendingPathComponent("notes.json")
         try Data(#"{"data": [1, 2]}"#.utf8).write(to: other)

@@ -55,8 +55,11 @@ final class FileExportSource: ExportSource {
     /// named, with where it goes in; anything else has no `<HealthData>`.
     static func notAnExport(head: Data?) -> String {
         let text = head.map { String(decoding: $0.prefix(4_096), as: UTF8.self) } ?? ""
-        if text.drop(while: \.isWhitespace).first == "{", text.contains("\"data\""),
-            text.contains("\"metrics\"") || text.contains("\"workouts\"")
+        // Its empty body, `{"data": {}}`, too (read whole when the file is that small).
+        let whole = head.flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [String: Any]
+        if whole?["data"] is [String: Any]
+            || text.drop(while: \.isWhitespace).first == "{" && text.contains("\"data\"")
+                && (text.contains("\"metrics\"") || text.contains("\"workouts\""))
         {
             return "is Health Auto Export JSON, not an Apple Health export: send it to the server's "
                 + "POST /v1/health-auto-export (healthpipe serve; docs/api.md)"
