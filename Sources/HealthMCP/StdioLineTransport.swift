@@ -59,7 +59,7 @@ public actor StdioLineTransport: Transport {
         Thread.detachNewThread { [self] in
             Self.readLines(from: input) { line in
                 // Counted before the server sees it: its answer cannot come first.
-                let (asked, cancelled) = (RequestIDs.requests(in: line), RequestIDs.cancelled(in: line))
+                let (asked, cancelled) = RequestIDs.incoming(line)
                 state.withLock {
                     $0.unanswered.formUnion(asked)
                     $0.unanswered.subtract(cancelled)
@@ -168,8 +168,18 @@ public actor StdioLineTransport: Transport {
 enum RequestIDs {
     /// Requests the server will answer: a method and an id. In a batch, only when every item
     /// is a request or a notification (the SDK refuses a batch whole otherwise).
-    static func requests(in message: Data) -> Set<String> {
-        guard let items = items(in: message) else { return [] }
+    static func requests(in message: Data) -> Set<String> { incoming(message).asked }
+
+    /// Requests the client cancelled (`notifications/cancelled`): the SDK answers none.
+    static func cancelled(in message: Data) -> Set<String> { incoming(message).cancelled }
+
+    /// ``requests(in:)`` and ``cancelled(in:)`` of an incoming message, read once.
+    static func incoming(_ message: Data) -> (asked: Set<String>, cancelled: Set<String>) {
+        guard let items = items(in: message) else { return ([], []) }
+        return (requests(items), cancelled(items))
+    }
+
+    private static func requests(_ items: [[String: Value]]) -> Set<String> {
         let valid = items.allSatisfy { item in
             guard case .string = item["method"] else { return false }
             return item["id"] == nil || key(item["id"]) != nil
@@ -185,10 +195,8 @@ enum RequestIDs {
             items.filter { $0["method"] == nil && ($0["result"] != nil || $0["error"] != nil) }.compactMap { key($0["id"]) })
     }
 
-    /// Requests the client cancelled (`notifications/cancelled`): the SDK answers none.
-    static func cancelled(in message: Data) -> Set<String> {
-        guard let items = items(in: message) else { return [] }
-        return Set(
+    private static func cancelled(_ items: [[String: Value]]) -> Set<String> {
+        Set(
             items.compactMap { item in
                 guard item["method"] == .string("notifications/cancelled"), case .object(let params) = item["params"]
                 else { return nil }
