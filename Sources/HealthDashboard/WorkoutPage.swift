@@ -65,14 +65,13 @@ public struct WorkoutPage: Sendable {
         let distance = recorded.distanceKm ?? data.routeMetres.map { $0 / 1_000 }
         let seconds = workout.durationSeconds
         let pace = distance.flatMap { $0 > 0.05 ? seconds / $0 : nil }
-        let elevation = workout.metadata.first { $0.key == "HKElevationAscended" }?.value
         var items = [("Duration", HTML.duration(seconds: seconds))]
         if !data.withheld.contains(.activity) {
             items += [("Distance", HTML.figure(distance, "km", 2)), ("Pace", pace.map(Self.pace) ?? "—")]
         }
         if !data.withheld.contains(.energy) { items.append(("Active energy", HTML.figure(recorded.energyKcal, "kcal"))) }
         if let heart = data.heart { items.append(("Mean heart rate", HTML.figure(heart.meanBpm, "bpm"))) }
-        if let metres = elevation.flatMap(Self.metres), !data.withheld.contains(.activity) {
+        if let metres = workout.elevationAscendedMetres, !data.withheld.contains(.activity) {
             items.append(("Elevation gain", HTML.figure(metres, "m")))
         }
         let figures = items.map { "<div><dt>\($0.0)</dt><dd>\($0.1)</dd></div>" }.joined()
@@ -161,17 +160,6 @@ public struct WorkoutPage: Sendable {
         return whole >= 3_600
             ? String(format: "%d:%02d:%02d", whole / 3_600, whole / 60 % 60, whole % 60)
             : String(format: "%d:%02d", whole / 60, whole % 60)
-    }
-
-    /// Metres of a metadata quantity such as `3120 cm` (HKElevationAscended); `nil` when it
-    /// is no length, or none a workout climbs (0 to 100 km).
-    static func metres(_ text: String) -> Double? {
-        let parts = text.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, let value = Double(parts[0]), value.isFinite,
-            let metres = try? HealthUnit.convert(value, from: String(parts[1]), to: "m"), metres.isFinite,
-            (0...100_000).contains(metres)
-        else { return nil }
-        return metres
     }
 
     /// `5:32 /km` from seconds per kilometre.

@@ -139,7 +139,7 @@ import Testing
             part.prefix { $0 != "\"" }.split(separator: " ").compactMap { Double($0.split(separator: ",")[0]) }
         }
         #expect(zip(xs, xs.dropFirst()).allSatisfy { abs($0 - $1) < 100 })
-        #expect(WorkoutPage.metres("1e308 m") == nil && WorkoutPage.metres("3120 cm") == 31.2)
+        #expect(WorkoutTotals.metres("1e308 m") == nil && WorkoutTotals.metres("3120 cm") == 31.2)
         let spot = Array(repeating: RoutePoint(time: t0, latitude: 48, longitude: 2), count: 50)
         let still = try #require(WorkoutCharts.routeMap(points: spot, colouring: .pace, heart: [], metres: 0))
         #expect(!still.svg.contains("class=\"scale\""))

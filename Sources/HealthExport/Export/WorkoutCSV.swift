@@ -2,43 +2,49 @@ import Foundation
 import HealthCore
 
 /// Workouts as CSV (`healthpipe export csv --workouts`): one row per workout with what it
-/// recorded of itself, in the units it recorded them in, empty where it recorded nothing.
+/// recorded of itself, in one unit a column (`--distance-unit` for distance and the climb),
+/// empty where it recorded nothing.
 ///
 /// `energy` is its `ActiveEnergyBurned` statistic's sum, else the element's
-/// `totalEnergyBurned`; `distance` its distance statistic's sum (walking/running, cycling,
-/// swimming…), else `totalDistance`; the heart rate its `HeartRate` statistic's average and
-/// maximum. Times are ISO 8601 in the zone given (each workout's local clock: its
-/// `HKTimeZone`, else the caller's zone).
+/// `totalEnergyBurned`, kcal; `distance` its distance statistic's sum (walking/running,
+/// cycling, swimming…), else `totalDistance`, km or mi; the heart rate its `HeartRate`
+/// statistic's average and maximum, bpm (``WorkoutTotals``: a zero, such as the
+/// `totalDistance="0"` of a workout that measured no distance, or a figure in a unit that
+/// does not convert, is no figure). `elevation_ascended` is its `HKElevationAscended`, m or
+/// ft. Times are ISO 8601 in the zone given (each workout's local clock: its `HKTimeZone`,
+/// else the caller's zone).
 public enum WorkoutCSV {
     public static let header = [
         "id", "start", "end", "activity", "duration_min", "source", "energy", "energy_unit", "distance", "distance_unit",
-        "heart_rate_avg", "heart_rate_max", "heart_rate_unit", "elevation_ascended", "indoor", "time_zone",
+        "heart_rate_avg", "heart_rate_max", "heart_rate_unit", "elevation_ascended", "elevation_unit", "indoor",
+        "time_zone",
     ]
 
+    /// Writes the header and a row per workout; distance in `distance` (km or mi), the climb
+    /// in metres with km and in feet with mi.
     public static func write(
-        _ workouts: [Workout], zone: (Workout) -> TimeZone, to output: CSVOutput
+        _ workouts: [Workout], distance: UnitPreferences.Distance = .km, zone: (Workout) -> TimeZone,
+        to output: CSVOutput
     ) throws {
         try output.row(header)
-        func number(_ value: Double?) -> String {
-            value.flatMap { $0.isFinite ? CSVNumber.text($0, decimals: nil) : nil } ?? ""
+        let (kmTo, metresTo, climbUnit) = distance == .km ? (1.0, 1.0, "m") : (1 / 1.609_344, 1 / 0.3048, "ft")
+        func number(_ value: Double?, _ decimals: Int) -> String {
+            value.flatMap { $0.isFinite ? CSVNumber.text($0, decimals: decimals) : nil } ?? ""
         }
+        func unit(_ value: Double?, _ name: String) -> String { value == nil ? "" : name }
         for workout in workouts {
             let formatter = ISO8601DateFormatter()
             formatter.timeZone = zone(workout)
-            let energy = workout.statistics.first { $0.type == .activeEnergyBurned && $0.sum != nil }
-            let distance = workout.statistics.first {
-                $0.type.identifier.hasPrefix("HKQuantityTypeIdentifierDistance") && $0.sum != nil
-            }
-            let heart = workout.statistics.first { $0.type == .heartRate }
+            let totals = WorkoutTotals(workout)
+            let (energy, km, climb) = (totals.energyKcal, totals.distanceKm, workout.elevationAscendedMetres)
+            let (heart, heartMax) = (totals.heartRateBpm, totals.heartRateMaxBpm)
             try output.row([
                 workout.uuid.uuidString.lowercased(), formatter.string(from: workout.start), formatter.string(from: workout.end),
-                HealthKitWorkoutActivities.shortName(workout.activityType), number(workout.durationSeconds / 60),
-                workout.source.name, number(energy?.sum ?? workout.totalEnergyBurned),
-                energy.map { $0.unit ?? "" } ?? (workout.totalEnergyBurned == nil ? "" : workout.totalEnergyBurnedUnit ?? ""),
-                number(distance?.sum ?? workout.totalDistance),
-                distance.map { $0.unit ?? "" } ?? (workout.totalDistance == nil ? "" : workout.totalDistanceUnit ?? ""),
-                number(heart?.average), number(heart?.maximum), heart?.unit ?? "",
-                workout.metadata.value(for: "HKElevationAscended") ?? "",
+                HealthKitWorkoutActivities.shortName(workout.activityType), number(workout.durationSeconds / 60, 2),
+                workout.source.name, number(energy, 1), unit(energy, "kcal"),
+                number(km.map { $0 * kmTo }, 3), unit(km, distance.rawValue),
+                number(heart, 1), number(heartMax, 1), unit(heart ?? heartMax, "bpm"),
+                number(climb.map { $0 * metresTo }, 1), unit(climb, climbUnit),
                 workout.metadata.value(for: "HKIndoorWorkout").map { $0 == "1" ? "yes" : "no" } ?? "",
                 workout.metadata.timeZoneIdentifier ?? "",
             ])

@@ -26,7 +26,7 @@ struct ExportCSV: AsyncParsableCommand {
     @Flag(help: "The normalised daily metrics, one row per local day (as `healthpipe days`).")
     var daily = false
 
-    @Flag(help: "The workouts, one row per workout with its own duration, energy, distance and heart rate.")
+    @Flag(help: "The workouts, one row per workout with its own duration, energy (kcal), distance, heart rate (bpm) and climb.")
     var workouts = false
 
     @Option(help: "First local day, YYYY-MM-DD (default: 29 days before --to).")
@@ -46,7 +46,7 @@ struct ExportCSV: AsyncParsableCommand {
     @Option(help: "mg/dL or mmol/L.")
     var glucoseUnit = UnitPreferences.Glucose.milligramsPerDeciliter
 
-    @Option(help: "km or mi.")
+    @Option(help: "km or mi (--workouts: and the climb in m or ft).")
     var distanceUnit = UnitPreferences.Distance.km
 
     @Option(help: "C or F.")
@@ -181,7 +181,7 @@ struct ExportCSV: AsyncParsableCommand {
             found = try await store.workouts(overlapping: span).filter { $0.start >= span.start && $0.start < span.end }
         }
         try WorkoutCSV.write(
-            found, zone: { WorkoutTable.zone(of: $0, configuration: configuration) }, to: output)
+            found, distance: distanceUnit, zone: { WorkoutTable.zone(of: $0, configuration: configuration) }, to: output)
         return "Wrote \(found.count) workout\(found.count == 1 ? "" : "s")"
     }
 

@@ -68,7 +68,8 @@ import Testing
             ["workouts", "--db", store, "--from", "2020-02-24", "--to", "2020-02-24", "--type", "hkworkoutactivitytypewalking"])
         #expect(anyCase.out.contains("Walking"))
 
-        // One CSV row per workout, with its own figures in its own units, its clock in its zone.
+        // One CSV row per workout, with its own figures in one unit a column (1.402 mi, 134.432
+        // Cal and 217 cm recorded), its clock in its zone.
         let csv = try CommandLine33.run(
             ["export", "csv", "--workouts", "--db", store, "--from", "2020-02-24", "--to", "2020-02-24"])
         #expect(csv.status == 0, "\(csv.err)")
@@ -79,7 +80,11 @@ import Testing
         #expect(
             row.hasPrefix(
                 "\(walk.uuid.uuidString.lowercased()),2020-02-24T09:44:00-08:00,2020-02-24T10:18:11-08:00,Walking,34.18"))
-        #expect(row.hasSuffix(",Watch,134.432,Cal,1.402,mi,,,,217 cm,no,America/Los_Angeles"), "\(row)")
+        #expect(row.hasSuffix(",Watch,134.4,kcal,2.256,km,,,,2.2,m,no,America/Los_Angeles"), "\(row)")
+        let miles = try CommandLine33.run([
+            "export", "csv", "--workouts", "--db", store, "--from", "2020-02-24", "--to", "2020-02-24", "--distance-unit", "mi",
+        ])
+        #expect(miles.out.hasSuffix(",Watch,134.4,kcal,1.402,mi,,,,7.1,ft,no,America/Los_Angeles\n"), "\(miles.out)")
 
         // Where a range's files cannot go is said plainly.
         let notAFolder = try CommandLine33.run(
