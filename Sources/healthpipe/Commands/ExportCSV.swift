@@ -195,15 +195,6 @@ struct ExportCSV: AsyncParsableCommand {
             return (LocalDate(span.start, in: zone), LocalDate(span.end, in: zone))
         }
         let anchor = try await DayRangeOptions.anchor(store: store, configuration: zones.configuration())
-        let first = from.flatMap(LocalDate.init)
-        var last = to.flatMap(LocalDate.init) ?? anchor.day
-        // --from after the data's last day, without --to: to today (or --from), as asked.
-        if to == nil, let first, first > last { last = max(first, anchor.today) }
-        let start = first ?? last.adding(days: -29)
-        if to == nil, last == anchor.day, let note = anchor.movedNote(days: last.dayNumber - start.dayNumber + 1) {
-            printError(note)
-        }
-        DayRangeOptions.sayWhereTheDataIs(anchor, from: start, through: last)
-        return (start, last)
+        return DayRangeOptions.range(from: from.flatMap(LocalDate.init), to: to.flatMap(LocalDate.init), days: 30, anchor: anchor)
     }
 }

@@ -36,7 +36,9 @@ struct Readiness: AsyncParsableCommand {
         try norm.rejectFormerFlag()
         if let date {
             guard LocalDate(date) != nil else { throw ValidationError("--date must be a date YYYY-MM-DD, not '\(date)'") }
-            if range.last != nil || range.from != nil { throw ValidationError("use either --date, --last or --from/--to") }
+            if range.last != nil || range.from != nil || range.to != nil || range.today != nil {
+                throw ValidationError("use either --date, --last or --from/--to")
+            }
         }
         guard (4.0...12.0).contains(sleepNeed) else { throw ValidationError("--sleep-need must be 4–12 hours") }
     }
