@@ -84,6 +84,8 @@ public struct HealthWriteReport: Sendable {
     /// Records stored, and records that were stored already.
     public var added = 0
     public var duplicates = 0
+    /// Records stored before without what this write gave them (a workout's route points).
+    public var updated = 0
     /// One report per ``HealthWrite/delete(_:)``, in order.
     public var deletions: [DeletionReport] = []
     /// `true` when a ``HealthWrite/advanceSequence(deviceID:sequence:batchID:at:)`` was

@@ -28,6 +28,7 @@ extension HealthDatabase: UserHealthStore {
             }
             report.added = writer.added.values.reduce(0, +)
             report.duplicates = writer.duplicates.values.reduce(0, +)
+            report.updated = writer.updated.values.reduce(0, +)
             try check(report)
             if let zone = HealthWrite.dirtyZone(writes) {
                 try writer.markDirty(
@@ -76,6 +77,7 @@ extension PostgresHealthStore: UserHealthStore {
             try await writer.flush()
             report.added = writer.added.values.reduce(0, +)
             report.duplicates = writer.duplicates.values.reduce(0, +)
+            report.updated = writer.updated.values.reduce(0, +)
             try check(report)
             if let zone = HealthWrite.dirtyZone(writes) {
                 try await writer.markDirty(

@@ -204,6 +204,7 @@ final class ImportRunner: Sendable {
                 job.totalBytes = max(live.withLock { $0.progress?.totalBytes } ?? 0, summary.bytes)
                 job.added = summary.totalAdded
                 job.duplicates = summary.duplicates.values.reduce(0, +)
+                job.updated = summary.totalUpdated > 0 ? summary.totalUpdated : nil
                 job.alreadyImported = summary.alreadyImported != nil
                 // Already imported or not: the days of every dirty span, an earlier run's that
                 // died after its commit included. A failure here leaves the spans for the next

@@ -25,9 +25,12 @@ struct SampleIntake: Sendable {
                 throw Problem.unprocessable(error.description, pointer: "/samples")
             }
             days.add(user.id)
-            return IngestReport(
+            var report = IngestReport(
                 records: records.count, added: written.added, duplicates: written.duplicates, ignoredKeys: [],
-                unknownMetrics: [], daysRecomputed: 0, daily: UpsertCounts(), daysPending: written.added > 0 ? true : nil)
+                unknownMetrics: [], daysRecomputed: 0, daily: UpsertCounts(),
+                daysPending: written.added > 0 ? true : nil)
+            report.updated = written.updated > 0 ? written.updated : nil
+            return report
         }
     }
 

@@ -17,6 +17,9 @@ public struct ImportJob: Codable, Hashable, Sendable {
     public var records = 0
     public var added: Int?
     public var duplicates: Int?
+    /// Records stored before that this import completed (a workout's route points, when
+    /// `export.xml` was imported before its zip); absent when none.
+    public var updated: Int?
     /// `true` when this exact export had been imported before (nothing was re-parsed).
     public var alreadyImported: Bool?
     public var daysRecomputed: Int?
@@ -39,7 +42,7 @@ public struct ImportJob: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, state, records, added, duplicates, daily, error
+        case id, state, records, added, duplicates, updated, daily, error
         case uploadBytes = "upload_bytes"
         case bytesRead = "bytes_read"
         case totalBytes = "total_bytes"

@@ -9,6 +9,9 @@ public struct IngestReport: Codable, Sendable {
     public var records: Int
     public var added: Int
     public var duplicates: Int
+    /// Records stored before that this write completed (a workout's route points); absent
+    /// when none.
+    public var updated: Int?
     public var ignoredKeys: [String]
     public var unknownMetrics: [String]
     /// 0 from the server: the days are computed after the answer (``daysPending``); kept for
@@ -35,7 +38,7 @@ public struct IngestReport: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case records, added, duplicates
+        case records, added, duplicates, updated
         case ignoredKeys = "ignored_keys"
         case unknownMetrics = "unknown_metrics"
         case daysRecomputed = "days_recomputed"
