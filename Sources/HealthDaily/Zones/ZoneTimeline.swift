@@ -57,8 +57,9 @@ public struct ZoneTimeline: Sendable {
         return zone(at: date.instant(hour: 12, in: first))
     }
 
-    /// The zone in effect at `instant`.
+    /// The zone in effect at `instant` (the explicit zone, when there is one).
     public func zone(at instant: Date) -> TimeZone {
+        if let explicit { return explicit }
         // Index of the first observation after `instant`.
         var low = 0
         var high = observations.count
