@@ -60,10 +60,11 @@ public struct SleepSession: Hashable, Sendable, Codable {
     /// The asleep part of the timeline; `nil` — unknown, not 0 — when the source measured no
     /// sleep in the session (``SleepBasis/inBedOnly``: the iPhone's bedtime schedule).
     public var asleepSeconds: Double?
-    /// Seconds per stage in the timeline.
+    /// Seconds per stage in the timeline (or, for a night given as totals, the totals).
     public var stageSeconds: [SleepStage: Double]
     /// Awake segments between the first and the last asleep segment; `nil` — unknown, not
-    /// 0 — when the source measured no sleep (``SleepBasis/inBedOnly``).
+    /// 0 — when the source measured no sleep (``SleepBasis/inBedOnly``), or gave the night as
+    /// totals without times (Health Auto Export).
     public var awakenings: Int?
 
     /// asleep / in bed × 100; `nil` when time asleep is unknown.

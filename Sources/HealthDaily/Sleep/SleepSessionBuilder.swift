@@ -16,11 +16,37 @@ import HealthMetrics
 ///    segments between the first and the last asleep segment.
 /// 4. Its basis is what it holds: stages from an Apple Watch or from another device or app,
 ///    asleep without stages, or only time in bed (``SleepBasis``).
+/// 5. A night Health Auto Export gave as totals (an asleep sample with the hours of each
+///    stage as metadata, `HAESleepCoreHours`…: the app does not say when each stage was)
+///    has those totals as its stage seconds, out of its asleep time (scaled down to it when
+///    they add up to more), and its awake hours;
+///    its timeline stays one asleep stretch, and its awakenings are unknown.
 public enum SleepSessionBuilder {
     public static let stitchGap: TimeInterval = 30 * 60
 
-    /// A sample of a session: its interval, state, and whether an Apple Watch recorded it.
-    typealias Fragment = (start: Date, end: Date, stage: SleepStage, watch: Bool)
+    /// A sample of a session: its interval, state, whether an Apple Watch recorded it, and
+    /// the stage totals it carries (``stageTotals(_:)``).
+    typealias Fragment = (start: Date, end: Date, stage: SleepStage, watch: Bool, totals: [SleepStage: Double]?)
+
+    /// The metadata keys of Health Auto Export's stage totals (hours), by stage.
+    static let totalKeys: [(key: String, stage: SleepStage)] = [
+        ("HAESleepCoreHours", .core), ("HAESleepDeepHours", .deep), ("HAESleepRemHours", .rem),
+        ("HAESleepAwakeHours", .awake),
+    ]
+
+    /// The seconds of each stage an asleep sample's metadata gives as a total (Health Auto
+    /// Export's aggregated night); `nil` when it gives none (a number from 0 to 24 hours).
+    static func stageTotals(_ sample: Sample) -> [SleepStage: Double]? {
+        guard !sample.metadata.isEmpty else { return nil }
+        var totals: [SleepStage: Double] = [:]
+        for (key, stage) in totalKeys {
+            guard let text = sample.metadata.value(for: key), let hours = Double(text), (0...24).contains(hours) else {
+                continue
+            }
+            totals[stage] = hours * 3600
+        }
+        return totals.isEmpty ? nil : totals
+    }
 
     /// Sessions of every source, ordered by bedtime.
     public static func sessions(_ samples: [Sample]) -> [SleepSession] {
@@ -30,7 +56,8 @@ public enum SleepSessionBuilder {
                 sample.end > sample.start
             else { continue }
             let watch = sample.device?.deviceClass == .appleWatch
-            bySource[sample.source.name, default: []].append((sample.start, sample.end, stage, watch))
+            let totals = stage == .unspecified ? stageTotals(sample) : nil
+            bySource[sample.source.name, default: []].append((sample.start, sample.end, stage, watch, totals))
         }
         var sessions: [SleepSession] = []
         for (source, fragments) in bySource {
@@ -55,7 +82,21 @@ public enum SleepSessionBuilder {
         let timeline = Self.timeline(fragments.map { (start: $0.start, end: $0.end, stage: $0.stage) })
         var stageSeconds: [SleepStage: Double] = [:]
         for segment in timeline { stageSeconds[segment.stage, default: 0] += segment.end.timeIntervalSince(segment.start) }
-        let basis = Self.basis(fragments.map { (stage: $0.stage, watch: $0.watch) })
+        var basis = Self.basis(fragments.map { (stage: $0.stage, watch: $0.watch) })
+        let totals = basis == .asleepUnspecified ? Self.totals(fragments) : nil
+        if let totals {
+            // Stage totals without times: out of the asleep time, which the timeline has whole
+            // (scaled down to it when they add up to more).
+            let staged = [SleepStage.core, .deep, .rem].reduce(0) { $0 + (totals[$1] ?? 0) }
+            let available = stageSeconds[.unspecified] ?? 0
+            let scale = staged > available ? available / staged : 1
+            for stage in [SleepStage.core, .deep, .rem] where (totals[stage] ?? 0) > 0 {
+                stageSeconds[stage, default: 0] += totals[stage]! * scale
+            }
+            if let awake = totals[.awake], awake > 0 { stageSeconds[.awake, default: 0] += awake }
+            stageSeconds[.unspecified] = max(0, available - staged * scale)
+            if staged > 0 { basis = .trackerStages }
+        }
         let asleep: Double? =
             basis.measuresSleep
             ? timeline.filter(\.stage.isAsleep).reduce(0) { $0 + $1.end.timeIntervalSince($1.start) } : nil
@@ -74,7 +115,15 @@ public enum SleepSessionBuilder {
         }
         return SleepSession(
             source: source, basis: basis, bedtime: bedtime, waketime: waketime, timeline: timeline, inBedSeconds: inBed,
-            asleepSeconds: asleep, stageSeconds: stageSeconds, awakenings: basis.measuresSleep ? awakenings : nil)
+            asleepSeconds: asleep, stageSeconds: stageSeconds,
+            awakenings: basis.measuresSleep && totals == nil ? awakenings : nil)
+    }
+
+    /// The stage totals of a session's samples, summed (`nil` when none carries any).
+    static func totals(_ fragments: [Fragment]) -> [SleepStage: Double]? {
+        let carried = fragments.compactMap(\.totals)
+        guard !carried.isEmpty else { return nil }
+        return carried.reduce(into: [:]) { sum, totals in sum.merge(totals, uniquingKeysWith: +) }
     }
 
     /// What samples of `stages` hold, as a tier of the priority table: any core, deep or REM
