@@ -18,6 +18,11 @@ import Synchronization
 /// (`printf '…' | healthpipe mcp`) lost its answers, and a last line without a newline was
 /// dropped. Here the stream ends when the input has ended *and* every request read has had
 /// its response written, or ``answerTimeout`` after the input ended, whichever is first.
+///
+/// A line that is no JSON-RPC request the SDK can answer — no JSON, no object, an empty
+/// batch, an `id` that is neither a string nor an integer — is answered here with the
+/// JSON-RPC error its specification names and `"id": null` (the SDK answered some under a
+/// random id and left others unanswered, so that their client waited for ever).
 public actor StdioLineTransport: Transport {
     /// Where the transport says what went wrong (never a message's content).
     public nonisolated let logger: Logger
@@ -28,6 +33,9 @@ public actor StdioLineTransport: Transport {
     private nonisolated let messages: AsyncThrowingStream<Data, any Error>
     private nonisolated let continuation: AsyncThrowingStream<Data, any Error>.Continuation
     private nonisolated let state = Mutex(State())
+    /// Held while a line is written: answers come from the server and refusals from the
+    /// reading thread, and their bytes must not interleave.
+    private nonisolated let writing = Mutex(())
     private var started = false
 
     private struct State {
@@ -58,8 +66,12 @@ public actor StdioLineTransport: Transport {
         // cooperative pool.
         Thread.detachNewThread { [self] in
             Self.readLines(from: input) { line in
+                let (asked, cancelled, refusal) = RequestIDs.incoming(line)
+                if let refusal {
+                    do { try write(refusal) } catch { logger.warning("a refusal could not be written: \(error)") }
+                    return
+                }
                 // Counted before the server sees it: its answer cannot come first.
-                let (asked, cancelled) = RequestIDs.incoming(line)
                 state.withLock {
                     $0.unanswered.formUnion(asked)
                     $0.unanswered.subtract(cancelled)
@@ -88,12 +100,33 @@ public actor StdioLineTransport: Transport {
 
     /// Writes `data` and a newline; a response taken off the requests still to answer.
     public func send(_ data: Data) async throws {
+        try write(data)
+        let answered = RequestIDs.responses(in: data)
+        guard !answered.isEmpty else { return }
+        let done = state.withLock { state -> Bool in
+            state.unanswered.subtract(answered)
+            return state.inputEnded && state.unanswered.isEmpty
+        }
+        if done { finish() }
+    }
+
+    /// Writes `data` and a newline to the output, whole, under ``writing``.
+    private nonisolated func write(_ data: Data) throws {
         var line = data
         line.append(0x0A)
+        let output = output
+        try writing.withLock { _ in try Self.write(line, to: output) }
+    }
+
+    private static func write(_ line: Data, to output: Int32) throws {
         try line.withUnsafeBytes { bytes in
             var written = 0
             while written < bytes.count {
-                let count = write(output, bytes.baseAddress! + written, bytes.count - written)
+                #if canImport(Glibc)
+                    let count = Glibc.write(output, bytes.baseAddress! + written, bytes.count - written)
+                #else
+                    let count = Darwin.write(output, bytes.baseAddress! + written, bytes.count - written)
+                #endif
                 if count < 0 {
                     if errno == EINTR { continue }
                     if errno == EAGAIN {
@@ -107,13 +140,6 @@ public actor StdioLineTransport: Transport {
                 written += count
             }
         }
-        let answered = RequestIDs.responses(in: data)
-        guard !answered.isEmpty else { return }
-        let done = state.withLock { state -> Bool in
-            state.unanswered.subtract(answered)
-            return state.inputEnded && state.unanswered.isEmpty
-        }
-        if done { finish() }
     }
 
     /// The messages read, one a line; it ends as the type's documentation says.
@@ -173,10 +199,17 @@ enum RequestIDs {
     /// Requests the client cancelled (`notifications/cancelled`): the SDK answers none.
     static func cancelled(in message: Data) -> Set<String> { incoming(message).cancelled }
 
-    /// ``requests(in:)`` and ``cancelled(in:)`` of an incoming message, read once.
-    static func incoming(_ message: Data) -> (asked: Set<String>, cancelled: Set<String>) {
-        guard let items = items(in: message) else { return ([], []) }
-        return (requests(items), cancelled(items))
+    /// ``requests(in:)``, ``cancelled(in:)`` and ``refusal(of:)`` of an incoming message, its
+    /// JSON read once.
+    static func incoming(_ message: Data) -> (asked: Set<String>, cancelled: Set<String>, refusal: Data?) {
+        guard let value = try? JSONDecoder().decode(Value.self, from: message) else {
+            return ([], [], errorResponse(-32700, "Parse error: not JSON"))
+        }
+        guard let items = items(in: value) else {
+            return ([], [], errorResponse(-32600, "Invalid Request: not an object or a batch of objects"))
+        }
+        if let refusal = refusal(items) { return ([], [], refusal) }
+        return (requests(items), cancelled(items), nil)
     }
 
     private static func requests(_ items: [[String: Value]]) -> Set<String> {
@@ -204,6 +237,25 @@ enum RequestIDs {
             })
     }
 
+    /// The error response to a line the SDK would answer under a random id or not at all
+    /// (JSON-RPC 2.0 §5: `"id": null` when the request's id cannot be known); `nil` for one it
+    /// answers. Parse error (-32700): no JSON. Invalid Request (-32600): JSON that is no
+    /// object and no batch of objects, an empty batch, a request whose `id` is present but
+    /// neither a string nor an integer (`null`, a fraction, an object…).
+    static func refusal(of line: Data) -> Data? { incoming(line).refusal }
+
+    /// ``refusal(of:)`` of a message's objects.
+    private static func refusal(_ items: [[String: Value]]) -> Data? {
+        if items.isEmpty { return errorResponse(-32600, "Invalid Request: an empty batch") }
+        let badID = items.contains { item in item["method"] != nil && item["id"] != nil && key(item["id"]) == nil }
+        return badID ? errorResponse(-32600, "Invalid Request: id must be a string or an integer") : nil
+    }
+
+    /// `{"jsonrpc":"2.0","id":null,"error":{"code":…,"message":…}}`.
+    private static func errorResponse(_ code: Int, _ message: StaticString) -> Data {
+        Data(#"{"jsonrpc":"2.0","id":null,"error":{"code":\#(code),"message":"\#(message)"}}"#.utf8)
+    }
+
     /// `"s:…"` for a string id, `"n:…"` for an integer; `nil` for anything else.
     static func key(_ id: Value?) -> String? {
         switch id {
@@ -215,14 +267,22 @@ enum RequestIDs {
 
     /// The objects of a message: itself, or a batch's items; `nil` when it is neither.
     private static func items(in message: Data) -> [[String: Value]]? {
-        guard let value = try? JSONDecoder().decode(Value.self, from: message) else { return nil }
+        guard let value = try? JSONDecoder().decode(Value.self, from: message), let items = items(in: value) else {
+            return nil
+        }
+        return items.isEmpty ? nil : items
+    }
+
+    /// An object as one item, a batch's items (empty for an empty batch); `nil` for another
+    /// value, or a batch with an item that is no object.
+    private static func items(in value: Value) -> [[String: Value]]? {
         switch value {
         case .object(let object): return [object]
         case .array(let items):
             let objects = items.compactMap { item -> [String: Value]? in
                 if case .object(let object) = item { object } else { nil }
             }
-            return objects.count == items.count && !objects.isEmpty ? objects : nil
+            return objects.count == items.count ? objects : nil
         default: return nil
         }
     }

@@ -140,4 +140,42 @@ import Testing
         for try await _ in transport.receive() { received += 1 }
         #expect(received == 2)
     }
+
+    /// A line that is no request the SDK can answer is answered here, `"id": null` and the
+    /// JSON-RPC error its specification names: no JSON (the SDK answered nothing), JSON that is
+    /// no object (a random id), an empty batch (a random id), an id that is null, a fraction
+    /// or an object (nothing, or "" for a null id in a batch). The valid request after them is
+    /// answered as before, and the stream ends without waiting for the timeout.
+    @Test func whatTheSDKCannotAnswerIsAnsweredWithANullID() async throws {
+        let tools = try await CoachStore.tools()
+        let input = try Self.pipePair()
+        let output = try Self.pipePair()
+        defer { close(output.read) }
+        let bad = [
+            "{not json", #""a string""#, "42", "[]", #"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            #"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, #"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+            #"[{"jsonrpc":"2.0","id":null,"method":"ping"}]"#,
+        ]
+        let lines = [Self.requests[0], Self.requests[1]] + bad + [#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#]
+        Self.write(lines.joined(separator: "\n") + "\n", to: input.write)
+        close(input.write)
+        let server = await CoachServer.make(tools)
+        let transport = StdioLineTransport(
+            input: input.read, output: output.write, logger: Logger(label: "test"), answerTimeout: .seconds(600))
+        async let written = Self.readAll(output.read)
+        let started = ContinuousClock.now
+        try await server.start(transport: transport)
+        await server.waitUntilCompleted()
+        close(output.write)
+        close(input.read)
+        #expect(ContinuousClock.now - started < .seconds(300))
+        let answers = String(decoding: await written, as: UTF8.self).split(separator: "\n").map(String.init)
+        let refusals = answers.filter { $0.contains(#""id":null"#) }
+        #expect(refusals.count == bad.count, "\(answers)")
+        #expect(refusals.filter { $0.contains(#""code":-32700"#) }.count == 1)
+        #expect(refusals.filter { $0.contains(#""code":-32600"#) }.count == bad.count - 1)
+        let ids = answers.reduce(into: Set<String>()) { $0.formUnion(RequestIDs.responses(in: Data($1.utf8))) }
+        #expect(ids == ["n:1", "n:9"], "\(answers)")
+        #expect(answers.count == bad.count + 2)
+    }
 }
