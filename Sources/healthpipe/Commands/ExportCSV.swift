@@ -103,7 +103,7 @@ struct ExportCSV: AsyncParsableCommand {
         let started = Date()
         // Today and the file's stamp are in the data's zone now, as in every command.
         let zone = try await data.zone(at: started)
-        let dates = try await interval(zone: zone, store: store)
+        let dates = try await interval(data, store: store)
         let destination = try CSVDestination(out, now: started, zone: zone)
         do {
             let output = CSVOutput { try destination.write($0) }
@@ -187,12 +187,16 @@ struct ExportCSV: AsyncParsableCommand {
 
     /// The inclusive local dates asked for: --from/--to; the 30 days to --to, or to today —
     /// or to the last day with data when the store holds nothing newer, which standard error
-    /// says; or (--all-dates) the days the store's samples span, `nil` for an empty store.
+    /// says; or (--all-dates) the days the store's samples span, `nil` for an empty store —
+    /// each end in the zone of its day (a trip east: the last day is there, not at home).
     /// A range with no data says where the data is.
-    private func interval(zone: TimeZone, store: any HealthQuerying) async throws -> (LocalDate, LocalDate)? {
+    private func interval(_ data: DataZones, store: any HealthQuerying) async throws -> (LocalDate, LocalDate)? {
         if allDates {
             guard let span = try await store.storedSpan() else { return nil }
-            return (LocalDate(span.start, in: zone), LocalDate(span.end, in: zone))
+            // The last second's day: a sample that ends at midnight is the day before's.
+            let last = max(span.start, span.end.addingTimeInterval(-1))
+            let first = LocalDate(span.start, in: try await data.zone(at: span.start))
+            return (first, max(first, LocalDate(last, in: try await data.zone(at: last))))
         }
         let anchor = try await DayRangeOptions.anchor(store: store, configuration: zones.configuration())
         return DayRangeOptions.range(from: from.flatMap(LocalDate.init), to: to.flatMap(LocalDate.init), days: 30, anchor: anchor)
