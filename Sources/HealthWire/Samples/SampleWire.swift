@@ -104,6 +104,11 @@ public struct SampleWire: Codable, Sendable, Hashable {
             }
             sampleValue = .quantity(number, unit: unit)
         case (nil, let text?):
+            // A quantity as text would be stored and counted without a value. (Workout details
+            // on a quantity type are refused for that, by `record(pointer:)`.)
+            guard workout != nil || !sampleType.identifier.hasPrefix("HKQuantityTypeIdentifier") else {
+                throw WireFieldError("a quantity type takes value (a number) and unit, not value_text", pointer: at("value_text"))
+            }
             sampleValue = .category(text)
         case (nil, nil):
             sampleValue = .none

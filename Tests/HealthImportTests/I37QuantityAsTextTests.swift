@@ -1,0 +1,61 @@
+import Foundation
+import HealthCore
+import HealthImport
+import HealthSQLite
+import HealthWire
+import Testing
+
+@testable import HealthImportReader
+
+/// A quantity record whose value is no number (`value="187.3x" unit="lb"` for a body mass)
+/// was stored as text: the import said "1 added", the CSV export left it out silently and
+/// MCP counted it without a value. It is refused as `value="NaN"` is — the file, the line
+/// and the record named, never the value, the store unchanged. A record of a type that is
+/// no quantity type keeps a text value, unit or not (nothing is dropped because it is new).
+/// `POST /v1/samples` refused a quantity's `value: NaN` but took its `value_text`: a 422 now.
+@Suite struct I37QuantityAsTextTests {
+    @Test func aQuantityWrittenAsTextIsRefused() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try await BadInputTests.populatedStore(in: folder)
+        let xml = folder.appendingPathComponent("text.xml")
+        try Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Scale" unit="lb" startDate="2024-06-01 08:00:00 +0000" endDate="2024-06-01 08:00:00 +0000" value="187.3"/>
+             <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Scale" unit="lb" startDate="2024-06-02 08:00:00 +0000" endDate="2024-06-02 08:00:00 +0000" value="187.3x"/>
+            </HealthData>
+            """.utf8
+        ).write(to: xml)
+        try await BadInputTests.expectFailure(
+            xml.path, into: database, .invalidRecord, mentioning: ["text.xml", "line 4", "record 2", "finite number"])
+    }
+
+    @Test func aNewTypesTextIsKept() throws {
+        let xml = """
+            <HealthData locale="en_US">
+             <Record type="HKDataTypeSomethingNew" sourceName="App" unit="s" startDate="2024-06-01 08:00:00 +0000" endDate="2024-06-01 08:00:00 +0000" value="eight hours"/>
+            </HealthData>
+            """
+        let (_, records) = try XMLScannerTests.records(Data(xml.utf8), chunk: 1 << 16)
+        let samples = records.compactMap { if case .sample(let sample) = $0 { sample } else { nil } }
+        #expect(samples.map(\.value) == [.category("eight hours")])
+    }
+
+    /// The same on the server: `POST /v1/samples` took a step count with `value_text`.
+    @Test func theServerRefusesAQuantityAsText() throws {
+        let body = #"{"type": "steps", "start": 1717228800, "end": 1717229400, "value_text": "800", "source": "Watch"}"#
+        let wire = try JSONDecoder().decode(SampleWire.self, from: Data(body.utf8))
+        #expect {
+            _ = try wire.sample(pointer: "/samples/3")
+        } throws: { error in
+            (error as? WireFieldError)?.pointer == "/samples/3/value_text"
+        }
+        let category =
+            #"{"type": "HKCategoryTypeIdentifierMindfulSession", "start": 1717228800, "end": 1717229400, "value_text": "HKCategoryValueNotApplicable", "source": "Watch"}"#
+        #expect(throws: Never.self) {
+            _ = try JSONDecoder().decode(SampleWire.self, from: Data(category.utf8)).sample(pointer: "/s")
+        }
+    }
+}
