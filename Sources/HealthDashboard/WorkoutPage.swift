@@ -70,7 +70,10 @@ public struct WorkoutPage: Sendable {
             items += [("Distance", HTML.figure(distance, "km", 2)), ("Pace", pace.map(Self.pace) ?? "—")]
         }
         if !data.withheld.contains(.energy) { items.append(("Active energy", HTML.figure(recorded.energyKcal, "kcal"))) }
-        if let heart = data.heart { items.append(("Mean heart rate", HTML.figure(heart.meanBpm, "bpm"))) }
+        if let heart = data.heart {
+            // The readings' mean, else what the workout recorded (its statistic), as in its list.
+            items.append(("Mean heart rate", HTML.figure(heart.meanBpm ?? recorded.heartRateBpm, "bpm")))
+        }
         if let metres = workout.elevationAscendedMetres, !data.withheld.contains(.activity) {
             items.append(("Elevation gain", HTML.figure(metres, "m")))
         }

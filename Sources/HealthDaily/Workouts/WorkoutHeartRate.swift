@@ -49,7 +49,8 @@ public struct WorkoutHeartRate: Sendable, Equatable {
     public var meanBpm: Double?
     public var minimumBpm: Double?
     public var maximumBpm: Double?
-    /// The maximum heart rate the zones are fifths of; `nil`: no zones.
+    /// The maximum heart rate the zones are fifths of; `nil`: no zones (none given, or no
+    /// readings).
     public var maximumHeartRate: Double?
     /// Zones 1–5, when a maximum heart rate was given.
     public var zones: [Zone]?
@@ -67,7 +68,8 @@ public struct WorkoutHeartRate: Sendable, Equatable {
         meanBpm = TimeWeightedMean.mean(sorted.map { (start: $0.start, value: $0.bpm) }, until: span.end)
         minimumBpm = sorted.map(\.bpm).min()
         maximumBpm = sorted.map(\.bpm).max()
-        guard let maximum, maximum.isFinite, maximum > 0 else {
+        // No zones without readings: five zones of 0 s would read as measured.
+        guard let maximum, maximum.isFinite, maximum > 0, !sorted.isEmpty else {
             maximumHeartRate = nil
             zones = nil
             belowZones = nil
