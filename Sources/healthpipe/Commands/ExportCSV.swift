@@ -176,9 +176,14 @@ struct ExportCSV: AsyncParsableCommand {
         let configuration = zones.configuration()
         var found: [Workout] = []
         if let (first, last) = dates {
-            let span = try await DailyNormalizer(store: store, configuration: configuration, now: { Date() })
-                .span(from: first, through: last)
+            let normalizer = DailyNormalizer(store: store, configuration: configuration, now: { Date() })
+            let span = try await normalizer.span(from: first, through: last)
             found = try await store.workouts(overlapping: span).filter { $0.start >= span.start && $0.start < span.end }
+            if found.isEmpty {
+                printError(
+                    WorkoutTable.noneNote(
+                        from: first, through: last, stored: try await WorkoutTable.storedDays(store, normalizer)))
+            }
         }
         try WorkoutCSV.write(
             found, distance: distanceUnit, zone: { WorkoutTable.zone(of: $0, configuration: configuration) }, to: output)

@@ -64,13 +64,21 @@ struct ExportGPX: AsyncParsableCommand {
         }
         let folder = out ?? "."
         let configuration = range.configuration()
-        let written = try await storage.withQueries { store -> Int in
+        let (written, note) = try await storage.withQueries { store -> (Int, String?) in
             let (first, last) = try await range.dates(store: store, configuration: configuration, defaultDays: 7)
-            let span = try await DailyNormalizer(store: store, configuration: configuration, now: { Date() })
-                .span(from: first, through: last)
+            let normalizer = DailyNormalizer(store: store, configuration: configuration, now: { Date() })
+            let span = try await normalizer.span(from: first, through: last)
             var written = 0
+            let listed = try await store.workouts(overlapping: span).filter { $0.start >= span.start && $0.start < span.end }
+            guard !listed.isEmpty else {
+                return (
+                    0,
+                    WorkoutTable.noneNote(
+                        from: first, through: last, stored: try await WorkoutTable.storedDays(store, normalizer))
+                )
+            }
             // The list has no routes: each workout is read whole, one at a time.
-            for listed in try await store.workouts(overlapping: span) where listed.start >= span.start {
+            for listed in listed {
                 guard let workout = try await store.workout(listed.uuid), !RouteDocuments.tracks(workout).isEmpty else {
                     continue
                 }
@@ -79,9 +87,14 @@ struct ExportGPX: AsyncParsableCommand {
                 try await Self.write(workout, to: path)
                 written += 1
             }
-            return written
+            let count = "\(listed.count) workout\(listed.count == 1 ? "" : "s")"
+            return (written, written > 0 ? nil : "None of the \(count) from \(first) through \(last) recorded a route.")
         }
-        printError("Wrote \(written) GPX file\(written == 1 ? "" : "s") to \(folder).")
+        if let note {
+            printError("Wrote no GPX file. " + note)
+        } else {
+            printError("Wrote \(written) GPX file\(written == 1 ? "" : "s") to \(folder).")
+        }
     }
 
     /// `2024-06-01_Running_1a2b3c4d-….gpx`: the local day it started (in `--tz`, else the zone

@@ -44,17 +44,7 @@ struct Workouts: AsyncParsableCommand {
                 type.map { HealthKitWorkoutActivities.matches(workout.activityType, $0) } ?? true
                     && workout.durationSeconds >= Double(minMinutes) * 60
             }
-            // Where the workouts are, for an answer with none: in the local days the list uses.
-            var stored: (first: LocalDate, last: LocalDate)?
-            if inRange.isEmpty, let span = try await store.sampleSpans().first(where: { $0.type == .workout }) {
-                // The list dates a workout by its start; the span ends at the latest end.
-                let recent = try await store.workouts(
-                    overlapping: DateInterval(start: span.last.addingTimeInterval(-3 * 86_400), end: span.last + 1))
-                stored = (
-                    try await normalizer.localDay(containing: span.first).date,
-                    try await normalizer.localDay(containing: recent.map(\.start).max() ?? span.last).date
-                )
-            }
+            let stored = inRange.isEmpty ? try await WorkoutTable.storedDays(store, normalizer) : nil
             return (first, last, workouts, inRange.count - workouts.count, stored)
         }
         // A name that is no activity (HealthKit's, or one stored) and matched nothing: said.
@@ -89,10 +79,7 @@ struct Workouts: AsyncParsableCommand {
                         + (others == 1 ? "" : "s") + " in those days.")
                 return
             }
-            let hint =
-                stored.map { " The store's workouts run from \($0.first) to \($0.last); ask with --from and --to." }
-                ?? " The store holds no workouts."
-            printError("No workouts from \(first) through \(last)." + hint)
+            printError(WorkoutTable.noneNote(from: first, through: last, stored: stored))
             return
         }
         print(WorkoutTable.render(workouts, configuration: configuration))
@@ -101,6 +88,29 @@ struct Workouts: AsyncParsableCommand {
 
 /// One line per workout: its local day and start (``zone(of:configuration:)``), activity, minutes, recorded energy and distance, source and id.
 enum WorkoutTable {
+    /// The first and last local day with a workout in `store` (dated by its start, as the
+    /// list dates it), in the days `normalizer` gives; `nil` without workouts.
+    static func storedDays(
+        _ store: any HealthQuerying, _ normalizer: DailyNormalizer
+    ) async throws -> (first: LocalDate, last: LocalDate)? {
+        guard let span = try await store.sampleSpans().first(where: { $0.type == .workout }) else { return nil }
+        // The span ends at the latest end: the latest start is among the last days' workouts.
+        let recent = try await store.workouts(
+            overlapping: DateInterval(start: span.last.addingTimeInterval(-3 * 86_400), end: span.last + 1))
+        return (
+            try await normalizer.localDay(containing: span.first).date,
+            try await normalizer.localDay(containing: recent.map(\.start).max() ?? span.last).date
+        )
+    }
+
+    /// What a command with no workout from `first` through `last` says: where the store's
+    /// workouts are (``storedDays(_:_:)``), or that it holds none.
+    static func noneNote(from first: LocalDate, through last: LocalDate, stored: (first: LocalDate, last: LocalDate)?) -> String {
+        "No workouts from \(first) through \(last)."
+            + (stored.map { " The store's workouts run from \($0.first) to \($0.last); ask with --from and --to." }
+                ?? " The store holds no workouts.")
+    }
+
     static func render(_ workouts: [Workout], configuration: DailyNormalizer.Configuration) -> String {
         var rows = [["date", "start", "activity", "min", "energy", "distance", "source", "id"]]
         for workout in workouts {
