@@ -6,7 +6,8 @@ import HealthSQLite
 
 /// `--last N | --from --to`, `--today` and the zone options: the days a command reports on.
 struct DayRangeOptions: ParsableArguments {
-    @Option(help: "The last N local days, ending today, or the last day with data if none is newer (default 7).")
+    @Option(
+        help: "The last N local days, ending today, or the last day with data if none is newer (default 7; readiness: 1).")
     var last: Int?
 
     @Option(help: "First local day, YYYY-MM-DD (alone: through today, or the last day with data).")

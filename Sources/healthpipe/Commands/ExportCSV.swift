@@ -149,12 +149,15 @@ struct ExportCSV: AsyncParsableCommand {
             progress.show(count: $0, of: "rows", since: start)
         }
         progress.clear()
-        for (metric, reason) in report.unavailable { printError("\(metric): unavailable, \(reason)") }
+        // Every metric (--all-metrics) means those the store holds: the others are not news.
+        if !request.asksForAll {
+            for (metric, reason) in report.unavailable { printError("\(metric): unavailable, \(reason)") }
+        }
         if report.keptInStoredUnit > 0 {
             printError("\(report.keptInStoredUnit) rows had a unit that does not convert and keep their stored unit")
         }
         let counts = report.rows.filter { $0.count > 0 }.map { "\($0.metric) \($0.count)" }.joined(separator: ", ")
-        return "Wrote \(report.totalRows) rows" + (counts.isEmpty ? "" : " (\(counts))")
+        return "Wrote \(report.totalRows) row\(report.totalRows == 1 ? "" : "s")" + (counts.isEmpty ? "" : " (\(counts))")
     }
 
     private func exportDaily(
