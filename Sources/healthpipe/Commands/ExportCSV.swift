@@ -40,20 +40,23 @@ struct ExportCSV: AsyncParsableCommand {
 
     @OptionGroup var zones: ZoneOptions
 
-    @Option(help: "kg or lb.")
-    var weightUnit = UnitPreferences.Weight.kg
+    @Option(help: "kg or lb (default: kg).")
+    var weightUnit: UnitPreferences.Weight?
 
-    @Option(help: "mg/dL or mmol/L.")
-    var glucoseUnit = UnitPreferences.Glucose.milligramsPerDeciliter
+    @Option(help: "mg/dL or mmol/L (default: mg/dL).")
+    var glucoseUnit: UnitPreferences.Glucose?
 
-    @Option(help: "km or mi (--workouts: and the climb in m or ft).")
-    var distanceUnit = UnitPreferences.Distance.km
+    @Option(help: "km or mi (--workouts: and the climb in m or ft; default: km).")
+    var distanceUnit: UnitPreferences.Distance?
 
-    @Option(help: "C or F.")
-    var temperatureUnit = TemperatureChoice.C
+    @Option(help: "C or F (default: C).")
+    var temperatureUnit: TemperatureChoice?
 
-    @Option(help: "iso (2026-01-09T10:30:00-08:00) or healthexporter (1/9/26, 10:30 AM); each row in its day's zone.")
-    var dateFormat = CSVDateStyle.iso
+    @Option(
+        help:
+            "iso (2026-01-09T10:30:00-08:00) or healthexporter (1/9/26, 10:30 AM); each row in its day's zone (default: iso)."
+    )
+    var dateFormat: CSVDateStyle?
 
     @Flag(name: .customLong("source-column"), help: "Add a Source column.")
     var source = false
@@ -68,12 +71,13 @@ struct ExportCSV: AsyncParsableCommand {
     /// The samples' export as the flags ask it (the same request `GET /v1/export.csv` decodes).
     var request: CSVExportRequest {
         var units = UnitPreferences()
-        units.weight = weightUnit
-        units.glucose = glucoseUnit
-        units.distance = distanceUnit
-        units.temperature = temperatureUnit.unit
+        units.weight = weightUnit ?? units.weight
+        units.glucose = glucoseUnit ?? units.glucose
+        units.distance = distanceUnit ?? units.distance
+        units.temperature = temperatureUnit?.unit ?? units.temperature
         return CSVExportRequest(
-            metrics: allMetrics ? "all" : metrics ?? "all", units: units, dateStyle: dateFormat, includesSource: source)
+            metrics: allMetrics ? "all" : metrics ?? "all", units: units, dateStyle: dateFormat ?? .iso,
+            includesSource: source)
     }
 
     func validate() throws {
@@ -85,6 +89,18 @@ struct ExportCSV: AsyncParsableCommand {
             throw ValidationError("--metrics must name at least one metric (weight,steps,…), or use --all-metrics")
         }
         if allDates, from != nil || to != nil { throw ValidationError("use either --all-dates or --from/--to") }
+        // Options that would change nothing are refused, not ignored.
+        let notForWorkouts = [
+            ("--weight-unit", weightUnit != nil), ("--glucose-unit", glucoseUnit != nil),
+            ("--temperature-unit", temperatureUnit != nil), ("--source-column", source),
+        ]
+        if workouts, let (name, _) = notForWorkouts.first(where: \.1) {
+            throw ValidationError("\(name) is for samples (--metrics, --all-metrics); --workouts writes kcal, km or mi, bpm")
+        }
+        let notForDays = notForWorkouts + [("--distance-unit", distanceUnit != nil), ("--date-format", dateFormat != nil)]
+        if daily, let (name, _) = notForDays.first(where: \.1) {
+            throw ValidationError("\(name) is for samples (--metrics, --all-metrics); --daily writes the days' own columns")
+        }
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, LocalDate(value) == nil { throw ValidationError("\(name) must be a date YYYY-MM-DD, not '\(value)'") }
         }
@@ -189,7 +205,8 @@ struct ExportCSV: AsyncParsableCommand {
             }
         }
         try WorkoutCSV.write(
-            found, distance: distanceUnit, zone: { WorkoutTable.zone(of: $0, configuration: configuration) }, to: output)
+            found, distance: distanceUnit ?? .km, dateStyle: dateFormat ?? .iso,
+            zone: { WorkoutTable.zone(of: $0, configuration: configuration) }, to: output)
         return "Wrote \(found.count) workout\(found.count == 1 ? "" : "s")"
     }
 
