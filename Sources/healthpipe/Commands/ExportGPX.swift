@@ -29,8 +29,8 @@ struct ExportGPX: AsyncParsableCommand {
         if let workout, UUID(uuidString: workout) == nil {
             throw ValidationError("--workout must be a workout's id (a UUID), not '\(workout)'")
         }
-        if workout != nil, range.last != nil || range.from != nil {
-            throw ValidationError("give --workout or a range of days (--last, --from/--to), not both")
+        if workout != nil, range.last != nil || range.from != nil || range.to != nil || range.today != nil {
+            throw ValidationError("give --workout or a range of days (--last, --from/--to, --today), not both")
         }
         if out?.isEmpty == true { throw ValidationError("--out must name a file, a folder or -") }
         if workout == nil, out == "-" {

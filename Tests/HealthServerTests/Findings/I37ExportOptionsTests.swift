@@ -26,6 +26,11 @@ import Testing
             let refused = try CommandLine33.run(["export", "csv"] + flags + range)
             #expect(refused.status == 64 && refused.err.contains(words), "\(flags): \(refused.err)")
         }
+        // --today (or --to) beside --workout was taken and ignored.
+        for flags in [["--today", "2019-01-01"], ["--to", "2020-02-24"]] {
+            let gpx = try CommandLine33.run(["export", "gpx", "--db", store, "--workout", UUID().uuidString] + flags)
+            #expect(gpx.status == 64 && gpx.err.contains("not both"), "\(flags): \(gpx.err)")
+        }
         let miles = try CommandLine33.run(["export", "csv", "--workouts", "--distance-unit", "mi"] + range)
         #expect(miles.status == 0 && miles.out.contains(",1.402,mi,"), "\(miles.out)")
     }
