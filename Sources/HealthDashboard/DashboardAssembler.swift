@@ -131,14 +131,16 @@ public struct DashboardAssembler: Sendable {
     }
 
     /// Today's rings: move from the day's active energy; exercise minutes and stand hours
-    /// from the day's samples.
+    /// from the day's samples — each, without them, what the day's Activity summary says it
+    /// achieved (an old export's days often have the summary and none of those samples).
     private func rings(_ day: NormalizedDailyMetrics?) async throws -> ActivityRings {
         var rings = ActivityRings(
             moveKcal: day?.activeEnergyKcal, moveGoalKcal: settings.moveGoalKcal, exerciseMinutes: nil,
             exerciseGoalMinutes: settings.exerciseGoalMinutes, standHours: nil, standGoalHours: settings.standGoalHours)
         guard let day, day.utcDayStart < day.utcDayEnd else { return rings }
         // The goals the person set, from the day's Activity summary when the export has one.
-        if let summary = try await store.activitySummary(on: day.localDate) {
+        let summary = try await store.activitySummary(on: day.localDate)
+        if let summary {
             if let goal = summary.activeEnergyBurnedGoal, goal > 0,
                 let unit = try? HealthUnit(parsing: summary.activeEnergyBurnedUnit ?? "kcal"),
                 let kcal = try? unit.convert(goal, to: HealthUnit(parsing: "kcal"))
@@ -157,6 +159,18 @@ public struct DashboardAssembler: Sendable {
                 stands.filter { $0.value.text == "HKCategoryValueAppleStandHourStood" }
                     .compactMap { Int(truncatingSaturating: $0.start.timeIntervalSince1970 / 3600) })
             rings.standHours = Double(stood.count)
+        }
+        if let summary {
+            let kcal = try HealthUnit(parsing: "kcal")
+            rings.moveKcal =
+                rings.moveKcal
+                ?? summary.activeEnergyBurned.flatMap { value in
+                    (try? HealthUnit(parsing: summary.activeEnergyBurnedUnit ?? "kcal")).flatMap {
+                        try? $0.convert(value, to: kcal)
+                    }
+                }
+            rings.exerciseMinutes = rings.exerciseMinutes ?? summary.appleExerciseTime
+            rings.standHours = rings.standHours ?? summary.appleStandHours
         }
         return rings
     }

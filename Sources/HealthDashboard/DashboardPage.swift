@@ -94,7 +94,10 @@ public struct DashboardPage: Sendable {
         guard let day = data.todayMetrics,
             day.stepsNormalized != nil || day.activeEnergyKcal != nil || day.restingHRBpm != nil || day.hrvMs != nil
         else {
-            return chart.html + placeholder("Nothing recorded today yet.")
+            let ringsOnly = [rings.moveKcal, rings.exerciseMinutes, rings.standHours].contains { $0 != nil }
+            return chart.html
+                + placeholder(
+                    ringsOnly ? "No steps, energy or heart figures on this day: its rings only." : "Nothing recorded today yet.")
         }
         let sources = day.stepsSources.map { meta in
             ([meta.primarySource].compactMap { $0 } + meta.secondarySourcesUsed).map(sourceName).joined(separator: " + ")
