@@ -65,8 +65,8 @@ struct Delete: AsyncParsableCommand {
         }
         print("Deleted \(report.deleted.count) sample\(report.deleted.count == 1 ? "" : "s").")
         for (type, count) in report.deletedByType.sorted(by: { $0.key < $1.key }) { print("  \(type): \(count)") }
-        for uuid in report.deleted { print("  deleted \(uuid.uuidString)") }
-        for uuid in report.unknown { print("  unknown \(uuid.uuidString) (not stored, or deleted already)") }
+        for uuid in report.deleted { print("  deleted \(uuid.uuidString.lowercased())") }
+        for uuid in report.unknown { print("  unknown \(uuid.uuidString.lowercased()) (not stored, or deleted already)") }
         return report
     }
 
