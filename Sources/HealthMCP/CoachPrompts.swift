@@ -21,7 +21,12 @@ enum CoachPrompts {
             prompt: Prompt(
                 name: "weekly-review", title: "Weekly review",
                 description: "A short review of the last seven days: activity, sleep and recovery against the week before.",
-                arguments: [.init(name: "week_ending", description: "The week's last day, YYYY-MM-DD (default today).")])
+                arguments: [
+                    .init(
+                        name: "week_ending",
+                        description:
+                            "The week's last day, YYYY-MM-DD (default today, or the last day with data when nothing is newer).")
+                ])
         ) { arguments in
             let week =
                 try date(arguments, "week_ending").map { "the seven days ending \($0)" }
@@ -56,7 +61,11 @@ enum CoachPrompts {
                 description:
                     "Two weeks of nights in detail: duration, stages, timing and regularity, and how the mornings after looked.",
                 arguments: [
-                    .init(name: "ending", description: "The last night's morning, YYYY-MM-DD (default today)."),
+                    .init(
+                        name: "ending",
+                        description:
+                            "The last night's morning, YYYY-MM-DD (default today, or the last day with data when nothing is newer)."
+                    ),
                     .init(name: "nights", description: "How many nights, 7–28 (default 14)."),
                 ])
         ) { arguments in
@@ -80,7 +89,12 @@ enum CoachPrompts {
             prompt: Prompt(
                 name: "training-load-check", title: "Training-load check",
                 description: "Whether recent training is building, holding or overreaching, and what today should be.",
-                arguments: [.init(name: "ending", description: "The day to judge, YYYY-MM-DD (default today).")])
+                arguments: [
+                    .init(
+                        name: "ending",
+                        description:
+                            "The day to judge, YYYY-MM-DD (default today, or the last day with data when nothing is newer).")
+                ])
         ) { arguments in
             let day = try date(arguments, "ending").map { "on \($0)" } ?? "today"
             return (
@@ -101,7 +115,9 @@ enum CoachPrompts {
                     "A factual one-page summary of a period for a clinician: vitals, activity, sleep and body measurements, with coverage.",
                 arguments: [
                     .init(name: "from", description: "First day, YYYY-MM-DD (default 90 days before `to`)."),
-                    .init(name: "to", description: "Last day, YYYY-MM-DD (default today)."),
+                    .init(
+                        name: "to",
+                        description: "Last day, YYYY-MM-DD (default today, or the last day with data when nothing is newer)."),
                 ])
         ) { arguments in
             let to = try date(arguments, "to")
@@ -132,7 +148,12 @@ enum CoachPrompts {
                 name: "travel-honest-monthly-review", title: "Travel-honest monthly review",
                 description:
                     "A month in review that keeps travel days apart, so jet lag is not mistaken for a trend.",
-                arguments: [.init(name: "month", description: "The month, YYYY-MM (default the month so far).")])
+                arguments: [
+                    .init(
+                        name: "month",
+                        description:
+                            "The month, YYYY-MM (default the month so far, or the last data's month when nothing is newer).")
+                ])
         ) { arguments in
             let month = try month(arguments["month"])
             let which = month.map { "the month \($0)" } ?? "this month so far"
@@ -151,9 +172,15 @@ enum CoachPrompts {
 
     static var prompts: [Prompt] { entries.map(\.prompt) }
 
+    /// The arguments whose default is today (or, for `month`, this month).
+    static let todayArguments = ["week_ending", "ending", "to"]
+
     /// The prompt `name` with `arguments`; an unknown name or a bad argument is an
-    /// invalid-params error that says what is expected.
-    static func get(_ name: String, _ arguments: [String: String]?) throws -> GetPrompt.Result {
+    /// invalid-params error that says what is expected. With `anchor` a store whose data
+    /// ends before today: an absent day argument (its default today) is the last day with
+    /// data, and an absent `month` that day's month, as the tools' own defaults (an old
+    /// export's review is of its last week, not of empty days).
+    static func get(_ name: String, _ arguments: [String: String]?, anchor: DataAnchor? = nil) throws -> GetPrompt.Result {
         guard let entry = entries.first(where: { $0.prompt.name == name }) else {
             throw MCPError.invalidParams(
                 "no prompt \(name.prefix(60)); there are \(entries.map(\.prompt.name).joined(separator: ", "))")
@@ -164,7 +191,17 @@ enum CoachPrompts {
                 "\(name) takes no argument \(unknown.prefix(40))"
                     + (known.isEmpty ? "" : "; it takes \(known.sorted().joined(separator: ", "))"))
         }
-        let (description, text) = try entry.text(arguments ?? [:])
+        var given = arguments ?? [:]
+        if let anchor, anchor.moved {
+            for argument in entry.prompt.arguments ?? [] where given[argument.name] == nil {
+                if todayArguments.contains(argument.name) {
+                    given[argument.name] = anchor.day.description
+                } else if argument.name == "month" {
+                    given["month"] = String(anchor.day.description.prefix(7))
+                }
+            }
+        }
+        let (description, text) = try entry.text(given)
         return .init(description: description, messages: [.user(.text(text: text))])
     }
 

@@ -48,7 +48,9 @@ public enum CoachServer {
         await server.withMethodHandler(ListResourceTemplates.self) { _ in .init(templates: templates) }
         await server.withMethodHandler(ReadResource.self) { params in try await read(params.uri, tools) }
         await server.withMethodHandler(ListPrompts.self) { _ in .init(prompts: CoachPrompts.prompts) }
-        await server.withMethodHandler(GetPrompt.self) { params in try CoachPrompts.get(params.name, params.arguments) }
+        await server.withMethodHandler(GetPrompt.self) { params in
+            try CoachPrompts.get(params.name, params.arguments, anchor: try? await tools.source.anchor())
+        }
         return server
     }
 
