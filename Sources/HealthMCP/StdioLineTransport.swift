@@ -66,17 +66,17 @@ public actor StdioLineTransport: Transport {
         // cooperative pool.
         Thread.detachNewThread { [self] in
             Self.readLines(from: input) { line in
-                let (asked, cancelled, refusal) = RequestIDs.incoming(line)
-                if let refusal {
+                let incoming = RequestIDs.incoming(line)
+                if let refusal = incoming.refusal {
                     do { try write(refusal) } catch { logger.warning("a refusal could not be written: \(error)") }
-                    return
                 }
+                guard let passed = incoming.passed else { return }
                 // Counted before the server sees it: its answer cannot come first.
                 state.withLock {
-                    $0.unanswered.formUnion(asked)
-                    $0.unanswered.subtract(cancelled)
+                    $0.unanswered.formUnion(incoming.asked)
+                    $0.unanswered.subtract(incoming.cancelled)
                 }
-                continuation.yield(line)
+                continuation.yield(passed)
             }
             let waiting = state.withLock { state -> Int in
                 state.inputEnded = true
@@ -199,17 +199,43 @@ enum RequestIDs {
     /// Requests the client cancelled (`notifications/cancelled`): the SDK answers none.
     static func cancelled(in message: Data) -> Set<String> { incoming(message).cancelled }
 
+    /// An incoming message read once: what to pass on to the server (`nil`: nothing), the
+    /// requests in it the server will answer and those cancelled, and the refusal to write
+    /// (``refusal(of:)``).
+    struct Incoming {
+        var passed: Data?
+        var asked: Set<String> = []
+        var cancelled: Set<String> = []
+        var refusal: Data?
+    }
+
     /// ``requests(in:)``, ``cancelled(in:)`` and ``refusal(of:)`` of an incoming message, its
-    /// JSON read once.
-    static func incoming(_ message: Data) -> (asked: Set<String>, cancelled: Set<String>, refusal: Data?) {
+    /// JSON read once. A batch with items of an id the SDK cannot answer passes on its other
+    /// items (a batch of them) and refuses those in a batch of refusals, one each.
+    static func incoming(_ message: Data) -> Incoming {
         guard let value = try? JSONDecoder().decode(Value.self, from: message) else {
-            return ([], [], errorResponse(-32700, "Parse error: not JSON"))
+            return Incoming(refusal: errorResponse(-32700, "Parse error: not JSON"))
         }
         guard let items = items(in: value) else {
-            return ([], [], errorResponse(-32600, "Invalid Request: not an object or a batch of objects"))
+            return Incoming(refusal: errorResponse(-32600, "Invalid Request: not an object or a batch of objects"))
         }
-        if let refusal = refusal(items) { return ([], [], refusal) }
-        return (requests(items), cancelled(items), nil)
+        if items.isEmpty { return Incoming(refusal: errorResponse(-32600, "Invalid Request: an empty batch")) }
+        let bad = items.filter(hasBadID)
+        guard !bad.isEmpty else { return Incoming(passed: message, asked: requests(items), cancelled: cancelled(items)) }
+        let badIDRefusal = errorResponse(-32600, "Invalid Request: id must be a string or an integer")
+        guard case .array = value else { return Incoming(refusal: badIDRefusal) }
+        let good = items.filter { !hasBadID($0) }
+        let refusals =
+            Data("[".utf8) + Array(repeating: badIDRefusal, count: bad.count).joined(separator: Data(",".utf8)) + Data("]".utf8)
+        guard !good.isEmpty, let passed = try? JSONEncoder().encode(Value.array(good.map(Value.object))) else {
+            return Incoming(refusal: refusals)
+        }
+        return Incoming(passed: passed, asked: requests(good), cancelled: cancelled(good), refusal: refusals)
+    }
+
+    /// A request (a method) whose `id` is present and neither a string nor an integer.
+    private static func hasBadID(_ item: [String: Value]) -> Bool {
+        item["method"] != nil && item["id"] != nil && key(item["id"]) == nil
     }
 
     private static func requests(_ items: [[String: Value]]) -> Set<String> {
@@ -243,13 +269,6 @@ enum RequestIDs {
     /// object and no batch of objects, an empty batch, a request whose `id` is present but
     /// neither a string nor an integer (`null`, a fraction, an object…).
     static func refusal(of line: Data) -> Data? { incoming(line).refusal }
-
-    /// ``refusal(of:)`` of a message's objects.
-    private static func refusal(_ items: [[String: Value]]) -> Data? {
-        if items.isEmpty { return errorResponse(-32600, "Invalid Request: an empty batch") }
-        let badID = items.contains { item in item["method"] != nil && item["id"] != nil && key(item["id"]) == nil }
-        return badID ? errorResponse(-32600, "Invalid Request: id must be a string or an integer") : nil
-    }
 
     /// `{"jsonrpc":"2.0","id":null,"error":{"code":…,"message":…}}`.
     private static func errorResponse(_ code: Int, _ message: StaticString) -> Data {
