@@ -195,6 +195,8 @@ enum CoachPrompts {
         if let anchor, anchor.moved {
             for argument in entry.prompt.arguments ?? [] where given[argument.name] == nil {
                 if todayArguments.contains(argument.name) {
+                    // A period's end: not before its given start (which then runs to today).
+                    if argument.name == "to", let from = given["from"].flatMap(LocalDate.init), from > anchor.day { continue }
                     given[argument.name] = anchor.day.description
                 } else if argument.name == "month" {
                     given["month"] = String(anchor.day.description.prefix(7))

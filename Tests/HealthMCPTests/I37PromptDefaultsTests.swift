@@ -25,6 +25,8 @@ import Testing
         #expect(try Self.text("training-load-check", anchor: old).contains("Check my training load on 2022-12-16."))
         #expect(try Self.text("doctor-visit-summary", anchor: old).contains("the 90 days ending 2022-12-16"))
         #expect(try Self.text("travel-honest-monthly-review", anchor: old).contains("Review the month 2022-12."))
+        // A start after the data's end runs to today, as the CLI's --from alone (found reviewing).
+        #expect(try Self.text("doctor-visit-summary", ["from": "2023-03-01"], anchor: old).contains("from 2023-03-01 to today"))
         // Given arguments win; a store with today's data keeps "today".
         #expect(
             try Self.text("weekly-review", ["week_ending": "2022-01-09"], anchor: old).contains(
