@@ -46,4 +46,38 @@ import Testing
         let none = SleepSessionBuilder.sessions([asleep([("HAESleepDeepHours", "-1")])])[0]
         #expect(none.basis == .asleepUnspecified && none.stageMinutes(.deep) == nil && none.awakenings == 0)
     }
+
+    static func asleep(
+        _ source: String, from start: Date, hours: Double, _ metadata: [(String, String)] = [], endLater: Double = 0
+    ) -> Sample {
+        Sample(
+            type: .sleepAnalysis, start: start, end: start + hours * 3_600 + endLater,
+            value: .category("HKCategoryValueSleepAnalysisAsleepUnspecified"), source: Source(name: source),
+            metadata: metadata.map { MetadataEntry(key: $0.0, value: $0.1) })
+    }
+
+    /// Found reviewing: a night sent again with other totals is a second sample over it; the
+    /// totals were added up (awake twice). One sample's totals count: the longest, the
+    /// latest ending of equals.
+    @Test func aNightSentTwiceCountsItsTotalsOnce() {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let first = Self.asleep(
+            "Auto Export", from: start, hours: 6, [("HAESleepDeepHours", "1"), ("HAESleepAwakeHours", "0.5")])
+        let again = Self.asleep(
+            "Auto Export", from: start, hours: 6, [("HAESleepDeepHours", "1.5"), ("HAESleepAwakeHours", "0.25")], endLater: 60)
+        let session = SleepSessionBuilder.sessions([first, again])[0]
+        #expect(session.stageMinutes(.deep) == 90 && session.stageMinutes(.awake) == 15)
+    }
+
+    /// Found reviewing: `healthpipe sleep` ranked a night with stage totals as stages (tier 2)
+    /// while the days' `sleep_hours` (SleepRule) ranked it asleep without stages (tier 3), so
+    /// the two could take different sources for one night. Both rank it as stages.
+    @Test func theDaysAndTheSleepViewTakeTheSameSource() {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let totals = Self.asleep("Auto Export", from: start, hours: 6, [("HAESleepDeepHours", "1"), ("HAESleepCoreHours", "4")])
+        let plain = Self.asleep("Sleep App", from: start - 1_800, hours: 7)
+        let window = DateInterval(start: start - 6 * 3_600, end: start + 18 * 3_600)
+        let night = SleepRule.night([plain, totals], window: window)
+        #expect(night?.source == "Auto Export" && night?.basis == .trackerStages && night?.asleepSeconds == 6 * 3_600)
+    }
 }

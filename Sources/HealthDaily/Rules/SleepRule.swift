@@ -34,6 +34,8 @@ public enum SleepRule {
         var asleep: [(start: Date, end: Date)] = []
         var inBed: [(start: Date, end: Date)] = []
         var all: [(start: Date, end: Date)] = []
+        /// An asleep sample carries stage totals (Health Auto Export's night).
+        var stageTotals = false
     }
 
     /// The night in `window` from the best-ranked source; `nil` when no source measured sleep
@@ -51,11 +53,16 @@ public enum SleepRule {
             record.all.append((start: start, end: end))
             if stage.isAsleep { record.asleep.append((start: start, end: end)) }
             if stage == .inBed { record.inBed.append((start: start, end: end)) }
+            if stage == .unspecified, !record.stageTotals {
+                record.stageTotals = SleepSessionBuilder.hasStages(SleepSessionBuilder.stageTotals(sample))
+            }
             bySource[sample.source.name] = record
         }
         var best: (rank: SleepSourceRank, night: Night)?
         for (source, record) in bySource {
-            let basis = SleepSessionBuilder.basis(record.stages)
+            var basis = SleepSessionBuilder.basis(record.stages)
+            // Ranked as `healthpipe sleep` ranks it (SleepSessionBuilder): totals are stages.
+            if basis == .asleepUnspecified, record.stageTotals { basis = .trackerStages }
             let asleep: Double? = basis.measuresSleep ? IntervalUnion(record.asleep).totalSeconds : nil
             let inBed = IntervalUnion(record.inBed.isEmpty ? record.all : record.inBed).totalSeconds
             // Only time in bed is a night from 3 hours in bed on, as a main sleep needs 3 hours.

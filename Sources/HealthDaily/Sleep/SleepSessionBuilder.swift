@@ -34,6 +34,11 @@ public enum SleepSessionBuilder {
         ("HAESleepAwakeHours", .awake),
     ]
 
+    /// Whether `totals` hold any core, deep or REM time (awake alone is no stage).
+    static func hasStages(_ totals: [SleepStage: Double]?) -> Bool {
+        [SleepStage.core, .deep, .rem].contains { (totals?[$0] ?? 0) > 0 }
+    }
+
     /// The seconds of each stage an asleep sample's metadata gives as a total (Health Auto
     /// Export's aggregated night); `nil` when it gives none (a number from 0 to 24 hours).
     static func stageTotals(_ sample: Sample) -> [SleepStage: Double]? {
@@ -119,11 +124,12 @@ public enum SleepSessionBuilder {
             awakenings: basis.measuresSleep && totals == nil ? awakenings : nil)
     }
 
-    /// The stage totals of a session's samples, summed (`nil` when none carries any).
+    /// The stage totals of a session: those of its longest sample that carries any (the
+    /// latest ending of equals) — one night's, never two readings of it added up (the app
+    /// sends a night again, with other totals, as a sample of its own); `nil` when none does.
     static func totals(_ fragments: [Fragment]) -> [SleepStage: Double]? {
-        let carried = fragments.compactMap(\.totals)
-        guard !carried.isEmpty else { return nil }
-        return carried.reduce(into: [:]) { sum, totals in sum.merge(totals, uniquingKeysWith: +) }
+        fragments.filter { $0.totals != nil }
+            .max { ($0.end.timeIntervalSince($0.start), $0.end) < ($1.end.timeIntervalSince($1.start), $1.end) }?.totals
     }
 
     /// What samples of `stages` hold, as a tier of the priority table: any core, deep or REM
