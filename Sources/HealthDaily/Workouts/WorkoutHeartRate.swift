@@ -49,8 +49,8 @@ public struct WorkoutHeartRate: Sendable, Equatable {
     public var meanBpm: Double?
     public var minimumBpm: Double?
     public var maximumBpm: Double?
-    /// The maximum heart rate the zones are fifths of; `nil`: no zones (none given, or no
-    /// readings).
+    /// The maximum heart rate the zones are fifths of; `nil`: none given. (Without readings
+    /// there are no zones, a maximum or not.)
     public var maximumHeartRate: Double?
     /// Zones 1–5, when a maximum heart rate was given.
     public var zones: [Zone]?
@@ -68,14 +68,19 @@ public struct WorkoutHeartRate: Sendable, Equatable {
         meanBpm = TimeWeightedMean.mean(sorted.map { (start: $0.start, value: $0.bpm) }, until: span.end)
         minimumBpm = sorted.map(\.bpm).min()
         maximumBpm = sorted.map(\.bpm).max()
-        // No zones without readings: five zones of 0 s would read as measured.
-        guard let maximum, maximum.isFinite, maximum > 0, !sorted.isEmpty else {
+        guard let maximum, maximum.isFinite, maximum > 0 else {
             maximumHeartRate = nil
             zones = nil
             belowZones = nil
             return
         }
         maximumHeartRate = maximum
+        // No zones without readings: five zones of 0 s would read as measured.
+        guard !sorted.isEmpty else {
+            zones = nil
+            belowZones = nil
+            return
+        }
         var seconds = Array(repeating: 0.0, count: 6)  // below, 1…5
         var index = 0
         while index < sorted.count {
