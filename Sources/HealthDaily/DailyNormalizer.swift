@@ -135,7 +135,8 @@ public struct DailyNormalizer: Sendable {
             ms: HealthUnit(parsing: "ms")
         )
         let created = now()
-        return days.map { day in
+        let sleepWindows = SleepWindows.of(days, sleep: sleepIndex)
+        return zip(days, sleepWindows).map { day, sleepWindow in
             let version = configuration.version
             let stepsResult = CumulativeRule.evaluate(
                 stepIndex.overlapping(day.interval), day: day.interval, unit: units.count, version: version)
@@ -154,7 +155,7 @@ public struct DailyNormalizer: Sendable {
                     ignoredSources: stepsResult.ignoredSources.map(\.rawValue),
                     suspiciousSteps: steps.map { SuspiciousStepsRule.isSuspicious(steps: $0, trailing: trailing) } ?? false,
                     rawSampleCount: stepsResult.rawSampleCount)
-            let night = SleepRule.night(sleepIndex.overlapping(day.sleepWindow), window: day.sleepWindow)
+            let night = SleepRule.night(sleepIndex.overlapping(sleepWindow), window: sleepWindow)
             return NormalizedDailyMetrics(
                 userID: configuration.userID, localDate: day.date.description, timezoneIdentifier: day.zone.identifier,
                 utcDayStart: day.interval.start, utcDayEnd: day.interval.end, stepsNormalized: steps,
