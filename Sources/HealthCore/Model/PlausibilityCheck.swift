@@ -38,9 +38,14 @@ public struct PlausibilityCheck: Sendable {
     }
 
     /// Why a record is implausible, or `nil`: ``PlausibleRange/violation(of:)``, with a
-    /// quantity sample checked against the kept rows.
+    /// quantity sample checked against the kept rows; a sample's span
+    /// (``PlausibleRange/spanViolation(start:end:)``) first.
     public mutating func violation(of record: HealthRecord) -> String? {
         guard case .sample(let sample) = record else { return PlausibleRange.violation(of: record) }
+        // The span too, as every other way in checks it (an end before the start, 31 days).
+        if sample.end < sample.start || sample.end.timeIntervalSince(sample.start) > PlausibleRange.longestSpan {
+            return PlausibleRange.spanViolation(start: sample.start, end: sample.end)
+        }
         guard case .quantity(let value, let unit) = sample.value else { return nil }
         return violation(value: value, unit: unit, type: sample.type)
     }
