@@ -196,6 +196,13 @@ public enum HAEReader {
         let stages = ["core", "deep", "rem", "awake"].compactMap { key in
             (point[key] as? NSNumber).map { (key, $0.doubleValue) }
         }
+        for (key, hours) in stages
+            + ["totalSleep", "asleep"].compactMap({ key in
+                (point[key] as? NSNumber).map { (key, $0.doubleValue) }
+            }) where !(hours.isFinite && (0...24).contains(hours))
+        {
+            throw ReadError(pointer: pointer + "/" + key, reason: "hours of sleep must be from 0 to 24")
+        }
         let stageSleep = stages.filter { $0.0 != "awake" }.reduce(0) { $0 + $1.1 }
         let asleep =
             (point["totalSleep"] as? NSNumber)?.doubleValue ?? (point["asleep"] as? NSNumber).map(\.doubleValue).flatMap {
@@ -203,10 +210,16 @@ public enum HAEReader {
             } ?? stageSleep
         if asleep > 0, let sleepStart = point["sleepStart"] as? String {
             let start = try date(sleepStart, pointer + "/sleepStart")
+            // The time asleep lies within the night: it ends by sleepEnd, when there is one.
+            var end = start.date.addingTimeInterval(asleep * 3600)
+            if let sleepEnd = point["sleepEnd"] as? String {
+                let last = try date(sleepEnd, pointer + "/sleepEnd").date
+                if last > start.date { end = min(end, last) }
+            }
             records.append(
                 .sample(
                     Sample(
-                        type: .sleepAnalysis, start: start.date, end: start.date.addingTimeInterval(asleep * 3600),
+                        type: .sleepAnalysis, start: start.date, end: end,
                         value: .category(HAEMetricMap.sleepValue("Asleep")),
                         source: source.map { Source(name: $0) } ?? defaultSource,
                         metadata: stages.map { MetadataEntry(key: "HAESleep\($0.0.capitalized)Hours", value: "\($0.1)") },
