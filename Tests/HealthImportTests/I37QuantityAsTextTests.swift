@@ -58,4 +58,16 @@ import Testing
             _ = try JSONDecoder().decode(SampleWire.self, from: Data(category.utf8)).sample(pointer: "/s")
         }
     }
+
+    /// Found by a probe of the server: a category sample posted with a number (`"type": "sleep",
+    /// "value": 1`, HealthKit's raw integer) was stored and read as nothing: a 422 now.
+    @Test func aCategoryPostedWithANumberIsRefused() throws {
+        let body = #"{"type": "sleep", "start": 1556668800, "end": 1556697600, "value": 1, "unit": "count", "source": "P"}"#
+        let wire = try JSONDecoder().decode(SampleWire.self, from: Data(body.utf8))
+        #expect {
+            _ = try wire.sample(pointer: "/samples/0")
+        } throws: { error in
+            (error as? WireFieldError)?.pointer == "/samples/0/value"
+        }
+    }
 }

@@ -97,6 +97,11 @@ public struct SampleWire: Codable, Sendable, Hashable {
         let sampleValue: SampleValue
         switch (value, valueText) {
         case (let number?, nil):
+            // A category's value is its name (HealthKit's raw integer 1 would be stored and read as nothing).
+            guard !sampleType.identifier.hasPrefix("HKCategoryTypeIdentifier") else {
+                throw WireFieldError(
+                    "a category type takes value_text (HKCategoryValue…), not a number", pointer: at("value"))
+            }
             guard number.isFinite else { throw WireFieldError("value must be a finite number", pointer: at("value")) }
             guard let unit, !unit.isEmpty else { throw WireFieldError("a value needs its unit", pointer: at("unit")) }
             if let problem = PlausibleRange.violation(value: number, unit: unit, type: sampleType) {
