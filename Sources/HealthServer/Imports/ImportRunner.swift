@@ -262,10 +262,15 @@ final class ImportRunner: Sendable {
         guard let error = error as? ImportError else {
             return "the upload could not be imported because of a problem on the server; try again"
         }
-        let folder = (file as NSString).deletingLastPathComponent
-        return error.description.replacingOccurrences(of: file, with: "the upload")
-            .replacingOccurrences(of: (file as NSString).lastPathComponent, with: "the upload")
-            .replacingOccurrences(of: folder.isEmpty ? file : folder + "/", with: "")
+        // The path as given and as the importer may have made it absolute (a relative
+        // --server-db or data folder): neither is ever said.
+        var text = error.description
+        for path in [URL(fileURLWithPath: file).standardizedFileURL.path, file] {
+            let folder = (path as NSString).deletingLastPathComponent
+            text = text.replacingOccurrences(of: path, with: "the upload")
+            if !folder.isEmpty { text = text.replacingOccurrences(of: folder + "/", with: "") }
+        }
+        return text.replacingOccurrences(of: (file as NSString).lastPathComponent, with: "the upload")
     }
 }
 

@@ -18,6 +18,16 @@ import Testing
             ImportRunner.reason(error, file: Self.upload) == "the upload: apple_health_export/export.xml: is truncated")
     }
 
+    /// Found by a probe (issue 37): with a relative --server-db the upload's path was relative
+    /// and the error named it absolute: "/tmp/probe62/the upload: is not an Apple Health export".
+    @Test func i37_aRelativeUploadPathIsNotSaidAbsolute() {
+        let relative = "xdg/healthpipe/uploads/5F0E2C8A.zip"
+        let absolute = FileManager.default.currentDirectoryPath + "/" + relative
+        let error = ImportError(.notAnExport, file: absolute, "is not an Apple Health export")
+        let reason = ImportRunner.reason(error, file: relative)
+        #expect(reason == "the upload: is not an Apple Health export", "\(reason)")
+    }
+
     @Test func l6_otherErrorsNeverShowAPath() {
         let errors: [any Error] = [
             CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: "/srv/healthpipe/data/users/abc.sqlite"]),
