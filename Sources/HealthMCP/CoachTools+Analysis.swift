@@ -148,7 +148,8 @@ extension CoachTools {
         let unitText = try arguments.string("unit") ?? type.canonicalUnit ?? samples.first?.value.unit
         // A unit of another dimension (kg for a speed) would answer every bucket without a value.
         if type.kind != .category, let unitText, let own = type.canonicalUnit ?? samples.first?.value.unit,
-            (try? HealthUnit.convert(1, from: own, to: unitText)) == nil, (try? HealthUnit(parsing: unitText)) != nil
+            (try? HealthUnit.convert(1, from: own, to: unitText)) == nil, (try? HealthUnit(parsing: unitText)) != nil,
+            (try? HealthUnit(parsing: own)) != nil
         {
             throw ToolError(
                 message: "'\(unitText.prefix(40))' is no unit of \(Self.shortName(type))",

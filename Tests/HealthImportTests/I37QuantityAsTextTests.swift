@@ -32,6 +32,24 @@ import Testing
             xml.path, into: database, .invalidRecord, mentioning: ["text.xml", "line 4", "record 2", "finite number"])
     }
 
+    /// Found reviewing: without a unit, the same text was still stored.
+    @Test func aQuantityWrittenAsTextWithoutAUnitIsRefused() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try await BadInputTests.populatedStore(in: folder)
+        let xml = folder.appendingPathComponent("nounit.xml")
+        try Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Scale" startDate="2024-06-02 08:00:00 +0000" endDate="2024-06-02 08:00:00 +0000" value="heavy"/>
+            </HealthData>
+            """.utf8
+        ).write(to: xml)
+        try await BadInputTests.expectFailure(
+            xml.path, into: database, .invalidRecord, mentioning: ["nounit.xml", "line 3", "record 1", "finite number"])
+    }
+
     @Test func aNewTypesTextIsKept() throws {
         let xml = """
             <HealthData locale="en_US">

@@ -252,9 +252,9 @@ extension ExportXMLHandler {
             let text = tag.bytes(valueAttribute.value)
             if let unit, let number = ByteParsing.double(text) ?? ByteParsing.nonFinite(text) {
                 value = .quantity(number, unit: unit)
-            } else if let unit, type.hasPrefix("HKQuantityTypeIdentifier") {
+            } else if type.hasPrefix("HKQuantityTypeIdentifier"), ByteParsing.double(text) == nil {
                 // A quantity whose value is no number: refused as NaN is, never stored as text.
-                value = .quantity(.nan, unit: unit)
+                value = .quantity(.nan, unit: unit ?? "")
             } else {
                 value = .category(interned(tag, valueAttribute))
             }

@@ -186,7 +186,7 @@ struct ExportCSV: AsyncParsableCommand {
         let days = try await DailyNormalizer(store: store, configuration: zones.configuration(), now: { Date() })
             .metrics(from: first, through: last)
         try DailyCSV.write(days, to: output)
-        return "Wrote \(days.count) days"
+        return "Wrote \(days.count) day\(days.count == 1 ? "" : "s")"
     }
 
     private func exportWorkouts(
