@@ -124,6 +124,7 @@ struct SyncBatchIntake: Sendable {
             }
             answer.added = written.added
             answer.duplicates = written.duplicates
+            answer.updated = written.updated > 0 ? written.updated : nil
             // SQLite: `device` is in server.sqlite, the samples in the user's file (no
             // transaction spans both): advanced after the commit, and checked. With one server
             // per folder (DataFolderLock) and the device's slot, a refusal here means a broken

@@ -89,6 +89,9 @@ public struct SyncBatchAnswer: Codable, Sendable, Equatable {
     public var sequence: Int64
     public var added = 0
     public var duplicates = 0
+    /// Records stored before that the batch completed (a workout's route points); absent
+    /// when none.
+    public var updated: Int?
     public var deleted = 0
     /// Deletions of UUIDs the server does not hold (never sent, or deleted already).
     public var unknown = 0
@@ -104,7 +107,7 @@ public struct SyncBatchAnswer: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case batchID = "batch_id"
-        case sequence, added, duplicates, deleted, unknown
+        case sequence, added, duplicates, updated, deleted, unknown
         case daysRecomputed = "days_recomputed"
         case daysPending = "days_pending"
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthCore
 import HealthServerRecords
+import HealthWire
 import Testing
 
 /// A write that completed records stored before — a day's Activity summary read again later
@@ -32,5 +33,29 @@ import Testing
             ]
         }
         #expect(reports.map { [$0.added, $0.duplicates, $0.updated] } == [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    }
+
+    /// Found reviewing: the answers' JSON carries the count (absent when 0), the sync
+    /// batch's too, and an answer without it still decodes.
+    @Test func theAnswersSayIt() throws {
+        var report = IngestReport(
+            records: 3, added: 1, duplicates: 1, ignoredKeys: [], unknownMetrics: [], daysRecomputed: 0, daily: UpsertCounts())
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        func keys(_ report: IngestReport) throws -> [String: Any] {
+            try JSONSerialization.jsonObject(with: try encoder.encode(report)) as? [String: Any] ?? [:]
+        }
+        #expect(try keys(report)["updated"] == nil)  // (`daily` has an `updated` of its own)
+        report.updated = 1
+        #expect(try keys(report)["updated"] as? Int == 1)
+        var batch = SyncBatchAnswer(batchID: UUID(), sequence: 4)
+        batch.updated = 2
+        let json = try encoder.encode(batch)
+        #expect(String(decoding: json, as: UTF8.self).contains(#""updated":2"#))
+        #expect(try JSONDecoder().decode(SyncBatchAnswer.self, from: json) == batch)
+        let older = Data(
+            #"{"batch_id":"\#(UUID().uuidString)","sequence":1,"added":0,"duplicates":0,"deleted":0,"unknown":0,"days_recomputed":0}"#
+                .utf8)
+        #expect(try JSONDecoder().decode(SyncBatchAnswer.self, from: older).updated == nil)
     }
 }
