@@ -188,6 +188,13 @@ public actor StdioLineTransport: Transport {
     }
 }
 
+/// A JSON-RPC message the SDK would answer under a random id or not at all, and the answer
+/// it gets instead (``RequestIDs/refusal(of:)``): what `POST /mcp` answers too, as stdio does.
+public enum JSONRPCRefusal {
+    /// The error response for `message` (`"id": null`), or `nil` when the SDK can answer it.
+    public static func of(_ message: Data) -> Data? { RequestIDs.refusal(of: message) }
+}
+
 /// The ids of JSON-RPC requests and responses in a message (one object or a batch), as keys
 /// that tell a number from a string; only ids the SDK reads (a string or an integer) count,
 /// since a request with another id is answered under a random one.

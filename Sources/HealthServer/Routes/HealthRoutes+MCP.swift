@@ -25,6 +25,12 @@ extension HealthRoutes {
             throw Problem(
                 .contentTooLarge, "Body too large", detail: "an MCP message is at most \(configuration.maxBodyBytes) bytes")
         }
+        // What the SDK would drop or answer under a random id is answered as stdio answers it.
+        if let refusal = JSONRPCRefusal.of(body) {
+            return Response(
+                status: .badRequest, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: refusal)))
+        }
         // The gate below and the MCP SDK must read the same message: no key twice.
         try await HealthRequestDecoder.refuseUnsafeJSON(body)
         try access.require(Self.kindsNeeded(byMCPMessage: body))
@@ -62,6 +68,11 @@ extension HealthRoutes {
             try await server.start(transport: transport)
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
+            // Any type (curl's default `*/*`), or none said, includes the JSON answered.
+            let accept = request.headers[.accept] ?? "*/*"
+            if accept.contains("*/*") || accept.contains("application/*") {
+                headers[HTTPFields.Element.Name.accept.canonicalName] = "application/json"
+            }
             let answer = await transport.handleRequest(
                 MCP.HTTPRequest(method: "POST", headers: headers, body: body, path: "/mcp"))
             await server.stop()
