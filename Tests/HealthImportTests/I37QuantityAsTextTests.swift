@@ -2,7 +2,6 @@ import Foundation
 import HealthCore
 import HealthImport
 import HealthSQLite
-import HealthWire
 import Testing
 
 @testable import HealthImportReader
@@ -12,7 +11,6 @@ import Testing
 /// MCP counted it without a value. It is refused as `value="NaN"` is — the file, the line
 /// and the record named, never the value, the store unchanged. A record of a type that is
 /// no quantity type keeps a text value, unit or not (nothing is dropped because it is new).
-/// `POST /v1/samples` refused a quantity's `value: NaN` but took its `value_text`: a 422 now.
 @Suite struct I37QuantityAsTextTests {
     @Test func aQuantityWrittenAsTextIsRefused() async throws {
         let folder = try Fixtures.temporaryFolder()
@@ -59,33 +57,5 @@ import Testing
         let (_, records) = try XMLScannerTests.records(Data(xml.utf8), chunk: 1 << 16)
         let samples = records.compactMap { if case .sample(let sample) = $0 { sample } else { nil } }
         #expect(samples.map(\.value) == [.category("eight hours")])
-    }
-
-    /// The same on the server: `POST /v1/samples` took a step count with `value_text`.
-    @Test func theServerRefusesAQuantityAsText() throws {
-        let body = #"{"type": "steps", "start": 1717228800, "end": 1717229400, "value_text": "800", "source": "Watch"}"#
-        let wire = try JSONDecoder().decode(SampleWire.self, from: Data(body.utf8))
-        #expect {
-            _ = try wire.sample(pointer: "/samples/3")
-        } throws: { error in
-            (error as? WireFieldError)?.pointer == "/samples/3/value_text"
-        }
-        let category =
-            #"{"type": "HKCategoryTypeIdentifierMindfulSession", "start": 1717228800, "end": 1717229400, "value_text": "HKCategoryValueNotApplicable", "source": "Watch"}"#
-        #expect(throws: Never.self) {
-            _ = try JSONDecoder().decode(SampleWire.self, from: Data(category.utf8)).sample(pointer: "/s")
-        }
-    }
-
-    /// Found by a probe of the server: a category sample posted with a number (`"type": "sleep",
-    /// "value": 1`, HealthKit's raw integer) was stored and read as nothing: a 422 now.
-    @Test func aCategoryPostedWithANumberIsRefused() throws {
-        let body = #"{"type": "sleep", "start": 1556668800, "end": 1556697600, "value": 1, "unit": "count", "source": "P"}"#
-        let wire = try JSONDecoder().decode(SampleWire.self, from: Data(body.utf8))
-        #expect {
-            _ = try wire.sample(pointer: "/samples/0")
-        } throws: { error in
-            (error as? WireFieldError)?.pointer == "/samples/0/value"
-        }
     }
 }
