@@ -40,7 +40,8 @@ extension HealthRoutes {
     /// `DELETE /v1/devices/{id}`: revokes the caller's device; its later batches get 403.
     func deleteDevice(_ request: Request, _ context: AuthenticatedContext) async throws -> SyncDevice {
         let user = try context.requireOwner(.write, to: "revoke devices")
-        let id = try context.parameters.require("id")
+        // Ids are lower-case UUIDs; one written in upper case is the same device.
+        let id = try context.parameters.require("id").lowercased()
         guard let device = try await repositories.devices.revokeDevice(id: id, userID: user.id, at: configuration.clock())
         else { throw Self.noSuchDevice(id) }
         return device
@@ -50,7 +51,8 @@ extension HealthRoutes {
     /// accepted for ``ServerConfiguration/keyGracePeriod`` more.
     func postDeviceKey(_ request: Request, _ context: AuthenticatedContext) async throws -> EditedResponse<DeviceKeyAnswer> {
         let user = try context.requireOwner(.write, to: "replace device keys")
-        let id = try context.parameters.require("id")
+        // Ids are lower-case UUIDs; one written in upper case is the same device.
+        let id = try context.parameters.require("id").lowercased()
         guard let device = try await repositories.devices.device(id: id), device.userID == user.id else {
             throw Self.noSuchDevice(id)
         }

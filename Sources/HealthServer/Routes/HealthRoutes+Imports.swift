@@ -119,7 +119,8 @@ extension HealthRoutes {
     /// `GET /v1/imports/{id}`: the job, its progress and, once finished, its result.
     func getImport(_ request: Request, _ context: AuthenticatedContext) async throws -> ImportJob {
         let user = try context.require(.read)
-        let id = context.parameters.get("id") ?? ""
+        // Ids are lower-case UUIDs; one written in upper case is the same job.
+        let id = (context.parameters.get("id") ?? "").lowercased()
         guard let job = try await repositories.imports.importJob(id: id, userID: user.id) else {
             throw Problem(.notFound, "Not found", detail: "no import '\(id)' of yours; POST /v1/imports answers with its id")
         }
