@@ -140,13 +140,13 @@ public struct DashboardAssembler: Sendable {
         guard let day, day.utcDayStart < day.utcDayEnd else { return rings }
         // The goals the person set, from the day's Activity summary when the export has one.
         let summary = try await store.activitySummary(on: day.localDate)
+        /// A figure of the summary's energy, in its unit (kcal when it names none), as kcal.
+        func kcal(_ value: Double?) -> Double? {
+            guard let value, let unit = try? HealthUnit(parsing: summary?.activeEnergyBurnedUnit ?? "kcal") else { return nil }
+            return try? unit.convert(value, to: HealthUnit(parsing: "kcal"))
+        }
         if let summary {
-            if let goal = summary.activeEnergyBurnedGoal, goal > 0,
-                let unit = try? HealthUnit(parsing: summary.activeEnergyBurnedUnit ?? "kcal"),
-                let kcal = try? unit.convert(goal, to: HealthUnit(parsing: "kcal"))
-            {
-                rings.moveGoalKcal = kcal
-            }
+            if let goal = summary.activeEnergyBurnedGoal, goal > 0, let goal = kcal(goal) { rings.moveGoalKcal = goal }
             if let goal = summary.appleExerciseTimeGoal, goal > 0 { rings.exerciseGoalMinutes = goal }
             if let goal = summary.appleStandHoursGoal, goal > 0 { rings.standGoalHours = goal }
         }
@@ -161,14 +161,7 @@ public struct DashboardAssembler: Sendable {
             rings.standHours = Double(stood.count)
         }
         if let summary {
-            let kcal = try HealthUnit(parsing: "kcal")
-            rings.moveKcal =
-                rings.moveKcal
-                ?? summary.activeEnergyBurned.flatMap { value in
-                    (try? HealthUnit(parsing: summary.activeEnergyBurnedUnit ?? "kcal")).flatMap {
-                        try? $0.convert(value, to: kcal)
-                    }
-                }
+            rings.moveKcal = rings.moveKcal ?? kcal(summary.activeEnergyBurned)
             rings.exerciseMinutes = rings.exerciseMinutes ?? summary.appleExerciseTime
             rings.standHours = rings.standHours ?? summary.appleStandHours
         }

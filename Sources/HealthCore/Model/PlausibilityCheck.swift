@@ -43,9 +43,7 @@ public struct PlausibilityCheck: Sendable {
     public mutating func violation(of record: HealthRecord) -> String? {
         guard case .sample(let sample) = record else { return PlausibleRange.violation(of: record) }
         // The span too, as every other way in checks it (an end before the start, 31 days).
-        if sample.end < sample.start || sample.end.timeIntervalSince(sample.start) > PlausibleRange.longestSpan {
-            return PlausibleRange.spanViolation(start: sample.start, end: sample.end)
-        }
+        if let problem = PlausibleRange.spanViolation(start: sample.start, end: sample.end) { return problem }
         guard case .quantity(let value, let unit) = sample.value else { return nil }
         return violation(value: value, unit: unit, type: sample.type)
     }

@@ -34,9 +34,12 @@ public enum SleepSessionBuilder {
         ("HAESleepAwakeHours", .awake),
     ]
 
+    /// The stages a night's totals split its asleep time into (awake is not asleep).
+    static let asleepStages: [SleepStage] = [.core, .deep, .rem]
+
     /// Whether `totals` hold any core, deep or REM time (awake alone is no stage).
     static func hasStages(_ totals: [SleepStage: Double]?) -> Bool {
-        [SleepStage.core, .deep, .rem].contains { (totals?[$0] ?? 0) > 0 }
+        asleepStages.contains { (totals?[$0] ?? 0) > 0 }
     }
 
     /// The seconds of each stage an asleep sample's metadata gives as a total (Health Auto
@@ -92,15 +95,15 @@ public enum SleepSessionBuilder {
         if let totals {
             // Stage totals without times: out of the asleep time, which the timeline has whole
             // (scaled down to it when they add up to more).
-            let staged = [SleepStage.core, .deep, .rem].reduce(0) { $0 + (totals[$1] ?? 0) }
+            let staged = Self.asleepStages.reduce(0) { $0 + (totals[$1] ?? 0) }
             let available = stageSeconds[.unspecified] ?? 0
             let scale = staged > available ? available / staged : 1
-            for stage in [SleepStage.core, .deep, .rem] where (totals[stage] ?? 0) > 0 {
+            for stage in Self.asleepStages where (totals[stage] ?? 0) > 0 {
                 stageSeconds[stage, default: 0] += totals[stage]! * scale
             }
             if let awake = totals[.awake], awake > 0 { stageSeconds[.awake, default: 0] += awake }
             stageSeconds[.unspecified] = max(0, available - staged * scale)
-            if staged > 0 { basis = .trackerStages }
+            if Self.hasStages(totals) { basis = .trackerStages }
         }
         let asleep: Double? =
             basis.measuresSleep

@@ -21,6 +21,9 @@ struct DayRangeOptions: ParsableArguments {
     @Option(help: "The day --last ends at, YYYY-MM-DD (default: today in the zone in effect, or the last day with data).")
     var today: String?
 
+    /// Whether any of the range's options was given (--last, --from, --to, --today).
+    var isGiven: Bool { last != nil || from != nil || to != nil || today != nil }
+
     func validate() throws {
         if last != nil, from != nil || to != nil { throw ValidationError("use either --last or --from/--to") }
         if today != nil, from != nil || to != nil { throw ValidationError("--today ends --last's days: use --to with --from") }

@@ -199,9 +199,7 @@ struct ExportCSV: AsyncParsableCommand {
             let span = try await normalizer.span(from: first, through: last)
             found = try await store.workouts(overlapping: span).filter { $0.start >= span.start && $0.start < span.end }
             if found.isEmpty {
-                printError(
-                    WorkoutTable.noneNote(
-                        from: first, through: last, stored: try await WorkoutTable.storedDays(store, normalizer)))
+                printError(try await WorkoutTable.noneNote(from: first, through: last, in: store, normalizer))
             }
         }
         try WorkoutCSV.write(

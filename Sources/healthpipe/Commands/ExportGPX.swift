@@ -29,7 +29,7 @@ struct ExportGPX: AsyncParsableCommand {
         if let workout, UUID(uuidString: workout) == nil {
             throw ValidationError("--workout must be a workout's id (a UUID), not '\(workout)'")
         }
-        if workout != nil, range.last != nil || range.from != nil || range.to != nil || range.today != nil {
+        if workout != nil, range.isGiven {
             throw ValidationError("give --workout or a range of days (--last, --from/--to, --today), not both")
         }
         if out?.isEmpty == true { throw ValidationError("--out must name a file, a folder or -") }
@@ -71,11 +71,7 @@ struct ExportGPX: AsyncParsableCommand {
             var written = 0
             let listed = try await store.workouts(overlapping: span).filter { $0.start >= span.start && $0.start < span.end }
             guard !listed.isEmpty else {
-                return (
-                    0,
-                    WorkoutTable.noneNote(
-                        from: first, through: last, stored: try await WorkoutTable.storedDays(store, normalizer))
-                )
+                return (0, try await WorkoutTable.noneNote(from: first, through: last, in: store, normalizer))
             }
             // The list has no routes: each workout is read whole, one at a time.
             for listed in listed {

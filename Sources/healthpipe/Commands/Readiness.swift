@@ -36,7 +36,7 @@ struct Readiness: AsyncParsableCommand {
         try norm.rejectFormerFlag()
         if let date {
             guard LocalDate(date) != nil else { throw ValidationError("--date must be a date YYYY-MM-DD, not '\(date)'") }
-            if range.last != nil || range.from != nil || range.to != nil || range.today != nil {
+            if range.isGiven {
                 throw ValidationError("use either --date, --last or --from/--to")
             }
         }

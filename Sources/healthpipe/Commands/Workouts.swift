@@ -103,6 +103,13 @@ enum WorkoutTable {
         )
     }
 
+    /// ``noneNote(from:through:stored:)`` with the store's workout days looked up.
+    static func noneNote(
+        from first: LocalDate, through last: LocalDate, in store: any HealthQuerying, _ normalizer: DailyNormalizer
+    ) async throws -> String {
+        noneNote(from: first, through: last, stored: try await storedDays(store, normalizer))
+    }
+
     /// What a command with no workout from `first` through `last` says: where the store's
     /// workouts are (``storedDays(_:_:)``), or that it holds none.
     static func noneNote(from first: LocalDate, through last: LocalDate, stored: (first: LocalDate, last: LocalDate)?) -> String {
