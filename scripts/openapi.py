@@ -18,7 +18,7 @@ date = {"type": "string", "format": "date"}
 # The zones the server knows (Foundation's list on Linux, plus UTC), from scripts/timezones.txt.
 with open(os.path.join(os.path.dirname(__file__), 'timezones.txt')) as zones:
     zone = {"type": "string", "enum": [line.strip() for line in zones if line.strip()]}
-tz = q("tz", "IANA zone of days whose samples carry no HKTimeZone (default UTC).", schema=ref("Zone"), example="Europe/Paris")
+tz = q("tz", "IANA zone of days whose samples carry no HKTimeZone. On a write, it becomes the person's home zone when they have none yet, and is otherwise not used (their days stay in their home zone: PUT /v1/me/zone changes it); on a read, the zone of its days (default: the home zone, else UTC).", schema=ref("Zone"), example="Europe/Paris")
 frm = q("from", "First local date, inclusive.", True, date, "2024-06-01")
 to = q("to", "Last local date, inclusive.", True, date, "2024-06-30")
 version = q("version", "Normalisation version.", schema={"type": "string", "enum": ["norm_v1", "norm_v2"], "default": "norm_v1"})
@@ -211,6 +211,28 @@ paths["/v1/me"] = {"delete": op("Delete all my data", "Deletes every row, file, 
     dict(errors_read, **{"409": resp("Conflict"), "200": ok(ref("UserDeletion"))}),
     params=[{"name": "Confirm-Delete", "in": "header", "required": True, "description": "Must be all-my-data.", "schema": {"type": "string", "const": "all-my-data"}}],
     opid="deleteMe", tags=["users"])}
+S["HomeZone"] = {"type": "object", "required": ["zone"], "properties": {
+    "zone": {"type": ["string", "null"], "description": "The IANA zone the person's days are counted in; null before any write named one (their days are UTC's)."},
+    "previous": {"type": ["string", "null"], "description": "After PUT: the zone before it."},
+    "days_pending": {"type": "boolean", "description": "After a change: every day is computed again in the new zone, after the answer (a read of days computes them first)."}}}
+paths["/v1/me/zone"] = {
+    "get": op("My home zone", "The zone the caller's days are counted in (docs/api.md, Home zone). Scope: read.",
+        dict(errors_read, **{"200": ok(ref("HomeZone"))}), opid="getHomeZone", tags=["users"]),
+    "put": op("Change my home zone", "Counts every day of the caller in this zone from now on: the stored days of other zones are deleted and all days computed again after the answer. The same zone again changes nothing; 409 while an import of the caller's is queued or running. Scope: write; only the owner's token (a scoped token gets 403).",
+        dict(errors_write, **{"200": ok(ref("HomeZone")), "409": resp("Conflict")}),
+        body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["tz"], "properties": {"tz": ref("Zone")}}}}},
+        opid="putHomeZone", tags=["users"])}
+S["HomeZone"] = {"type": "object", "required": ["zone"], "properties": {
+    "zone": {"type": ["string", "null"], "description": "The IANA zone the person's days are counted in; null before any write named one (their days are UTC's)."},
+    "previous": {"type": ["string", "null"], "description": "After PUT: the zone before it."},
+    "days_pending": {"type": "boolean", "description": "After a change: every day is computed again in the new zone, after the answer (a read of days computes them first)."}}}
+paths["/v1/me/zone"] = {
+    "get": op("My home zone", "The zone the caller's days are counted in (docs/api.md, Home zone). Scope: read.",
+        dict(errors_read, **{"200": ok(ref("HomeZone"))}), opid="getHomeZone", tags=["users"]),
+    "put": op("Change my home zone", "Counts every day of the caller in this zone from now on: the stored days of other zones are deleted and all days computed again after the answer. The same zone again changes nothing; 409 while an import of the caller's is queued or running. Scope: write; only the owner's token (a scoped token gets 403).",
+        dict(errors_write, **{"200": ok(ref("HomeZone")), "409": resp("Conflict")}),
+        body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["tz"], "properties": {"tz": ref("Zone")}}}}},
+        opid="putHomeZone", tags=["users"])}
 S["Device"] = {"type": "object", "required": ["id", "user_id", "name", "created_at", "last_sequence"], "properties": {
     "id": {"type": "string"}, "user_id": {"type": "string"}, "name": {"type": "string"},
     "created_at": {"type": "string", "format": "date-time"},

@@ -40,6 +40,12 @@ public protocol UserRepository: Sendable {
     func revokeToken(userID: String, name: String) async throws -> Bool
     /// Whether the user `id` exists (revoked or not): `false` once deleted.
     func userExists(id: String) async throws -> Bool
+    /// The person's home zone (docs/api.md §Home zone): the IANA zone their days are
+    /// counted in; `nil` before a write or `PUT /v1/me/zone` named one (their days are UTC's).
+    func homeZone(userID: String) async throws -> String?
+    /// Sets the person's home zone to `zone` — with `onlyIfUnset`, only when they have none —
+    /// and answers the zone in effect afterwards (`nil`: no such user).
+    func setHomeZone(_ zone: String, userID: String, onlyIfUnset: Bool) async throws -> String?
 }
 
 /// The consent read with a token (``UserRepository/authenticateWithConsent(_:)``).
@@ -145,6 +151,9 @@ public protocol DailyMetricsRepository: Sendable {
     ) async throws -> [DailyFigures]
     /// Rows of daily metrics per user id (for `users list` and the load check).
     func dailyRowCounts() async throws -> [String: Int]
+    /// Deletes the user's days of rules `version` counted in a zone other than `zone` (when
+    /// their home zone changes, before their days are computed again in it); answers how many.
+    func deleteDays(userID: String, version: NormalizationVersion, notIn zone: String) async throws -> Int
     /// Throws when the storage cannot answer (for `/readyz`).
     func ping() async throws
 }
@@ -247,7 +256,8 @@ extension ImportJobRepository {
 /// LOCKED`) for as long as it imports, so no two servers run one job at once, and a job
 /// whose server died (its connection, and with it the lock, gone) is claimed by another.
 public protocol SharedImportQueue: Sendable {
-    /// Stores the upload at `file` (then removable) and queues the job for any server.
+    /// Stores the upload at `file` (then removable) and queues the job for any server;
+    /// `zone` is the upload's `tz`, `""` when it named none.
     func enqueue(_ job: ImportJob, userID: String, zone: String, file: String) async throws
     /// Claims the oldest unclaimed unfinished job, if any: writes its upload to a file in
     /// `folder` and runs `work` while holding the claim; the job's upload and claim are
@@ -273,6 +283,7 @@ extension SharedImportQueue {
 public struct ClaimedImport: Sendable {
     public var job: ImportJob
     public var userID: String
+    /// The upload's `tz`, `""` when it named none.
     public var zone: String
     /// The upload, written to this server's disk.
     public var file: String

@@ -136,6 +136,17 @@ extension PostgresServerStore {
             sleepHours: sleep, inBedOnlyHours: inBed, restingHRBpm: restingHR, hrvMs: hrv)
     }
 
+    public func deleteDays(userID: String, version: NormalizationVersion, notIn zone: String) async throws -> Int {
+        let rows = try await client.query(
+            """
+            DELETE FROM daily_metrics WHERE user_id = \(userID) AND normalization_version = \(version.rawValue)
+            AND timezone <> \(zone) RETURNING 1
+            """, logger: logger)
+        var count = 0
+        for try await _ in rows { count += 1 }
+        return count
+    }
+
     public func dailyRowCounts() async throws -> [String: Int] {
         var counts: [String: Int] = [:]
         let rows = try await client.query("SELECT user_id, COUNT(*) FROM daily_metrics GROUP BY user_id", logger: logger)

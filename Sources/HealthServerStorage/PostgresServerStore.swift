@@ -159,6 +159,27 @@ public final class PostgresServerStore: ServerStore, Sendable {
         try await !client.rows(PreparedReads.UserExists(userID: id), logger: logger).isEmpty
     }
 
+    public func homeZone(userID: String) async throws -> String? {
+        let rows = try await client.query("SELECT home_zone FROM users WHERE id = \(userID)", logger: logger)
+        for try await zone in rows.decode(String?.self) { return zone }
+        return nil
+    }
+
+    public func setHomeZone(_ zone: String, userID: String, onlyIfUnset: Bool) async throws -> String? {
+        // One statement: the row as updated, else (already set, or no such user) as it is.
+        let rows = try await client.query(
+            """
+            WITH set AS (
+                UPDATE users SET home_zone = \(zone)
+                WHERE id = \(userID) AND (NOT \(onlyIfUnset) OR home_zone IS NULL) RETURNING home_zone
+            )
+            SELECT home_zone FROM set UNION ALL
+            SELECT home_zone FROM users WHERE id = \(userID) AND NOT EXISTS (SELECT 1 FROM set)
+            """, logger: logger)
+        for try await zone in rows.decode(String?.self) { return zone }
+        return nil
+    }
+
     public func authenticate(_ token: BearerToken) async throws -> User? {
         try await authenticateWithConsent(token)?.user
     }

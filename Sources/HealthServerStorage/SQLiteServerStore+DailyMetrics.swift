@@ -130,6 +130,15 @@ extension SQLiteServerStore {
         }
     }
 
+    public func deleteDays(userID: String, version: NormalizationVersion, notIn zone: String) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM daily_metrics WHERE user_id = ? AND normalization_version = ? AND timezone <> ?",
+                arguments: [userID, version.rawValue, zone])
+            return db.changesCount
+        }
+    }
+
     public func dailyRowCounts() async throws -> [String: Int] {
         try await pool.read { db in
             Dictionary(

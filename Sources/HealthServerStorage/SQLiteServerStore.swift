@@ -156,6 +156,21 @@ public final class SQLiteServerStore: ServerStore, Sendable {
         }
     }
 
+    public func homeZone(userID: String) async throws -> String? {
+        try await pointRead { db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT home_zone FROM user WHERE id = ?"), arguments: [userID])
+        }
+    }
+
+    public func setHomeZone(_ zone: String, userID: String, onlyIfUnset: Bool) async throws -> String? {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE user SET home_zone = ? WHERE id = ?" + (onlyIfUnset ? " AND home_zone IS NULL" : ""),
+                arguments: [zone, userID])
+            return try String.fetchOne(db, sql: "SELECT home_zone FROM user WHERE id = ?", arguments: [userID])
+        }
+    }
+
     public func authenticate(_ token: BearerToken) async throws -> User? {
         try await authenticateWithConsent(token)?.user
     }

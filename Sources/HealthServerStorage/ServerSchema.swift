@@ -351,6 +351,10 @@ enum ServerSchema {
             ]),
         // An Idempotency-Key's slot and answer in one round trip (issue 37 §2; SQLite's slots are in memory).
         Migration(id: "server-v10", sqlite: "SELECT 1", postgres: [beginOnce]),
+        // A person's home zone (docs/api.md §Home zone): the one zone their days are counted in.
+        Migration(
+            id: "server-v11", sqlite: "ALTER TABLE user ADD COLUMN home_zone TEXT;",
+            postgres: ["ALTER TABLE users ADD COLUMN home_zone TEXT"]),
     ]
 
     /// The columns the stores read into a ``User`` with one of their tokens, `u` the user's

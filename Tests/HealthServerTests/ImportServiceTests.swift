@@ -106,7 +106,7 @@ struct ImportServiceTests {
         let service = Task {
             try await ImportService(
                 runner: runner,
-                claims: .init(queue: queue, poll: .seconds(120)) { _, _ in { _ in (0, UpsertCounts()) } }
+                claims: .init(queue: queue, poll: .seconds(120)) { _ in { _ in (0, UpsertCounts()) } }
             ).run()
         }
         // Both claimers look at the empty queue, then wait for two minutes or a ring.

@@ -31,7 +31,7 @@ import Testing
         let document = try await Self.document(harness)
         #expect(document["openapi"] as? String == "3.1.0")
         let documented = Self.operations(document)
-        #expect(documented.count == 25)
+        #expect(documented.count == 27)
         let routes = serverRoutes(configuration: ServerConfiguration(), repositories: harness.repositories)
         #expect(documented == Set(routes))
         #expect(routes.count == Set(routes).count)

@@ -47,26 +47,30 @@ public struct DayRecomputer: Sendable {
                 spans.removeAll(where: \.isEverything)
             }
             guard !spans.isEmpty else { return (0, UpsertCounts()) }
+            // Every day of a person in one zone, their home zone (docs/api.md §Home zone): days
+            // of two zones would overlap and count the same samples twice. The first write that
+            // named a zone sets it, and the days stored before in another (UTC's, of writes
+            // that named none) are computed again in it.
+            var home = try await repositories.users.homeZone(userID: userID)
+            var everything = spans.contains(where: \.isEverything)
+            if home == nil,
+                let named = spans.sorted(by: { $0.id < $1.id }).compactMap(\.zone).first(where: {
+                    TimeZone(identifier: $0) != nil
+                })
+            {
+                home = try await repositories.users.setHomeZone(named, userID: userID, onlyIfUnset: true)
+                if let home { _ = try await repositories.dailyMetrics.deleteDays(userID: userID, version: .v1, notIn: home) }
+                everything = true
+            }
+            let zone = home.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+            var intervals = spans.filter { !$0.isEverything }.map(\.interval)
+            if everything, let stored = try await database.storedSpan(), let known = Self.untilTomorrow(stored, now: Date()) {
+                intervals.append(known)
+            }
             var days = 0
             var counts = UpsertCounts()
-            // Zones in the order of their latest span: where two cover one day, the latest write's wins.
-            let groups = Dictionary(grouping: spans, by: { $0.zone ?? "UTC" })
-                .sorted { ($0.value.map(\.id).max() ?? 0) < ($1.value.map(\.id).max() ?? 0) }
-            for (name, group) in groups {
-                let zone = TimeZone(identifier: name) ?? .gmt
-                var intervals = group.filter { !$0.isEverything }.map(\.interval)
-                if group.contains(where: \.isEverything), let stored = try await database.storedSpan(),
-                    let known = Self.untilTomorrow(stored, now: Date())
-                {
-                    intervals.append(known)
-                }
-                guard !intervals.isEmpty else { continue }
-                let (computed, upserted) = try await recompute(
-                    touching: intervals, userID: userID, zone: zone, database: database)
-                days += computed
-                counts.inserted += upserted.inserted
-                counts.updated += upserted.updated
-                counts.unchanged += upserted.unchanged
+            if !intervals.isEmpty {
+                (days, counts) = try await recompute(touching: intervals, userID: userID, zone: zone, database: database)
             }
             try await database.clearDirty(ids: spans.map(\.id))
             return (days, counts)

@@ -13,6 +13,7 @@ import Hummingbird
 extension UpsertCounts: ResponseEncodable {}
 extension IngestReport: ResponseEncodable {}
 extension UserDeletionReport: ResponseEncodable {}
+extension HomeZoneAnswer: ResponseEncodable {}
 extension DeviceKeyAnswer: ResponseEncodable {}
 extension SyncDevice: ResponseEncodable {}
 extension ImportJob: ResponseEncodable {}

@@ -78,7 +78,7 @@ final class ImportRunner: Sendable {
     /// returns at once. A job handed over while no service runs waits for the next one; a
     /// process that ends first leaves it queued, and the next start fails it
     /// (``ServerStore/failUnfinishedImports()``).
-    func start(_ job: ImportJob, file: String, user: User, zone: TimeZone, recompute: @escaping RecomputeDays) {
+    func start(_ job: ImportJob, file: String, user: User, zone: TimeZone?, recompute: @escaping RecomputeDays) {
         let work = HandedOver(job: job, file: file, userID: user.id, zone: zone, recompute: recompute)
         handedOver.withLock { $0.append(work) }
         arrivals.ring()
@@ -89,7 +89,7 @@ final class ImportRunner: Sendable {
         let job: ImportJob
         let file: String
         let userID: String
-        let zone: TimeZone
+        let zone: TimeZone?
         let recompute: RecomputeDays
     }
 
@@ -151,7 +151,7 @@ final class ImportRunner: Sendable {
     /// Runs the job once the user's previous import has ended and a slot is free; the job
     /// stays `queued` meanwhile.
     func run(
-        _ job: ImportJob, file: String, userID: String, zone: TimeZone, recompute: @escaping RecomputeDays
+        _ job: ImportJob, file: String, userID: String, zone: TimeZone?, recompute: @escaping RecomputeDays
     ) async {
         _ = try? await importing.withLock(userID) {
             await self.slots.withSlot {
@@ -160,7 +160,7 @@ final class ImportRunner: Sendable {
         }
     }
 
-    private func runNow(_ job: ImportJob, file: String, userID: String, zone: TimeZone, recompute: RecomputeDays) async {
+    private func runNow(_ job: ImportJob, file: String, userID: String, zone: TimeZone?, recompute: RecomputeDays) async {
         var job = job
         let cap = limits.inflationCap(uploadBytes: job.uploadBytes)
         let live = Locked(Live())
@@ -172,7 +172,7 @@ final class ImportRunner: Sendable {
                 var job = queued
                 // The whole store is dirty before the import commits: if the server dies after
                 // the commit, whoever finds the span next computes the days (issue 32, P2).
-                try await database.markDirty([DirtySpan.everything], zone: zone.identifier)
+                try await database.markDirty([DirtySpan.everything], zone: zone?.identifier)
                 let summary: ImportSummary = try await withThrowingTaskGroup(of: ImportSummary?.self) { group in
                     group.addTask { try await self.importExport(file: file, into: database, cap: cap, live: live) }
                     group.addTask {

@@ -22,8 +22,8 @@ struct ImportService: Service {
         let queue: any SharedImportQueue
         /// Longest wait between two looks at an empty queue when no doorbell rings.
         var poll: Duration = .seconds(1)
-        /// Each job's recomputation of days for its user and zone.
-        let recompute: @Sendable (_ userID: String, _ zone: TimeZone) -> ImportRunner.RecomputeDays
+        /// Each job's recomputation of days for its user.
+        let recompute: @Sendable (_ userID: String) -> ImportRunner.RecomputeDays
     }
 
     let runner: ImportRunner
@@ -94,10 +94,11 @@ extension ImportRunner {
                 let claimed = try await claims.queue.claimNextImport(into: folder, skippingUsers: busy) { claimed in
                     let userID = claimed.userID
                     claimedHere.withLock { $0[userID, default: 0] += 1 }
-                    let zone = TimeZone(identifier: claimed.zone) ?? .gmt
+                    // "": the upload named no zone (the person's home zone decides).
+                    let zone = claimed.zone.isEmpty ? nil : TimeZone(identifier: claimed.zone)
                     await self.run(
                         claimed.job, file: claimed.file, userID: userID, zone: zone,
-                        recompute: claims.recompute(userID, zone))
+                        recompute: claims.recompute(userID))
                     claimedHere.withLock { counts in
                         let left = counts[userID, default: 1] - 1
                         counts[userID] = left > 0 ? left : nil

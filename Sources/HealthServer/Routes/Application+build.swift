@@ -97,7 +97,7 @@ public func buildApplication(
     let importService = ImportService(
         runner: imports,
         claims: repositories.importQueue.map { queue in
-            ImportService.Claims(queue: queue) { userID, zone in
+            ImportService.Claims(queue: queue) { userID in
                 { database in try await routes.recomputer.computeDirtyDays(userID: userID, database: database, forImport: true) }
             }
         },

@@ -29,7 +29,7 @@ extension HealthRoutes {
                 .unsupportedMediaType, "Unsupported media type",
                 detail: "send the export.zip as the body with Content-Type: application/zip")
         }
-        let zone = try dayZone(request)
+        let zone = try givenZone(request)
         let limit = configuration.maxUploadBytes
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > limit {
             throw Self.uploadTooLarge(limit)
@@ -51,7 +51,7 @@ extension HealthRoutes {
 
     /// Stores the upload and records its job (queued here, or in the shared queue).
     private func receive(
-        _ request: Request, _ context: AuthenticatedContext, user: User, zone: TimeZone
+        _ request: Request, _ context: AuthenticatedContext, user: User, zone: TimeZone?
     ) async throws -> ImportJob {
         let limit = configuration.maxUploadBytes
         let id = UUID().uuidString.lowercased()
@@ -88,7 +88,7 @@ extension HealthRoutes {
             do {
                 // Under the user's lock: no job is queued while this server deletes the user.
                 try await repositories.withUser(user.id) {
-                    try await queue.enqueue(job, userID: user.id, zone: zone.identifier, file: path)
+                    try await queue.enqueue(job, userID: user.id, zone: zone?.identifier ?? "", file: path)
                 }
             } catch {
                 await removeUpload(path)

@@ -47,7 +47,7 @@ extension HealthRoutes {
                     metadata: ["user": "\(user.id)", "error.type": "\(type(of: error))"])
             }
             var settings = DailyNormalizer.Configuration()
-            settings.homeZone = try dayZone(request)
+            settings.homeZone = try await dayZone(request, userID: user.id)
             var source = CoachSource(
                 store: database.queries, appData: database.appData,
                 weather: OpenMeteoClient(configuration: configuration.weather),

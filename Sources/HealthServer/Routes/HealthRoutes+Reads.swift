@@ -16,7 +16,7 @@ extension HealthRoutes {
         let user = access.user
         let (first, last) = try range(request, maxDays: 366)
         var settings = DailyNormalizer.Configuration()
-        settings.homeZone = try dayZone(request)
+        settings.homeZone = try await dayZone(request, userID: user.id)
         let database = try await repositories.readableStore(user.id)
         return try await SleepAnalyzer(store: database.queries, configuration: settings).nights(from: first, through: last)
     }
@@ -38,7 +38,7 @@ extension HealthRoutes {
         } catch {
             throw Problem.badRequest(error.description)
         }
-        let zone = try dayZone(request)
+        let zone = try await dayZone(request, userID: user.id)
         let (first, last) = try range(request, maxDays: 36600)
         let database = try await repositories.readableStore(user.id)
         // Days in the data's zones (HKTimeZone evidence, else tz), as every read: the rows

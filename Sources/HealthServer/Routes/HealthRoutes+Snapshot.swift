@@ -43,7 +43,7 @@ extension HealthRoutes {
         default: throw Problem.badRequest("lat and lon must be numbers in degrees")
         }
         var settings = ContextAssembler.Configuration()
-        settings.daily.homeZone = try dayZone(request)
+        settings.daily.homeZone = try await dayZone(request, userID: user.id)
         settings.timeouts["weather"] = configuration.weather.timeout
         settings.providerTimeout = configuration.snapshotProviderTimeout
         settings.dayTimeout = configuration.snapshotProviderTimeout

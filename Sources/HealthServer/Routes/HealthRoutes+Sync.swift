@@ -17,7 +17,7 @@ extension HealthRoutes {
     /// answered as the first time), and hands it to ``SyncBatchIntake``.
     func postSyncBatch(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.require(.write)
-        let zone = try dayZone(request)
+        let zone = try givenZone(request)
         let key = request.headers[.init("Idempotency-Key")!]
         return try await idempotent(request, context) { body in
             let envelope = try JSONDecoder().decode(SyncEnvelope.self, from: body)

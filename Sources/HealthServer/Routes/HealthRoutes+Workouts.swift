@@ -26,7 +26,7 @@ extension HealthRoutes {
         let access = try await readAccess(context)
         try access.require([.workouts])
         let (first, last) = try range(request, maxDays: 3660)
-        let zone = try dayZone(request)
+        let zone = try await dayZone(request, userID: access.user.id)
         let activity = try Self.activityFilter(request)
         let minimum = try Self.integer(
             request.uri.queryParameters["min_minutes"], name: "min_minutes", default: 0, in: 0...10_000)

@@ -19,7 +19,8 @@ struct HealthRoutes: Sendable {
     /// Every resource under `/v1`: the router mounts exactly these.
     var collections: [RouteCollection<AuthenticatedContext>] {
         [
-            dailyMetricsRoutes, sampleRoutes, accountRoutes, deviceRoutes, syncRoutes, sleepRoutes, snapshotRoutes,
+            dailyMetricsRoutes, sampleRoutes, accountRoutes, homeZoneRoutes, deviceRoutes, syncRoutes, sleepRoutes,
+            snapshotRoutes,
             exportRoutes, importRoutes, workoutRoutes,
         ]
     }
@@ -89,18 +90,33 @@ extension HealthRoutes {
         return version
     }
 
-    /// `?tz=` (an IANA zone; the zone of days without `HKTimeZone`), default UTC.
-    func dayZone(_ request: Request) throws -> TimeZone {
-        let name = request.uri.queryParameters["tz"].map(String.init) ?? "UTC"
+    /// `?tz=` when the request gives it (an IANA zone), else `nil`. On a write it is the zone
+    /// of days without `HKTimeZone` only while the person has no home zone: the first one a
+    /// write gives becomes it (docs/api.md §Home zone).
+    func givenZone(_ request: Request) throws -> TimeZone? {
+        guard let text = request.uri.queryParameters["tz"] else { return nil }
+        return try Self.zone(named: String(text), pointer: nil)
+    }
+
+    /// The IANA zone `name`, or a 400 (`pointer`: a body's field, else the `tz` parameter).
+    static func zone(named name: String, pointer: String?) throws -> TimeZone {
         // Foundation reads a name only up to a NUL byte: `Asia/Tokyo\0x` must not become a zone.
         guard name.count <= 64, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/_+-".contains($0)) })
         else {
-            throw Problem.badRequest("tz must be an IANA zone such as Europe/Paris")
+            throw Problem.badRequest("tz must be an IANA zone such as Europe/Paris", pointer: pointer)
         }
         guard let zone = TimeZone(identifier: name) else {
-            throw Problem.badRequest("tz must be an IANA zone such as Europe/Paris, not '\(name)'")
+            throw Problem.badRequest("tz must be an IANA zone such as Europe/Paris, not '\(name)'", pointer: pointer)
         }
         return zone
+    }
+
+    /// The zone of a read's days without `HKTimeZone`: `?tz=` when given, else the person's
+    /// home zone, else UTC.
+    func dayZone(_ request: Request, userID: String) async throws -> TimeZone {
+        if let zone = try givenZone(request) { return zone }
+        return try await repositories.users.homeZone(userID: userID).flatMap(TimeZone.init(identifier:)) ?? TimeZone(
+            identifier: "UTC")!
     }
 
     /// A query integer in `range`, or a 400 naming it.

@@ -15,12 +15,12 @@ struct SampleIntake: Sendable {
     /// Writes `records` into the user's store under the user's lock (a deletion of the user
     /// waits for it, or it finds the user gone: 401); their days are pending. A 403 writes
     /// nothing unless `user`'s token may write the kind of every record.
-    func add(_ records: [HealthRecord], user: User, zone: TimeZone) async throws -> IngestReport {
+    func add(_ records: [HealthRecord], user: User, zone: TimeZone?) async throws -> IngestReport {
         try WritePermission.require(records: records, user: user)
         return try await repositories.writing(user.id) { database in
             let written: HealthWriteReport
             do {
-                written = try await database.apply([.records(records), .markDirty(zone: zone.identifier)])
+                written = try await database.apply([.records(records), .markDirty(zone: zone?.identifier)])
             } catch let error as SampleIdentityError {
                 throw Problem.unprocessable(error.description, pointer: "/samples")
             }
@@ -36,10 +36,10 @@ struct SampleIntake: Sendable {
 
     /// Deletes `uuids` from the user's store; the days they were on are pending. A 403
     /// deletes nothing unless `user`'s token may write the kind of every sample found.
-    func delete(_ uuids: [UUID], user: User, zone: TimeZone) async throws -> DeletionAnswer {
+    func delete(_ uuids: [UUID], user: User, zone: TimeZone?) async throws -> DeletionAnswer {
         try await repositories.writing(user.id) { (database) -> DeletionAnswer in
             let report = try await database.apply(
-                [.delete(uuids), .markDirty(zone: zone.identifier)], check: WritePermission.deletionCheck(user)
+                [.delete(uuids), .markDirty(zone: zone?.identifier)], check: WritePermission.deletionCheck(user)
             ).deletions[0]
             days.add(user.id)
             return DeletionAnswer(

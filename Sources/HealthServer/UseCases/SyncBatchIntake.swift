@@ -22,8 +22,8 @@ struct SyncBatchIntake: Sendable {
     let once: RequestOnce
     let logger: Logger
 
-    /// Takes `envelope` from `user`'s device; days without `HKTimeZone` are `zone`'s.
-    func receive(_ envelope: SyncEnvelope, user: User, zone: TimeZone) async throws -> SyncBatchAnswer {
+    /// Takes `envelope` from `user`'s device; `zone`, the request's `tz`, may set their home zone.
+    func receive(_ envelope: SyncEnvelope, user: User, zone: TimeZone?) async throws -> SyncBatchAnswer {
         // One batch of a device at a time: the device (its last sequence) is read, checked
         // and advanced under the slot.
         do {
@@ -70,7 +70,7 @@ struct SyncBatchIntake: Sendable {
     }
 
     private func apply(
-        _ envelope: SyncEnvelope, from device: SyncDevice, user: User, zone: TimeZone
+        _ envelope: SyncEnvelope, from device: SyncDevice, user: User, zone: TimeZone?
     ) async throws
         -> SyncBatchAnswer
     {
@@ -102,7 +102,7 @@ struct SyncBatchIntake: Sendable {
             var writes: [HealthWrite] = [
                 .advanceSequence(
                     deviceID: device.id, sequence: envelope.sequence, batchID: envelope.batchID, at: configuration.clock()),
-                .markDirty(zone: zone.identifier),
+                .markDirty(zone: zone?.identifier),
             ]
             for item in items {
                 switch item {

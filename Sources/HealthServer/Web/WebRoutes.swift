@@ -252,7 +252,9 @@ struct WebRoutes: Sendable {
         let clock = configuration.clock
         // Without ?date= the page is about today, or the last day with data when nothing is
         // newer (as `healthpipe dashboard`): the zone is the one of the stored days around it.
-        var around = day ?? LocalDate(now, in: TimeZone(identifier: "UTC")!)
+        let home = try await homeZone(user.id)
+        settings.normalization.homeZone = home
+        var around = day ?? LocalDate(now, in: home)
         if day == nil {
             let stored = StoredDailyMetrics(
                 repository: repositories.dailyMetrics, userID: user.id, version: settings.normalization.version,
@@ -280,12 +282,19 @@ struct WebRoutes: Sendable {
         return page(html)
     }
 
-    /// The zone of the user's latest stored day in the two weeks up to `date`; UTC without one.
+    /// The zone of the user's latest stored day in the two weeks up to `date` (a trip's, with
+    /// `HKTimeZone`); their home zone without one.
     func userZone(_ userID: String, around date: LocalDate) async throws -> TimeZone {
         let recent = try await repositories.dailyMetrics.dailyMetrics(
             userID: userID, from: date.adding(days: -14), through: date.adding(days: 1),
             version: .v1)
-        return recent.last.flatMap { TimeZone(identifier: $0.timezoneIdentifier) } ?? TimeZone(identifier: "UTC")!
+        if let zone = recent.last.flatMap({ TimeZone(identifier: $0.timezoneIdentifier) }) { return zone }
+        return try await homeZone(userID)
+    }
+
+    /// The person's home zone (docs/api.md §Home zone), UTC before they have one.
+    func homeZone(_ userID: String) async throws -> TimeZone {
+        try await repositories.users.homeZone(userID: userID).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
     }
 
     // MARK: Sessions

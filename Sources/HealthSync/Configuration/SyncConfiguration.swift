@@ -54,7 +54,8 @@ public struct SyncConfiguration: Sendable {
     public var pausesInLowPowerMode = false
     /// zlib level of the batches (1 fastest … 9 smallest).
     public var compressionLevel: Int32 = 6
-    /// The zone the server counts the synced days in (`?tz=`).
+    /// Sent as `?tz=`: the server counts the person's days in it when they have no home zone yet
+    /// (docs/api.md §Home zone).
     public var dayZone = TimeZone.current
 
     public init() {}

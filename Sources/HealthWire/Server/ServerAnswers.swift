@@ -122,3 +122,40 @@ public struct UpsertCounts: Hashable, Sendable, Codable {
         self.unchanged = unchanged
     }
 }
+
+/// `PUT /v1/me/zone`'s body: the person's new home zone (docs/api.md §Home zone).
+public struct HomeZoneRequest: Codable, Sendable {
+    /// An IANA zone, such as `Europe/Paris`.
+    public var tz: String
+
+    public init(tz: String) { self.tz = tz }
+}
+
+/// The person's home zone, as `GET` and `PUT /v1/me/zone` answer it.
+public struct HomeZoneAnswer: Codable, Sendable, Equatable {
+    /// The zone their days are counted in; `nil` before any write named one (UTC's days).
+    public var zone: String?
+    /// After a change: the zone before it (`nil` when there was none).
+    public var previous: String?
+    /// After a change: every day is computed again in the new zone, after the answer.
+    public var daysPending: Bool?
+
+    public init(zone: String?, previous: String? = nil, daysPending: Bool? = nil) {
+        self.zone = zone
+        self.previous = previous
+        self.daysPending = daysPending
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case zone, previous
+        case daysPending = "days_pending"
+    }
+
+    /// `zone` always (`null` when none), `previous` with `days_pending` after a change.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(zone, forKey: .zone)
+        if daysPending != nil || previous != nil { try container.encode(previous, forKey: .previous) }
+        try container.encodeIfPresent(daysPending, forKey: .daysPending)
+    }
+}

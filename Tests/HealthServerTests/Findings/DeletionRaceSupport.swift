@@ -174,6 +174,10 @@ struct StaleAuthentication: UserRepository {
     func revoke(name: String) async throws -> Bool { try await inner.revoke(name: name) }
     func deleteUser(id: String) async throws -> [String: Int] { try await inner.deleteUser(id: id) }
     func userExists(id: String) async throws -> Bool { try await inner.userExists(id: id) }
+    func homeZone(userID: String) async throws -> String? { try await inner.homeZone(userID: userID) }
+    func setHomeZone(_ zone: String, userID: String, onlyIfUnset: Bool) async throws -> String? {
+        try await inner.setHomeZone(zone, userID: userID, onlyIfUnset: onlyIfUnset)
+    }
 
     func authenticate(_ token: BearerToken) async throws -> User? {
         if token == self.token { return user }

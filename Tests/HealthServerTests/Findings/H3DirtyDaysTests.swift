@@ -40,6 +40,9 @@ import Testing
             try await inner.dailyMetrics(userID: userID, from: first, through: last, version: version)
         }
         func dailyRowCounts() async throws -> [String: Int] { try await inner.dailyRowCounts() }
+        func deleteDays(userID: String, version: NormalizationVersion, notIn zone: String) async throws -> Int {
+            try await inner.deleteDays(userID: userID, version: version, notIn: zone)
+        }
         func ping() async throws { try await inner.ping() }
     }
 
