@@ -63,8 +63,10 @@ extension HealthRoutes {
         }
         var withheld = Set<HealthDataCategory>()
         if asked.asksForAll {
-            withheld = Set(metrics.map(\.category)).subtracting(access.readable)
-            metrics.removeAll { withheld.contains($0.category) }
+            // Every kind the token may not read, not those of the metrics stored: the header
+            // must not tell a coach which other kinds of data the person keeps.
+            withheld = Set(HealthDataCategory.allCases).subtracting(access.readable)
+            metrics.removeAll { !access.readable.contains($0.category) }
         } else {
             try access.require(Set(metrics.map(\.category)))
         }
