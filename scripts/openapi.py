@@ -68,7 +68,7 @@ doc = {
      dict(errors_read, **cross, **{"200": ok({"type": "array", "items": {"type": "object"}})}), params=[frm, to, tz], opid="getSleep", tags=["reads"])},
   "/v1/snapshot": {"get": op("Coach context snapshot", "Today's state from the user's health data and daily log (as `healthpipe snapshot --format json`). Every provider has a deadline; an empty field is listed under `missing` with the reason. The weather is asked only when lat and lon are given. Scope: read.",
      dict(errors_read, **cross, **{"200": ok(ref("Snapshot"))}),
-     params=[q("at", "The as-of instant, ISO 8601 with an offset (default now).", schema={"type": "string", "format": "date-time"}), tz, q("lat", "Latitude for the weather, with lon.", schema={"type": "number", "minimum": -90, "maximum": 90}), q("lon", "Longitude for the weather, with lat.", schema={"type": "number", "minimum": -180, "maximum": 180})], opid="getSnapshot", tags=["reads"])},
+     params=[q("at", "The as-of instant, ISO 8601 with an offset (default now; when the data ends before today, its newest sample, and HealthPipe-Note says so).", schema={"type": "string", "format": "date-time"}), tz, q("lat", "Latitude for the weather, with lon.", schema={"type": "number", "minimum": -90, "maximum": 90}), q("lon", "Longitude for the weather, with lat.", schema={"type": "number", "minimum": -180, "maximum": 180})], opid="getSnapshot", tags=["reads"])},
   "/v1/export.csv": {"get": op("CSV export, streamed", "Date,Metric,Value,Unit rows (plus Source with source=true) for the named metrics, in the user's units; see docs/export.md. Scope: read.",
      dict(errors_read, **cross, **{"200": ok({"type": "string"}, ctype="text/csv")}),
      params=[q("metrics", "Comma-separated metric names, or all (default); a list naming none is a 400.", schema={"type": "string", "pattern": "[^,\\s]"}, example="steps,weight"), frm, to, tz,
@@ -308,6 +308,7 @@ daily["parameters"].append(kinds(["steps", "energy", "heart", "sleep"], "The kin
 daily["responses"]["200"]["headers"] = withheld
 daily["description"] += " Fields of kinds the token may not read are null; HealthPipe-Withheld names those kinds."
 snapshot = paths["/v1/snapshot"]["get"]
+snapshot["responses"]["200"]["headers"] = {"HealthPipe-Note": {"description": "Without at, when the data ends before today: the snapshot is as of the newest sample.", "schema": {"type": "string"}, "example": "latest data 2024-06-01; the snapshot is as of its newest sample"}}
 snapshot["parameters"].append(kinds(["steps", "energy", "activity", "heart", "sleep", "body", "workouts", "other"], "The kinds of data the snapshot may use, each of which the token must be able to read (403 otherwise). Default: every kind the token may read; the parts from the others are empty, with the reason \"not permitted\"."))
 csv = paths["/v1/export.csv"]["get"]
 csv["responses"]["200"]["headers"] = withheld

@@ -1,6 +1,7 @@
 import Foundation
 import HealthContext
 import HealthCore
+import HealthDaily
 import HealthMetrics
 import HealthWeather
 import Hummingbird
@@ -17,12 +18,17 @@ extension HealthRoutes {
     ///
     /// `?types=` narrows the kinds of data used (each must be readable, or 403); without it,
     /// the parts from kinds the token may not read are empty, "not permitted" their reason.
-    func getSnapshot(_ request: Request, _ context: AuthenticatedContext) async throws -> HealthContextSnapshot {
+    ///
+    /// Without `at`, a store whose data ends before today is seen as of its newest sample, as
+    /// `healthpipe snapshot` and MCP see it, and `HealthPipe-Note` says so.
+    func getSnapshot(
+        _ request: Request, _ context: AuthenticatedContext
+    ) async throws -> EditedResponse<HealthContextSnapshot> {
         let access = try await readAccess(context)
         let shown = try access.requested(request, offered: Set(HealthDataCategory.allCases))
         let user = access.user
         let query = request.uri.queryParameters
-        var instant = Date()
+        var instant = configuration.clock()
         if let at = query["at"].map(String.init) {
             guard let parsed = Self.instant(at) else {
                 throw Problem.badRequest("at must be an ISO 8601 instant with an offset, e.g. 2024-06-01T20:00:00Z")
@@ -48,11 +54,25 @@ extension HealthRoutes {
         settings.providerTimeout = configuration.snapshotProviderTimeout
         settings.dayTimeout = configuration.snapshotProviderTimeout
         let database = try await repositories.readableStore(user.id)
+        let withheld = Set(HealthDataCategory.allCases).subtracting(shown)
+        var note: String?
+        if query["at"] == nil {
+            // The stored days the anchor reads are never behind the samples.
+            try await recomputer.computeDirtyDaysBeforeReading(userID: user.id)
+            let now = instant
+            let stored = StoredDailyMetrics(
+                repository: repositories.dailyMetrics, userID: user.id, version: settings.daily.version,
+                zone: settings.daily.homeZone)
+            let anchor = try await DailyNormalizer(store: database.queries, configuration: settings.daily, now: { now })
+                .anchor(excluding: withheld, daily: stored)
+            instant = anchor.instant(now: now)
+            note = anchor.snapshotNote
+        }
         let assembler = ContextAssembler.standard(
             store: database.queries, appData: database.appData, weather: OpenMeteoClient(configuration: configuration.weather),
-            location: location, configuration: settings,
-            withheld: Set(HealthDataCategory.allCases).subtracting(shown))
-        return await assembler.assemble(at: instant)
+            location: location, configuration: settings, withheld: withheld)
+        let snapshot = await assembler.assemble(at: instant)
+        return EditedResponse(headers: note.map { [HTTPFields.Element.Name("HealthPipe-Note")!: $0] } ?? [:], response: snapshot)
     }
 
     static func instant(_ text: String) -> Date? { NormalizedDailyMetrics.parseInstant(text) }
