@@ -22,7 +22,8 @@ import Synchronization
 /// A line that is no JSON-RPC request the SDK can answer — no JSON, no object, an empty
 /// batch, an `id` that is neither a string nor an integer — is answered here with the
 /// JSON-RPC error its specification names and `"id": null` (the SDK answered some under a
-/// random id and left others unanswered, so that their client waited for ever).
+/// random id and left others unanswered, so that their client waited for ever); a request
+/// whose params its method cannot read, with Invalid params under its id (``InvalidParams``).
 public actor StdioLineTransport: Transport {
     /// Where the transport says what went wrong (never a message's content).
     public nonisolated let logger: Logger
@@ -227,17 +228,30 @@ enum RequestIDs {
             return Incoming(refusal: errorResponse(-32600, "Invalid Request: not an object or a batch of objects"))
         }
         if items.isEmpty { return Incoming(refusal: errorResponse(-32600, "Invalid Request: an empty batch")) }
-        let bad = items.filter(hasBadID)
-        guard !bad.isEmpty else { return Incoming(passed: message, asked: requests(items), cancelled: cancelled(items)) }
-        let badIDRefusal = errorResponse(-32600, "Invalid Request: id must be a string or an integer")
-        guard case .array = value else { return Incoming(refusal: badIDRefusal) }
-        let good = items.filter { !hasBadID($0) }
+        let refused = items.map(refusal(ofItem:))
+        guard refused.contains(where: { $0 != nil }) else {
+            return Incoming(passed: message, asked: requests(items), cancelled: cancelled(items))
+        }
+        guard case .array = value else { return Incoming(refusal: refused[0]) }
+        let good = zip(items, refused).filter { $0.1 == nil }.map(\.0)
         let refusals =
-            Data("[".utf8) + Array(repeating: badIDRefusal, count: bad.count).joined(separator: Data(",".utf8)) + Data("]".utf8)
+            Data("[".utf8) + refused.compactMap { $0 }.joined(separator: Data(",".utf8)) + Data("]".utf8)
         guard !good.isEmpty, let passed = try? JSONEncoder().encode(Value.array(good.map(Value.object))) else {
             return Incoming(refusal: refusals)
         }
         return Incoming(passed: passed, asked: requests(good), cancelled: cancelled(good), refusal: refusals)
+    }
+
+    /// The answer to one item that is not passed on: Invalid Request (`"id": null`) for an id
+    /// the SDK cannot answer under, Invalid params (under its id) for params its method cannot
+    /// read (``InvalidParams``); `nil` for an item passed on.
+    private static func refusal(ofItem item: [String: Value]) -> Data? {
+        if hasBadID(item) { return errorResponse(-32600, "Invalid Request: id must be a string or an integer") }
+        guard let reason = InvalidParams.reason(item), let id = item["id"] else { return nil }
+        let error: Value = .object([
+            "jsonrpc": .string("2.0"), "id": id, "error": .object(["code": .int(-32602), "message": .string(reason)]),
+        ])
+        return try? JSONEncoder().encode(error)
     }
 
     /// A request (a method) whose `id` is present and neither a string nor an integer.
