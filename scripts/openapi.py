@@ -218,7 +218,7 @@ S["HomeZone"] = {"type": "object", "required": ["zone"], "properties": {
 paths["/v1/me/zone"] = {
     "get": op("My home zone", "The zone the caller's days are counted in (docs/api.md, Home zone). Scope: read.",
         dict(errors_read, **{"200": ok(ref("HomeZone"))}), opid="getHomeZone", tags=["users"]),
-    "put": op("Change my home zone", "Counts every day of the caller in this zone from now on: the stored days of other zones are deleted and all days computed again after the answer. The same zone again changes nothing; 409 while an import of the caller's is queued or running. Scope: write; only the owner's token (a scoped token gets 403).",
+    "put": op("Change my home zone", "Counts every day of the caller in this zone from now on: all days are computed again after the answer, and the stored days of other dates they overlap deleted. The same zone again changes nothing; 409 while an import of the caller's is queued or running. Scope: write; only the owner's token (a scoped token gets 403).",
         dict(errors_write, **{"200": ok(ref("HomeZone")), "409": resp("Conflict")}),
         body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["tz"], "properties": {"tz": ref("Zone")}}}}},
         opid="putHomeZone", tags=["users"])}
@@ -229,7 +229,7 @@ S["HomeZone"] = {"type": "object", "required": ["zone"], "properties": {
 paths["/v1/me/zone"] = {
     "get": op("My home zone", "The zone the caller's days are counted in (docs/api.md, Home zone). Scope: read.",
         dict(errors_read, **{"200": ok(ref("HomeZone"))}), opid="getHomeZone", tags=["users"]),
-    "put": op("Change my home zone", "Counts every day of the caller in this zone from now on: the stored days of other zones are deleted and all days computed again after the answer. The same zone again changes nothing; 409 while an import of the caller's is queued or running. Scope: write; only the owner's token (a scoped token gets 403).",
+    "put": op("Change my home zone", "Counts every day of the caller in this zone from now on: all days are computed again after the answer, and the stored days of other dates they overlap deleted. The same zone again changes nothing; 409 while an import of the caller's is queued or running. Scope: write; only the owner's token (a scoped token gets 403).",
         dict(errors_write, **{"200": ok(ref("HomeZone")), "409": resp("Conflict")}),
         body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["tz"], "properties": {"tz": ref("Zone")}}}}},
         opid="putHomeZone", tags=["users"])}

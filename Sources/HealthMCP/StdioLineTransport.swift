@@ -228,7 +228,10 @@ enum RequestIDs {
             return Incoming(refusal: errorResponse(-32600, "Invalid Request: not an object or a batch of objects"))
         }
         if items.isEmpty { return Incoming(refusal: errorResponse(-32600, "Invalid Request: an empty batch")) }
-        let refused = items.map(refusal(ofItem:))
+        // Invalid params are answered here for a request alone only: in a batch, the SDK's one
+        // array of answers must hold them all (JSON-RPC 2.0 §6), so it answers them itself.
+        let batch = if case .array = value { true } else { false }
+        let refused = items.map { refusal(ofItem: $0, checkingParams: !batch) }
         guard refused.contains(where: { $0 != nil }) else {
             return Incoming(passed: message, asked: requests(items), cancelled: cancelled(items))
         }
@@ -244,10 +247,10 @@ enum RequestIDs {
 
     /// The answer to one item that is not passed on: Invalid Request (`"id": null`) for an id
     /// the SDK cannot answer under, Invalid params (under its id) for params its method cannot
-    /// read (``InvalidParams``); `nil` for an item passed on.
-    private static func refusal(ofItem item: [String: Value]) -> Data? {
+    /// read (``InvalidParams``) when `checkingParams`; `nil` for an item passed on.
+    private static func refusal(ofItem item: [String: Value], checkingParams: Bool) -> Data? {
         if hasBadID(item) { return errorResponse(-32600, "Invalid Request: id must be a string or an integer") }
-        guard let reason = InvalidParams.reason(item), let id = item["id"] else { return nil }
+        guard checkingParams, let reason = InvalidParams.reason(item), let id = item["id"] else { return nil }
         let error: Value = .object([
             "jsonrpc": .string("2.0"), "id": id, "error": .object(["code": .int(-32602), "message": .string(reason)]),
         ])

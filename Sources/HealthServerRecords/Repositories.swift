@@ -151,9 +151,14 @@ public protocol DailyMetricsRepository: Sendable {
     ) async throws -> [DailyFigures]
     /// Rows of daily metrics per user id (for `users list` and the load check).
     func dailyRowCounts() async throws -> [String: Int]
-    /// Deletes the user's days of rules `version` counted in a zone other than `zone` (when
-    /// their home zone changes, before their days are computed again in it); answers how many.
-    func deleteDays(userID: String, version: NormalizationVersion, notIn zone: String) async throws -> Int
+    /// Deletes the user's days of rules `version` dated outside `dates` whose span overlaps
+    /// `interval`: days of another zone beside days just computed over `interval` (a home
+    /// zone changed, a trip's zone come or gone), which would count their instants twice.
+    /// Answers how many.
+    func deleteDays(
+        userID: String, version: NormalizationVersion, overlapping interval: DateInterval,
+        outside dates: ClosedRange<LocalDate>
+    ) async throws -> Int
     /// Throws when the storage cannot answer (for `/readyz`).
     func ping() async throws
 }

@@ -136,11 +136,17 @@ extension PostgresServerStore {
             sleepHours: sleep, inBedOnlyHours: inBed, restingHRBpm: restingHR, hrvMs: hrv)
     }
 
-    public func deleteDays(userID: String, version: NormalizationVersion, notIn zone: String) async throws -> Int {
+    public func deleteDays(
+        userID: String, version: NormalizationVersion, overlapping interval: DateInterval,
+        outside dates: ClosedRange<LocalDate>
+    ) async throws -> Int {
+        let (start, end) = (interval.start.timeIntervalSince1970, interval.end.timeIntervalSince1970)
+        let (first, last) = (dates.lowerBound.description, dates.upperBound.description)
         let rows = try await client.query(
             """
             DELETE FROM daily_metrics WHERE user_id = \(userID) AND normalization_version = \(version.rawValue)
-            AND timezone <> \(zone) RETURNING 1
+            AND utc_day_start < \(end) AND utc_day_end > \(start) AND (local_date < \(first) OR local_date > \(last))
+            RETURNING 1
             """, logger: logger)
         var count = 0
         for try await _ in rows { count += 1 }

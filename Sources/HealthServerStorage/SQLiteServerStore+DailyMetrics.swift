@@ -130,11 +130,20 @@ extension SQLiteServerStore {
         }
     }
 
-    public func deleteDays(userID: String, version: NormalizationVersion, notIn zone: String) async throws -> Int {
+    public func deleteDays(
+        userID: String, version: NormalizationVersion, overlapping interval: DateInterval,
+        outside dates: ClosedRange<LocalDate>
+    ) async throws -> Int {
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM daily_metrics WHERE user_id = ? AND normalization_version = ? AND timezone <> ?",
-                arguments: [userID, version.rawValue, zone])
+                sql: """
+                    DELETE FROM daily_metrics WHERE user_id = ? AND normalization_version = ?
+                    AND utc_day_start < ? AND utc_day_end > ? AND (local_date < ? OR local_date > ?)
+                    """,
+                arguments: [
+                    userID, version.rawValue, interval.end.timeIntervalSince1970, interval.start.timeIntervalSince1970,
+                    dates.lowerBound.description, dates.upperBound.description,
+                ])
             return db.changesCount
         }
     }

@@ -49,8 +49,8 @@ public struct DayRecomputer: Sendable {
             guard !spans.isEmpty else { return (0, UpsertCounts()) }
             // Every day of a person in one zone, their home zone (docs/api.md §Home zone): days
             // of two zones would overlap and count the same samples twice. The first write that
-            // named a zone sets it, and the days stored before in another (UTC's, of writes
-            // that named none) are computed again in it.
+            // named a zone sets it, and every day is computed again in it (the days stored
+            // before in another — UTC's, of writes that named none — overlapped deleted).
             var home = try await repositories.users.homeZone(userID: userID)
             var everything = spans.contains(where: \.isEverything)
             if home == nil,
@@ -59,7 +59,6 @@ public struct DayRecomputer: Sendable {
                 })
             {
                 home = try await repositories.users.setHomeZone(named, userID: userID, onlyIfUnset: true)
-                if let home { _ = try await repositories.dailyMetrics.deleteDays(userID: userID, version: .v1, notIn: home) }
                 everything = true
             }
             let zone = home.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
@@ -119,17 +118,38 @@ public struct DayRecomputer: Sendable {
     /// Normalises the local days (in `zone`, or the samples' `HKTimeZone`) of each interval,
     /// from its start's through the day after its end's, and the days between two of them
     /// when they are at most 30 days apart — samples two months apart recompute the days
-    /// around each, not the months between — at most 3660 days, the latest ones, and
-    /// upserts them as `norm_v1`.
+    /// around each, not the months between — at most the latest 3660 days of each interval
+    /// (a write's own days whatever else is computed with them: a span of ten years and
+    /// more no longer pushed them out), and
+    /// upserts them as `norm_v1`. Where the person was away from `zone` near the intervals
+    /// (``widenedForZones(_:zone:userID:normalizer:)``), each is widened to the days a trip's
+    /// zone moves. Stored days of other dates that the new ones overlap are deleted.
     func recompute(
         touching intervals: [DateInterval], userID: String, zone: TimeZone, database: any UserHealthStore
     ) async throws -> (Int, UpsertCounts) {
         let limit = 3660
+        var settings = DailyNormalizer.Configuration()
+        settings.homeZone = zone
+        settings.userID = userID
+        let normalizer = DailyNormalizer(store: database.queries, configuration: settings, now: { Date() })
+        // Widened no further than a day beside the stored samples: no empty days made before
+        // the first or after tomorrow.
+        let stored = try await database.storedSpan().flatMap { Self.untilTomorrow($0, now: Date()) }.map {
+            LocalDate($0.start, in: zone).adding(days: -1)...LocalDate($0.end, in: zone).adding(days: 1)
+        }
+        let ranges = try await widenedForZones(
+            intervals.map { LocalDate($0.start, in: zone)...LocalDate($0.end, in: zone).adding(days: 1) },
+            zone: zone, userID: userID, normalizer: normalizer
+        ).map { widened, asked in
+            guard let stored else { return asked }
+            return max(
+                widened.lowerBound, min(asked.lowerBound, stored.lowerBound))...min(
+                    widened.upperBound, max(asked.upperBound, stored.upperBound))
+        }
         var touched = Set<LocalDate>()
-        for interval in intervals {
-            let last = LocalDate(interval.end, in: zone).adding(days: 1)
-            var day = max(LocalDate(interval.start, in: zone), last.adding(days: 1 - limit))
-            while day <= last {
+        for range in ranges {
+            var day = max(range.lowerBound, range.upperBound.adding(days: 1 - limit))
+            while day <= range.upperBound {
                 touched.insert(day)
                 day = day.adding(days: 1)
             }
@@ -138,22 +158,59 @@ public struct DayRecomputer: Sendable {
         // (the suspicious-day rule's history), so days up to 30 apart share a run: the
         // days between cost no more than a second run's history would.
         var runs: [ClosedRange<LocalDate>] = []
-        for day in touched.sorted().suffix(limit) {
+        for day in touched.sorted() {
             if let run = runs.last, run.upperBound.adding(days: 31) >= day {
                 runs[runs.count - 1] = run.lowerBound...day
             } else {
                 runs.append(day...day)
             }
         }
-        var settings = DailyNormalizer.Configuration()
-        settings.homeZone = zone
-        settings.userID = userID
-        let normalizer = DailyNormalizer(store: database.queries, configuration: settings, now: { Date() })
         var days: [NormalizedDailyMetrics] = []
-        for run in runs { days += try await normalizer.metrics(from: run.lowerBound, through: run.upperBound) }
+        var spans: [(DateInterval, ClosedRange<LocalDate>)] = []
+        for run in runs {
+            let computed = try await normalizer.metrics(from: run.lowerBound, through: run.upperBound)
+            if let first = computed.first, let last = computed.last, first.utcDayStart < last.utcDayEnd {
+                spans.append((DateInterval(start: first.utcDayStart, end: last.utcDayEnd), run))
+            }
+            days += computed
+        }
         // The ranges a posted day must keep hold for computed days too: a figure outside
         // them (a sum of many absurd samples stored before the plausible ranges) is left out.
         let plausible = days.map(DailyMetricsValidation.withoutImplausibleFigures)
-        return (days.count, try await repositories.dailyMetrics.upsert(plausible, userID: userID))
+        let counts = try await repositories.dailyMetrics.upsert(plausible, userID: userID)
+        for (interval, dates) in spans {
+            _ = try await repositories.dailyMetrics.deleteDays(
+                userID: userID, version: .v1, overlapping: interval, outside: dates)
+        }
+        return (days.count, counts)
+    }
+
+    /// `ranges` as they are when every day near them is in `zone` — no sleep sample or
+    /// workout there records another `HKTimeZone`, and no day stored there is of another
+    /// zone — else each widened by the days such a zone moves: an observation decides the
+    /// zone of the days whose noon is up to 2 days before it (``ZoneTimeline/lookAhead``) and
+    /// 7 after it (``ZoneTimeline/lookBack``), and the days beside those end or start with
+    /// them. A night slept in Tokyo, written after a Los Angeles week's steps, recomputed its
+    /// own two days only: the days around stayed in Los Angeles and overlapped them.
+    /// Answers each range with the one to compute (`widened`) beside it (`asked`).
+    func widenedForZones(
+        _ ranges: [ClosedRange<LocalDate>], zone: TimeZone, userID: String, normalizer: DailyNormalizer
+    ) async throws -> [(widened: ClosedRange<LocalDate>, asked: ClosedRange<LocalDate>)] {
+        let (before, after) = (Int(ZoneTimeline.lookAhead / 86400) + 2, Int(ZoneTimeline.lookBack / 86400) + 2)
+        let widened = ranges.map { $0.lowerBound.adding(days: -before)...$0.upperBound.adding(days: after) }
+        guard let first = widened.map(\.lowerBound).min(), let last = widened.map(\.upperBound).max() else { return [] }
+        var away = try await normalizer.zoneChanges(from: first, through: last).contains {
+            $0.zone.identifier != zone.identifier
+        }
+        if !away {
+            // A trip whose samples were deleted leaves its days in its zone until computed again.
+            away = try await repositories.dailyMetrics.dailyMetrics(
+                userID: userID, from: first, through: last, version: .v1
+            ).contains {
+                // As Foundation names the zone (a day posted in "UTC" is in "GMT"'s days).
+                TimeZone(identifier: $0.timezoneIdentifier)?.identifier != zone.identifier
+            }
+        }
+        return zip(away ? widened : ranges, ranges).map { ($0, $1) }
     }
 }

@@ -19,8 +19,8 @@ extension HealthRoutes {
     }
 
     /// `PUT /v1/me/zone` `{"tz": "Asia/Tokyo"}` (the owner's): the person's days are counted
-    /// in that zone from now on, every stored day included — the days of another zone are
-    /// deleted and all are computed again after the answer (`days_pending`), under the
+    /// in that zone from now on, every stored day included — all are computed again after
+    /// the answer (`days_pending`), the old zone's days they overlap deleted, under the
     /// person's days lock so that no computation in the old zone lands after it.
     func putHomeZone(_ request: Request, _ context: AuthenticatedContext) async throws -> HomeZoneAnswer {
         let user = try context.requireOwner(.write, to: "change the home zone")
@@ -37,10 +37,10 @@ extension HealthRoutes {
                         .conflict, "Import in progress",
                         detail: "an import of yours is queued or running; change the home zone once it has ended")
                 }
-                // In this order, so that a failure at any step leaves days that a computation
-                // (in the zone then stored) makes whole, and a retry still changes the zone.
+                // In this order, so that a failure leaves days a computation makes whole (in
+                // the zone then stored) and a retry still changes the zone. The computation
+                // replaces each day and deletes the old zone's days its new ones overlap.
                 try await database.markDirty([DirtySpan.everything], zone: nil)
-                _ = try await repositories.dailyMetrics.deleteDays(userID: user.id, version: .v1, notIn: zone)
                 _ = try await repositories.users.setHomeZone(zone, userID: user.id, onlyIfUnset: false)
                 return HomeZoneAnswer(zone: zone, previous: previous, daysPending: true)
             }

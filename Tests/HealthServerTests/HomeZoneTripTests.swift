@@ -1,0 +1,102 @@
+import Foundation
+import HealthCore
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import HealthServer
+
+/// Days that tile: a trip's zone (`HKTimeZone` on a night) decides the zone of the days from
+/// two before it to seven after, so a night written after a week of steps must compute
+/// those days again, not its own two only; and days of another zone beside the ones computed
+/// go. Before, Los Angeles June 9 and Tokyo June 10 overlapped by 16 hours (1,600 steps
+/// counted twice) and 16 hours before June 12 were on no day (1,600 steps lost).
+@Suite struct HomeZoneTripTests {
+    static let night = "6b0d5c2e-8f11-4c3a-9a52-0d5c2e8f114c"
+
+    /// Alice's days from May 28 through June 25: date, zone, start, end, steps.
+    static func days(_ client: some TestClientProtocol, _ harness: ServerHarness) async throws -> [[String: Any]] {
+        try await client.execute(
+            uri: "/v1/daily-metrics?from=2024-05-28&to=2024-06-25", method: .get, headers: harness.headers("alice")
+        ) { response in
+            #expect(response.status == .ok)
+            return (try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [[String: Any]]) ?? []
+        }
+    }
+
+    /// Each day starts where the one before ends; the steps add up to `total`.
+    static func expectTiled(_ days: [[String: Any]], total: Int, _ note: String) {
+        let spans = days.map { ($0["utc_day_start"] as? String ?? "?", $0["utc_day_end"] as? String ?? "?") }
+        for (previous, next) in zip(spans, spans.dropFirst()) {
+            #expect(previous.1 == next.0, "\(note): \(previous) then \(next)")
+        }
+        #expect(days.compactMap { $0["steps_normalized"] as? Int }.reduce(0, +) == total, "\(note)")
+    }
+
+    static func post(_ client: some TestClientProtocol, _ harness: ServerHarness, _ body: String, key: String) async throws {
+        try await client.execute(
+            uri: "/v1/samples?tz=America/Los_Angeles", method: .post, headers: harness.headers("alice", idempotencyKey: key),
+            body: ByteBuffer(string: body)
+        ) { response in #expect(response.status == .ok) }
+    }
+
+    @Test(arguments: ServerBackend.enabled)
+    func aNightInTokyoWrittenAfterTheStepsMovesTheDaysAroundIt(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        // 100 steps an hour, June 1 through 20 (UTC), no HKTimeZone.
+        let start = try #require(ISO8601DateFormatter().date(from: "2024-06-01T00:00:00Z"))
+        let format = ISO8601DateFormatter()
+        let steps = (0..<480).map { hour in
+            let from = start.addingTimeInterval(Double(hour) * 3600)
+            return
+                #"{"type": "steps", "start": "\#(format.string(from: from))", "end": "\#(format.string(from: from.addingTimeInterval(600)))", "value": 100, "unit": "count", "source": "Jane’s iPhone"}"#
+        }
+        let night =
+            #"{"samples": [{"uuid": "\#(Self.night)", "type": "sleep", "start": "2024-06-10T14:00:00Z", "end": "2024-06-10T22:00:00Z", "value_text": "HKCategoryValueSleepAnalysisAsleepCore", "source": "Jane’s Apple Watch", "metadata": {"HKTimeZone": "Asia/Tokyo"}}]}"#
+        try await harness.app.test(.router) { client in
+            try await Self.post(client, harness, #"{"samples": [\#(steps.joined(separator: ","))]}"#, key: "steps")
+            Self.expectTiled(try await Self.days(client, harness), total: 48_000, "steps")
+            try await Self.post(client, harness, night, key: "night")
+            let trip = try await Self.days(client, harness)
+            Self.expectTiled(trip, total: 48_000, "with the night in Tokyo")
+            #expect(trip.contains { $0["timezone"] as? String == "Asia/Tokyo" })
+            // The night deleted: every day in Los Angeles again.
+            try await client.execute(
+                uri: "/v1/samples", method: .delete, headers: harness.headers("alice", idempotencyKey: "delete"),
+                body: ByteBuffer(string: #"{"uuids": ["\#(Self.night)"]}"#)
+            ) { response in #expect(response.status == .ok) }
+            let home = try await Self.days(client, harness)
+            Self.expectTiled(home, total: 48_000, "without the night")
+            #expect(
+                home.allSatisfy { $0["timezone"] as? String == "America/Los_Angeles" }, "\(home.map { $0["timezone"] ?? "" })")
+        }
+    }
+
+    /// Days older than the 3,660 an adoption computes again stay as they were.
+    @Test(arguments: ServerBackend.enabled)
+    func daysOlderThanTenYearsSurviveTheFirstZone(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let today = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-3600))
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "old"),
+                body: ByteBuffer(
+                    string:
+                        #"{"samples": [{"type": "steps", "start": "2012-03-10T12:00:00Z", "end": "2012-03-10T12:10:00Z", "value": 2400, "unit": "count", "source": "Jane’s iPhone"}]}"#
+                )
+            ) { response in #expect(response.status == .ok) }
+            try await Self.post(
+                client, harness,
+                #"{"samples": [{"type": "steps", "start": "\#(today)", "end": "\#(today)", "value": 7, "unit": "count", "source": "Jane’s iPhone"}]}"#,
+                key: "today")
+            try await client.execute(
+                uri: "/v1/daily-metrics?from=2012-03-09&to=2012-03-11", method: .get, headers: harness.headers("alice")
+            ) { response in
+                let days = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [[String: Any]]
+                #expect(days?.compactMap { $0["steps_normalized"] as? Int }.reduce(0, +) == 2400, "\(days ?? [])")
+            }
+        }
+    }
+}
