@@ -164,3 +164,36 @@ extension HomeZoneTests {
         }
     }
 }
+
+extension HomeZoneTests {
+    /// A posted day that overlaps a stored day of another date is a 422: it stood until the
+    /// next computation, June 2 in Los Angeles and June 3 in Tokyo counting 8 hours twice.
+    @Test(arguments: ServerBackend.enabled)
+    func aPostedDayOverlappingAStoredOneIsRefused(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        try await harness.app.test(.router) { client in
+            try await Self.post(client, harness, steps: 1000, start: "2024-06-01T20:00:00Z", tz: "America/Los_Angeles", key: "a")
+            _ = try await Self.days(client, harness)
+            for (zone, status) in [("Asia/Tokyo", HTTPResponse.Status.unprocessableContent), ("America/Los_Angeles", .ok)] {
+                let day = ServerHarness.day("2024-06-03", zone: zone)
+                try await client.execute(
+                    uri: "/v1/daily-metrics", method: .post, headers: harness.headers("alice"),
+                    body: try ServerHarness.body([day])
+                ) { response in
+                    #expect(response.status == status, "\(zone)")
+                    if status != .ok {
+                        #expect(ServerHarness.json(response.body)["pointer"] as? String == "/0/utc_day_start")
+                    }
+                }
+            }
+            // Two posted days that overlap each other: the same.
+            let pair = [
+                ServerHarness.day("2024-07-01", zone: "America/Los_Angeles"), ServerHarness.day("2024-07-02", zone: "Asia/Tokyo"),
+            ]
+            try await client.execute(
+                uri: "/v1/daily-metrics", method: .post, headers: harness.headers("alice"), body: try ServerHarness.body(pair)
+            ) { response in #expect(response.status == .unprocessableContent) }
+        }
+    }
+}

@@ -106,3 +106,26 @@ enum DailyMetricsValidation {
         }
     }
 }
+
+extension DailyMetricsValidation {
+    /// Throws a 422 for the first posted day whose span overlaps another day of the same
+    /// rules — posted with it, or stored on another date (`stored`, the days beside the
+    /// posted ones; a stored day of a posted day's date is replaced by it): two days holding
+    /// the same instants count their steps twice (docs/api.md §Home zone).
+    static func refuseOverlaps(_ days: [NormalizedDailyMetrics], stored: [NormalizedDailyMetrics]) throws {
+        let posted = Set(days.map { $0.localDate + " " + $0.normalizationVersion })
+        let kept = stored.filter { !posted.contains($0.localDate + " " + $0.normalizationVersion) }
+        for (index, day) in days.enumerated() {
+            let other = (days + kept).first {
+                $0.normalizationVersion == day.normalizationVersion && $0.localDate != day.localDate
+                    && $0.utcDayStart < day.utcDayEnd && day.utcDayStart < $0.utcDayEnd
+            }
+            if let other {
+                throw Problem.unprocessable(
+                    "\(day.localDate) (\(day.timezoneIdentifier)) overlaps the day \(other.localDate) "
+                        + "(\(other.timezoneIdentifier)); post days in the zone of the days beside them (GET /v1/me/zone)",
+                    pointer: "/\(index)/utc_day_start")
+            }
+        }
+    }
+}

@@ -38,7 +38,15 @@ extension HealthRoutes {
         }
         try await recomputer.computeDirtyDaysBeforeReading(userID: user.id)
         return try await repositories.withUser(user.id) {
-            try await repositories.dailyMetrics.upsert(owned, userID: user.id)
+            var beside: [NormalizedDailyMetrics] = []
+            for version in Set(owned.compactMap { NormalizationVersion(rawValue: $0.normalizationVersion) }) {
+                let dates = owned.filter { $0.normalizationVersion == version.rawValue }.compactMap { LocalDate($0.localDate) }
+                guard let first = dates.min(), let last = dates.max() else { continue }
+                beside += try await repositories.dailyMetrics.dailyMetrics(
+                    userID: user.id, from: first.adding(days: -1), through: last.adding(days: 1), version: version)
+            }
+            try DailyMetricsValidation.refuseOverlaps(owned, stored: beside)
+            return try await repositories.dailyMetrics.upsert(owned, userID: user.id)
         }
     }
 
