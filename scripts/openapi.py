@@ -258,7 +258,8 @@ S["SyncBatchAnswer"] = {"type": "object", "required": ["batch_id", "sequence", "
     "batch_id": {"type": "string", "format": "uuid"}, "sequence": {"type": "integer"},
     "added": {"type": "integer"}, "duplicates": {"type": "integer"}, "deleted": {"type": "integer"},
     "unknown": {"type": "integer", "description": "Deletions of UUIDs not stored here."}, "days_recomputed": {"type": "integer", "deprecated": True, "description": "Always 0 since the days moved off the request path (days_pending); kept for older clients."},
-    "days_pending": {"type": "boolean", "description": "true: the days of this write are computed after the answer (a read of days computes them first; docs/api.md §Values and days)."}}}
+    "days_pending": {"type": "boolean", "description": "true: the days of this write are computed after the answer (a read of days computes them first; docs/api.md §Values and days)."},
+    "already_applied": {"type": "boolean", "description": "true: the device's last batch sent again once its remembered answer was gone; acknowledged, not applied again (docs/sync.md §3)."}}}
 device_id = {"name": "id", "in": "path", "required": True, "description": "The device's id.", "schema": {"type": "string", "minLength": 1, "maxLength": 100}}
 paths["/v1/devices"] = {
     "post": op("Enrol a device", "Enrols a device for the caller and answers its id and its first 256-bit key, the only time the key is shown. Scope: write.",

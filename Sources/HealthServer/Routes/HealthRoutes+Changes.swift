@@ -84,6 +84,11 @@ extension HealthRoutes {
         }
     }
 
+    /// `path` without empty segments: `//v1/sync/batches/` → `/v1/sync/batches`.
+    static func routePath(_ path: String) -> String {
+        "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+    }
+
     /// The person's account: `DELETE /v1/me`.
     var accountRoutes: RouteCollection<AuthenticatedContext> {
         Self.collection().delete("me", use: deleteMe)
@@ -112,7 +117,8 @@ extension HealthRoutes {
     /// the same key is a new request. The answer is looked up again once the key's slot is
     /// taken, so two requests racing with one key run it once (finding L1 of issue 32).
     func idempotent(
-        _ request: Request, _ context: AuthenticatedContext, _ body: (Data) async throws -> some Encodable
+        _ request: Request, _ context: AuthenticatedContext, keyIgnoresCase: Bool = false,
+        _ body: (Data) async throws -> some Encodable
     ) async throws -> Response {
         let user = context.user
         guard let given = request.headers[.init("Idempotency-Key")!], (1...200).contains(given.count) else {
@@ -121,7 +127,10 @@ extension HealthRoutes {
         // A scoped token's keys are its own: an owner's answer is never replayed to a token
         // that could not have made the request (its kinds are checked in `body`).
         let holder = user.token.role == .owner ? "" : "token \(user.token.id) "
-        let key = "\(request.method.rawValue) \(request.uri.path) \(holder)\(given)"
+        // The route as the router reads it: `/v1/samples/` and `//v1/samples` are the same
+        // route, so the same key (a batch id in any letters, where it is one) replays there too.
+        let key =
+            "\(request.method.rawValue) \(Self.routePath(request.uri.path)) \(holder)\(keyIgnoresCase ? given.lowercased() : given)"
         let data = try await context.jsonBody(request)
         let answer: RequestOnce.Answer
         do {

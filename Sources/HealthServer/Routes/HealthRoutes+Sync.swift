@@ -19,7 +19,8 @@ extension HealthRoutes {
         let user = try context.require(.write)
         let zone = try givenZone(request)
         let key = request.headers[.init("Idempotency-Key")!]
-        return try await idempotent(request, context) { body in
+        // The key is the batch id, a UUID: in any letters the same batch.
+        return try await idempotent(request, context, keyIgnoresCase: true) { body in
             let envelope = try JSONDecoder().decode(SyncEnvelope.self, from: body)
             guard key?.lowercased() == envelope.batchID.uuidString.lowercased() else {
                 throw Problem.unprocessable(

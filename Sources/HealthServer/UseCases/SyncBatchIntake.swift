@@ -87,6 +87,14 @@ struct SyncBatchIntake: Sendable {
                 maxItems: configuration.maxBatchItems)
             return try Self.records(content.items)
         }
+        // The last batch again, its remembered answer gone (24 hours on, a crash before it was
+        // kept) or its key written in other letters: acknowledged, never applied again. Applied,
+        // it brought back the samples deleted since it was (helper-62's replay).
+        if resent {
+            var answer = SyncBatchAnswer(batchID: envelope.batchID, sequence: envelope.sequence)
+            answer.alreadyApplied = true
+            return answer
+        }
         // The kinds it adds are known now; those it deletes once found, in the transaction.
         try WritePermission.require(
             records: items.flatMap { item -> [HealthRecord] in

@@ -99,6 +99,10 @@ public struct SyncBatchAnswer: Codable, Sendable, Equatable {
     /// `true` when the batch added or deleted samples: their days are computed after the
     /// answer (absent when it changed none); ``daysRecomputed`` is then 0.
     public var daysPending: Bool?
+    /// `true` for the device's last batch sent again once its remembered answer is gone (or
+    /// under another form of its key): acknowledged, not applied again — what was deleted
+    /// since it must not come back (docs/sync.md §3).
+    public var alreadyApplied: Bool?
 
     public init(batchID: UUID, sequence: Int64) {
         self.batchID = batchID
@@ -110,5 +114,6 @@ public struct SyncBatchAnswer: Codable, Sendable, Equatable {
         case sequence, added, duplicates, updated, deleted, unknown
         case daysRecomputed = "days_recomputed"
         case daysPending = "days_pending"
+        case alreadyApplied = "already_applied"
     }
 }
