@@ -222,17 +222,6 @@ paths["/v1/me/zone"] = {
         dict(errors_write, **{"200": ok(ref("HomeZone")), "409": resp("Conflict")}),
         body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["tz"], "properties": {"tz": ref("Zone")}}}}},
         opid="putHomeZone", tags=["users"])}
-S["HomeZone"] = {"type": "object", "required": ["zone"], "properties": {
-    "zone": {"type": ["string", "null"], "description": "The IANA zone the person's days are counted in; null before any write named one (their days are UTC's)."},
-    "previous": {"type": ["string", "null"], "description": "After PUT: the zone before it."},
-    "days_pending": {"type": "boolean", "description": "After a change: every day is computed again in the new zone, after the answer (a read of days computes them first)."}}}
-paths["/v1/me/zone"] = {
-    "get": op("My home zone", "The zone the caller's days are counted in (docs/api.md, Home zone). Scope: read.",
-        dict(errors_read, **{"200": ok(ref("HomeZone"))}), opid="getHomeZone", tags=["users"]),
-    "put": op("Change my home zone", "Counts every day of the caller in this zone from now on: all days are computed again after the answer, and the stored days of other dates they overlap deleted. The same zone again changes nothing; 409 while an import of the caller's is queued or running. Scope: write; only the owner's token (a scoped token gets 403).",
-        dict(errors_write, **{"200": ok(ref("HomeZone")), "409": resp("Conflict")}),
-        body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["tz"], "properties": {"tz": ref("Zone")}}}}},
-        opid="putHomeZone", tags=["users"])}
 S["Device"] = {"type": "object", "required": ["id", "user_id", "name", "created_at", "last_sequence"], "properties": {
     "id": {"type": "string"}, "user_id": {"type": "string"}, "name": {"type": "string"},
     "created_at": {"type": "string", "format": "date-time"},
