@@ -120,8 +120,7 @@ public struct DayRecomputer: Sendable {
     /// when they are at most 30 days apart — samples two months apart recompute the days
     /// around each, not the months between — at most the latest 3660 days of each interval
     /// (a write's own days whatever else is computed with them: a span of ten years and
-    /// more no longer pushed them out), and
-    /// upserts them as `norm_v1`. Where the person was away from `zone` near the intervals
+    /// more no longer pushed them out), and upserts them as `norm_v1`. Where the person was away from `zone` near the intervals
     /// (``widenedForZones(_:zone:userID:normalizer:)``), each is widened to the days a trip's
     /// zone moves. Stored days of other dates that the new ones overlap are deleted.
     func recompute(
@@ -137,15 +136,18 @@ public struct DayRecomputer: Sendable {
         let stored = try await database.storedSpan().flatMap { Self.untilTomorrow($0, now: Date()) }.map {
             LocalDate($0.start, in: zone).adding(days: -1)...LocalDate($0.end, in: zone).adding(days: 1)
         }
-        let ranges = try await widenedForZones(
-            intervals.map { LocalDate($0.start, in: zone)...LocalDate($0.end, in: zone).adding(days: 1) },
-            zone: zone, userID: userID, normalizer: normalizer
-        ).map { widened, asked in
-            guard let stored else { return asked }
-            return max(
-                widened.lowerBound, min(asked.lowerBound, stored.lowerBound))...min(
-                    widened.upperBound, max(asked.upperBound, stored.upperBound))
-        }
+        let asked = intervals.map { LocalDate($0.start, in: zone)...LocalDate($0.end, in: zone).adding(days: 1) }
+        // An import's (or a zone change's) span of every stored day needs no widening.
+        let covered = stored.map { stored in asked.contains { $0.contains(stored.lowerBound) && $0.contains(stored.upperBound) } }
+        let ranges =
+            covered == true
+            ? asked
+            : try await widenedForZones(asked, zone: zone, userID: userID, normalizer: normalizer).map { widened, asked in
+                guard let stored else { return asked }
+                return max(
+                    widened.lowerBound, min(asked.lowerBound, stored.lowerBound))...min(
+                        widened.upperBound, max(asked.upperBound, stored.upperBound))
+            }
         var touched = Set<LocalDate>()
         for range in ranges {
             var day = max(range.lowerBound, range.upperBound.adding(days: 1 - limit))
