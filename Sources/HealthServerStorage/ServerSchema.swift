@@ -351,39 +351,20 @@ enum ServerSchema {
             ]),
         // An Idempotency-Key's slot and answer in one round trip (issue 37 §2; SQLite's slots are in memory).
         Migration(id: "server-v10", sqlite: "SELECT 1", postgres: [beginOnce]),
-        // A person's home zone (docs/api.md §Home zone): the one zone their days are counted in.
+        // A person's home zone (docs/api.md §Home zone): the one zone their days are counted in;
+        // for a person with days already, the zone most of them are in (their days computed
+        // later then meet the stored ones instead of starting a zone of their own).
         Migration(
-            id: "server-v11", sqlite: "ALTER TABLE user ADD COLUMN home_zone TEXT;",
-            postgres: ["ALTER TABLE users ADD COLUMN home_zone TEXT"]),
+            id: "server-v11",
+            sqlite: """
+                ALTER TABLE user ADD COLUMN home_zone TEXT;
+                UPDATE user SET home_zone = (\(homeZoneOfDays("user.id")));
+                """,
+            postgres: [
+                "ALTER TABLE users ADD COLUMN home_zone TEXT",
+                "UPDATE users SET home_zone = (\(homeZoneOfDays("users.id")))",
+            ]),
     ]
-
-    /// The columns the stores read into a ``User`` with one of their tokens, `u` the user's
-    /// row and `t` the token's (same names on both backends; read by position).
-    static let userTokenColumns = """
-        u.id, u.name, u.created_at, u.revoked_at, t.id, t.role, t.name, t.scopes, t.read_types, t.write_types, \
-        t.created_at, t.revoked_at
-        """
-
-    /// The columns of a token alone, in the order of the last eight of ``userTokenColumns``.
-    static let tokenColumns = "id, role, name, scopes, read_types, write_types, created_at, revoked_at"
-
-    /// A token from the stored values of ``tokenColumns``.
-    static func token(
-        id: String, role: String, name: String, scopes: String, readTypes: String?, writeTypes: String?,
-        createdAt: Double, revokedAt: Double?
-    ) -> APIToken {
-        APIToken(
-            id: id, role: APIToken.Role(rawValue: role) ?? .scoped, name: name, scopes: Scope.parse(scopes) ?? [],
-            readTypes: readTypes.map { HealthDataCategory.parse($0) ?? [] },
-            writeTypes: writeTypes.map { HealthDataCategory.parse($0) ?? [] },
-            createdAt: Date(timeIntervalSince1970: createdAt),
-            revokedAt: revokedAt.map(Date.init(timeIntervalSince1970:)))
-    }
-
-    /// How a list of kinds is stored: `NULL` for every kind, `''` for none, else `steps,sleep`.
-    static func storedKinds(_ kinds: Set<HealthDataCategory>?) -> String? {
-        kinds.map(HealthDataCategory.list)
-    }
 
     /// The SQLite migrator of ``migrations``.
     static var sqliteMigrator: DatabaseMigrator {

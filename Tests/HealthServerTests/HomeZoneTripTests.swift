@@ -100,3 +100,26 @@ import Testing
         }
     }
 }
+
+extension HomeZoneTripTests {
+    /// A stored day beside the computed ones that does not meet them (a trip's, left by a
+    /// deleted night) is computed with them in the zone in effect, not deleted: deleted, its
+    /// hours outside the computed days were on no day.
+    @Test func aMisfitDayBesideTheComputedOnesIsComputedWithThem() async throws {
+        let harness = try await ServerHarness(.sqlite)
+        defer { harness.cleanUp() }
+        let alice = try #require(harness.ids["alice"])
+        try await harness.app.test(.router) { client in
+            _ = try await harness.repositories.users.setHomeZone("America/Los_Angeles", userID: alice, onlyIfUnset: false)
+            _ = try await harness.repositories.dailyMetrics.upsert(
+                [ServerHarness.day("2024-06-03", zone: "Asia/Tokyo", steps: 5)], userID: alice)
+            try await Self.post(
+                client, harness,
+                #"{"samples": [{"type": "steps", "start": "2024-06-01T20:00:00Z", "end": "2024-06-01T20:10:00Z", "value": 300, "unit": "count", "source": "Jane’s iPhone"}]}"#,
+                key: "steps")
+            let days = try await Self.days(client, harness)
+            Self.expectTiled(days, total: 300, "beside a Tokyo day")
+            #expect(days.first { $0["local_date"] as? String == "2024-06-03" }?["timezone"] as? String == "America/Los_Angeles")
+        }
+    }
+}

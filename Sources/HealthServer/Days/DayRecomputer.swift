@@ -122,7 +122,9 @@ public struct DayRecomputer: Sendable {
     /// (a write's own days whatever else is computed with them: a span of ten years and
     /// more no longer pushed them out), and upserts them as `norm_v1`. Where the person was away from `zone` near the intervals
     /// (``widenedForZones(_:zone:userID:normalizer:)``), each is widened to the days a trip's
-    /// zone moves. Stored days of other dates that the new ones overlap are deleted.
+    /// zone moves. A stored day beside a run that does not meet it is computed with it
+    /// (``grownToMeet(_:from:to:userID:)``); stored days of other dates the new ones still
+    /// overlap are deleted.
     func recompute(
         touching intervals: [DateInterval], userID: String, zone: TimeZone, database: any UserHealthStore
     ) async throws -> (Int, UpsertCounts) {
@@ -133,12 +135,13 @@ public struct DayRecomputer: Sendable {
         let normalizer = DailyNormalizer(store: database.queries, configuration: settings, now: { Date() })
         // Widened no further than a day beside the stored samples: no empty days made before
         // the first or after tomorrow.
-        let stored = try await database.storedSpan().flatMap { Self.untilTomorrow($0, now: Date()) }.map {
-            LocalDate($0.start, in: zone).adding(days: -1)...LocalDate($0.end, in: zone).adding(days: 1)
+        let samples = try await database.storedSpan().flatMap { Self.untilTomorrow($0, now: Date()) }.map {
+            LocalDate($0.start, in: zone)...LocalDate($0.end, in: zone)
         }
+        let stored = samples.map { $0.lowerBound.adding(days: -1)...$0.upperBound.adding(days: 1) }
         let asked = intervals.map { LocalDate($0.start, in: zone)...LocalDate($0.end, in: zone).adding(days: 1) }
         // An import's (or a zone change's) span of every stored day needs no widening.
-        let covered = stored.map { stored in asked.contains { $0.contains(stored.lowerBound) && $0.contains(stored.upperBound) } }
+        let covered = samples.map { span in asked.contains { $0.contains(span.lowerBound) && $0.contains(span.upperBound) } }
         let ranges =
             covered == true
             ? asked
@@ -169,8 +172,20 @@ public struct DayRecomputer: Sendable {
         }
         var days: [NormalizedDailyMetrics] = []
         var spans: [(DateInterval, ClosedRange<LocalDate>)] = []
-        for run in runs {
-            let computed = try await normalizer.metrics(from: run.lowerBound, through: run.upperBound)
+        for asked in runs {
+            var run = asked
+            var computed = try await normalizer.metrics(from: run.lowerBound, through: run.upperBound)
+            // A stored day beside the run that does not meet it (of another zone: an old home
+            // zone's, a trip's) is computed with it, so that the days tile; deleting it would
+            // leave its instants outside the run on no day.
+            for _ in 0..<4 {
+                guard let first = computed.first, let last = computed.last,
+                    let grown = try await grownToMeet(run, from: first.utcDayStart, to: last.utcDayEnd, userID: userID),
+                    grown != run
+                else { break }
+                run = grown
+                computed = try await normalizer.metrics(from: run.lowerBound, through: run.upperBound)
+            }
             if let first = computed.first, let last = computed.last, first.utcDayStart < last.utcDayEnd {
                 spans.append((DateInterval(start: first.utcDayStart, end: last.utcDayEnd), run))
             }
@@ -185,6 +200,26 @@ public struct DayRecomputer: Sendable {
                 userID: userID, version: .v1, overlapping: interval, outside: dates)
         }
         return (days.count, counts)
+    }
+
+    /// `run` with the stored days within three dates of it that overlap its span
+    /// (`start`..<`end`) or, the nearest before and after, do not meet it (a gap); `nil`
+    /// when every stored day beside it meets it.
+    func grownToMeet(
+        _ run: ClosedRange<LocalDate>, from start: Date, to end: Date, userID: String
+    ) async throws -> ClosedRange<LocalDate>? {
+        let beside = try await repositories.dailyMetrics.dailyMetrics(
+            userID: userID, from: run.lowerBound.adding(days: -3), through: run.upperBound.adding(days: 3), version: .v1
+        ).filter { LocalDate($0.localDate).map { !run.contains($0) } ?? false }
+        let before = beside.filter { $0.localDate < run.lowerBound.description }.last
+        let after = beside.first { $0.localDate > run.upperBound.description }
+        let misfits = beside.filter { day in
+            (day.utcDayStart < end && start < day.utcDayEnd)
+                || (day.localDate == before?.localDate && day.utcDayEnd != start)
+                || (day.localDate == after?.localDate && day.utcDayStart != end)
+        }.compactMap { LocalDate($0.localDate) }
+        guard let low = misfits.min(), let high = misfits.max() else { return nil }
+        return min(run.lowerBound, low)...max(run.upperBound, high)
     }
 
     /// `ranges` as they are when every day near them is in `zone` — no sleep sample or

@@ -121,9 +121,12 @@ extension DailyMetricsValidation {
                     && $0.utcDayStart < day.utcDayEnd && day.utcDayStart < $0.utcDayEnd
             }
             if let other {
+                // A stored day is named by nothing: the token may not read the person's days.
+                let which =
+                    days.contains { $0.localDate == other.localDate } ? "the posted day \(other.localDate)" : "a stored day"
                 throw Problem.unprocessable(
-                    "\(day.localDate) (\(day.timezoneIdentifier)) overlaps the day \(other.localDate) "
-                        + "(\(other.timezoneIdentifier)); post days in the zone of the days beside them (GET /v1/me/zone)",
+                    "\(day.localDate) (\(day.timezoneIdentifier)) overlaps \(which) of another date; "
+                        + "post days in the zone of the days beside them (GET /v1/me/zone)",
                     pointer: "/\(index)/utc_day_start")
             }
         }

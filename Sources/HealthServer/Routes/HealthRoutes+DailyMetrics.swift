@@ -37,16 +37,23 @@ extension HealthRoutes {
             return day
         }
         try await recomputer.computeDirtyDaysBeforeReading(userID: user.id)
-        return try await repositories.withUser(user.id) {
-            var beside: [NormalizedDailyMetrics] = []
-            for version in Set(owned.compactMap { NormalizationVersion(rawValue: $0.normalizationVersion) }) {
-                let dates = owned.filter { $0.normalizationVersion == version.rawValue }.compactMap { LocalDate($0.localDate) }
-                guard let first = dates.min(), let last = dates.max() else { continue }
-                beside += try await repositories.dailyMetrics.dailyMetrics(
-                    userID: user.id, from: first.adding(days: -1), through: last.adding(days: 1), version: version)
+        // Under the person's days lock: no computation, and no other post, between the check
+        // of the days beside and the upsert.
+        return try await repositories.writing(user.id) { database in
+            try await database.withDaysLock {
+                var beside: [NormalizedDailyMetrics] = []
+                for version in Set(owned.compactMap { NormalizationVersion(rawValue: $0.normalizationVersion) }) {
+                    let dates = owned.filter { $0.normalizationVersion == version.rawValue }.compactMap {
+                        LocalDate($0.localDate)
+                    }
+                    guard let first = dates.min(), let last = dates.max() else { continue }
+                    // Three dates each side: a day of UTC+14 reaches into the date two before.
+                    beside += try await repositories.dailyMetrics.dailyMetrics(
+                        userID: user.id, from: first.adding(days: -3), through: last.adding(days: 3), version: version)
+                }
+                try DailyMetricsValidation.refuseOverlaps(owned, stored: beside)
+                return try await repositories.dailyMetrics.upsert(owned, userID: user.id)
             }
-            try DailyMetricsValidation.refuseOverlaps(owned, stored: beside)
-            return try await repositories.dailyMetrics.upsert(owned, userID: user.id)
         }
     }
 
