@@ -219,7 +219,7 @@ paths["/v1/me/zone"] = {
     "get": op("My home zone", "The zone the caller's days are counted in (docs/api.md, Home zone). Scope: read.",
         dict(errors_read, **{"200": ok(ref("HomeZone"))}), opid="getHomeZone", tags=["users"]),
     "put": op("Change my home zone", "Counts every day of the caller in this zone from now on: all days are computed again after the answer, and the stored days of other dates they overlap deleted. The same zone again changes nothing; 409 while an import of the caller's is queued or running. Scope: write; only the owner's token (a scoped token gets 403).",
-        dict(errors_write, **{"200": ok(ref("HomeZone")), "409": resp("Conflict")}),
+        dict(errors_write, **{"200": ok(ref("HomeZone")), "409": resp("Conflict"), "422": resp("Unprocessable")}),
         body={"required": True, "content": {"application/json": {"schema": {"type": "object", "required": ["tz"], "properties": {"tz": ref("Zone")}}}}},
         opid="putHomeZone", tags=["users"])}
 S["Device"] = {"type": "object", "required": ["id", "user_id", "name", "created_at", "last_sequence"], "properties": {
