@@ -61,7 +61,7 @@ public struct DayRecomputer: Sendable {
                 home = try await repositories.users.setHomeZone(named, userID: userID, onlyIfUnset: true)
                 everything = true
             }
-            let zone = home.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+            let zone = ServerRepositories.dayZone(named: home)
             var intervals = spans.filter { !$0.isEverything }.map(\.interval)
             if everything, let stored = try await database.storedSpan(), let known = Self.untilTomorrow(stored, now: Date()) {
                 intervals.append(known)

@@ -115,8 +115,7 @@ extension HealthRoutes {
     /// home zone, else UTC.
     func dayZone(_ request: Request, userID: String) async throws -> TimeZone {
         if let zone = try givenZone(request) { return zone }
-        return try await repositories.users.homeZone(userID: userID).flatMap(TimeZone.init(identifier:)) ?? TimeZone(
-            identifier: "UTC")!
+        return try await repositories.homeZone(of: userID)
     }
 
     /// A query integer in `range`, or a 400 naming it.

@@ -94,3 +94,16 @@ extension ServerRepositories {
         Problem(.conflict, "Import in progress", detail: ImportInProgressError().description)
     }
 }
+
+extension ServerRepositories {
+    /// The person's home zone (docs/api.md §Home zone): the zone of their days without
+    /// `HKTimeZone`, UTC before any write named one.
+    func homeZone(of userID: String) async throws -> TimeZone {
+        Self.dayZone(named: try await users.homeZone(userID: userID))
+    }
+
+    /// A stored home zone's name as a zone: UTC for none.
+    static func dayZone(named name: String?) -> TimeZone {
+        name.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+    }
+}

@@ -27,7 +27,7 @@ extension WebRoutes {
         settings.withheld = Set(HealthDataCategory.allCases).subtracting(user.dashboardCategories(consent: consent))
         let database = try await repositories.readableStore(user.id)
         settings.normalization.homeZone = try await userZone(
-            user.id, around: LocalDate(configuration.clock(), in: try await homeZone(user.id)))
+            user.id, around: LocalDate(configuration.clock(), in: try await repositories.homeZone(of: user.id)))
         guard
             let data = try await DashboardAssembler(store: database.queries, settings: settings, now: configuration.clock)
                 .workoutPage(uuid, maximumHeartRate: maximum)

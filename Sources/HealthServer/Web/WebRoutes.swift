@@ -252,7 +252,7 @@ struct WebRoutes: Sendable {
         let clock = configuration.clock
         // Without ?date= the page is about today, or the last day with data when nothing is
         // newer (as `healthpipe dashboard`): the zone is the one of the stored days around it.
-        let home = try await homeZone(user.id)
+        let home = try await repositories.homeZone(of: user.id)
         settings.normalization.homeZone = home
         var around = day ?? LocalDate(now, in: home)
         if day == nil {
@@ -289,12 +289,7 @@ struct WebRoutes: Sendable {
             userID: userID, from: date.adding(days: -14), through: date.adding(days: 1),
             version: .v1)
         if let zone = recent.last.flatMap({ TimeZone(identifier: $0.timezoneIdentifier) }) { return zone }
-        return try await homeZone(userID)
-    }
-
-    /// The person's home zone (docs/api.md §Home zone), UTC before they have one.
-    func homeZone(_ userID: String) async throws -> TimeZone {
-        try await repositories.users.homeZone(userID: userID).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+        return try await repositories.homeZone(of: userID)
     }
 
     // MARK: Sessions
