@@ -6,6 +6,15 @@ import HealthServerRecords
 /// Every request that adds or deletes samples needs the kinds of all of them, or is a 403
 /// naming the kinds it may not write, and changes nothing.
 enum WritePermission {
+    /// The 403 of a deletion that found a sample its token may not write, when naming the
+    /// sample's kind would tell more than the token may read.
+    static func refusal(user: User) -> Problem {
+        let token = user.isOwner ? "this token" : "the scoped token '\(user.token.name)'"
+        return Problem(
+            .forbidden, "Forbidden",
+            detail: "this request deletes samples of kinds \(token) may not write; ask \(user.name) for a token with write for them")
+    }
+
     /// A 403 unless `user`'s token may write every one of `kinds`, naming each it may not.
     static func require(_ kinds: Set<HealthDataCategory>, user: User) throws {
         let writable = user.writableCategories
