@@ -102,6 +102,54 @@ import Testing
 }
 
 extension HomeZoneTripTests {
+    /// A probe of 2026-11-28: a person's days were computed again (an import, the first zone,
+    /// a new home zone) for the latest 3,660 days only. An export of twelve years, as an
+    /// iPhone since 2014 gives, lost its oldest days; after the first `tz` they stayed in
+    /// UTC, and after `PUT /v1/me/zone` in the old zone. Every day of the store is now
+    /// computed in the home zone.
+    @Test(arguments: ServerBackend.enabled)
+    func twelveYearsOfDaysAreAllCountedInTheHomeZone(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let recent = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-30 * 86400))
+        @Sendable func steps(_ value: Int, at start: String) -> String {
+            #"{"type": "steps", "start": "\#(start)", "end": "\#(start)", "value": \#(value), "unit": "count", "source": "Jane’s iPhone"}"#
+        }
+        /// The day of October 1, 2014 (zone, steps); 18:00 UTC is 11:00 in Los Angeles and
+        /// 03:00 on October 2 in Tokyo.
+        @Sendable func october(_ client: some TestClientProtocol) async throws -> [String: (String, Int?)] {
+            try await client.execute(
+                uri: "/v1/daily-metrics?from=2014-09-30&to=2014-10-02", method: .get, headers: harness.headers("alice")
+            ) { response in
+                let days = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [[String: Any]]
+                return Dictionary(
+                    uniqueKeysWithValues: (days ?? []).compactMap { day in
+                        (day["local_date"] as? String).map {
+                            ($0, (day["timezone"] as? String ?? "?", day["steps_normalized"] as? Int))
+                        }
+                    })
+            }
+        }
+        try await harness.app.test(.router) { client in
+            try await Self.post(client, harness, #"{"samples": [\#(steps(1234, at: "2014-10-01T18:00:00Z"))]}"#, key: "old")
+            // The first zone named: every day, the one of 2014 too, in Los Angeles.
+            try await client.execute(
+                uri: "/v1/samples?tz=America/Los_Angeles", method: .post,
+                headers: harness.headers("alice", idempotencyKey: "recent"),
+                body: ByteBuffer(string: #"{"samples": [\#(steps(7, at: recent))]}"#)
+            ) { response in #expect(response.status == .ok) }
+            let first = try await october(client)
+            #expect(first["2014-10-01"]?.0 == "America/Los_Angeles" && first["2014-10-01"]?.1 == 1234, "\(first)")
+            #expect(first.values.compactMap(\.1).reduce(0, +) == 1234, "\(first)")
+            // A new home zone: the same.
+            #expect(try await HomeZoneTests.zone(client, harness, put: "Asia/Tokyo").0 == .ok)
+            let moved = try await october(client)
+            #expect(moved["2014-10-02"]?.0 == "Asia/Tokyo" && moved["2014-10-02"]?.1 == 1234, "\(moved)")
+            #expect(moved.values.allSatisfy { $0.0 == "Asia/Tokyo" }, "\(moved)")
+            #expect(moved.values.compactMap(\.1).reduce(0, +) == 1234, "\(moved)")
+        }
+    }
+
     /// A stored day beside the computed ones that does not meet them (a trip's, left by a
     /// deleted night) is computed with them in the zone in effect, not deleted: deleted, its
     /// hours outside the computed days were on no day.

@@ -62,14 +62,12 @@ public struct DayRecomputer: Sendable {
                 everything = true
             }
             let zone = ServerRepositories.dayZone(named: home)
-            var intervals = spans.filter { !$0.isEverything }.map(\.interval)
-            if everything, let stored = try await database.storedSpan(), let known = Self.untilTomorrow(stored, now: Date()) {
-                intervals.append(known)
-            }
+            let intervals = spans.filter { !$0.isEverything }.map(\.interval)
             var days = 0
             var counts = UpsertCounts()
-            if !intervals.isEmpty {
-                (days, counts) = try await recompute(touching: intervals, userID: userID, zone: zone, database: database)
+            if !intervals.isEmpty || everything {
+                (days, counts) = try await recompute(
+                    touching: intervals, everyStoredDay: everything, userID: userID, zone: zone, database: database)
             }
             try await database.clearDirty(ids: spans.map(\.id))
             return (days, counts)
@@ -77,9 +75,9 @@ public struct DayRecomputer: Sendable {
     }
 
     /// The part of the store's span up to a day after `now`: the days an import recomputes
-    /// (at most the latest 3660 of them) end there, so one sample dated 2199 does not turn
-    /// them into ten years of empty future days while the person's own are left out; `nil`
-    /// when every sample is dated later. A write of such a sample still computes its own day.
+    /// end there, so one sample dated 2199 does not turn them into years of empty future
+    /// days; `nil` when every sample is dated later. A write of such a sample still computes
+    /// its own day.
     static func untilTomorrow(_ span: DateInterval, now: Date) -> DateInterval? {
         let horizon = now.addingTimeInterval(2 * 86400)
         guard span.start < horizon else { return nil }
@@ -120,13 +118,17 @@ public struct DayRecomputer: Sendable {
     /// when they are at most 30 days apart — samples two months apart recompute the days
     /// around each, not the months between — at most the latest 3660 days of each interval
     /// (a write's own days whatever else is computed with them: a span of ten years and
-    /// more no longer pushed them out), and upserts them as `norm_v1`. Where the person was away from `zone` near the intervals
+    /// more no longer pushed them out), and upserts them as `norm_v1`. With
+    /// `everyStoredDay` (an import, a new home zone) every day from the first sample's
+    /// through tomorrow is computed too, however long ago the first was: a person's twelve
+    /// years since the first iPhone are theirs whole, all in one zone. Where the person was away from `zone` near the intervals
     /// (``widenedForZones(_:zone:userID:normalizer:)``), each is widened to the days a trip's
     /// zone moves. A stored day beside a run that does not meet it is computed with it
     /// (``grownToMeet(_:from:to:userID:)``); stored days of other dates the new ones still
     /// overlap are deleted.
     func recompute(
-        touching intervals: [DateInterval], userID: String, zone: TimeZone, database: any UserHealthStore
+        touching intervals: [DateInterval], everyStoredDay: Bool = false, userID: String, zone: TimeZone,
+        database: any UserHealthStore
     ) async throws -> (Int, UpsertCounts) {
         let limit = 3660
         var settings = DailyNormalizer.Configuration()
@@ -140,10 +142,11 @@ public struct DayRecomputer: Sendable {
         }
         let stored = samples.map { $0.lowerBound.adding(days: -1)...$0.upperBound.adding(days: 1) }
         let asked = intervals.map { LocalDate($0.start, in: zone)...LocalDate($0.end, in: zone).adding(days: 1) }
-        // An import's (or a zone change's) span of every stored day needs no widening.
+        let whole = everyStoredDay ? samples.map { $0.lowerBound...$0.upperBound.adding(days: 1) } : nil
+        // Every stored day computed (an import's, a zone change's) needs no widening.
         let covered = samples.map { span in asked.contains { $0.contains(span.lowerBound) && $0.contains(span.upperBound) } }
         let ranges =
-            covered == true
+            whole != nil || covered == true
             ? asked
             : try await widenedForZones(asked, zone: zone, userID: userID, normalizer: normalizer).map { widened, asked in
                 guard let stored else { return asked }
@@ -152,8 +155,8 @@ public struct DayRecomputer: Sendable {
                         widened.upperBound, max(asked.upperBound, stored.upperBound))
             }
         var touched = Set<LocalDate>()
-        for range in ranges {
-            var day = max(range.lowerBound, range.upperBound.adding(days: 1 - limit))
+        for (range, limited) in ranges.map({ ($0, true) }) + (whole.map { [($0, false)] } ?? []) {
+            var day = limited ? max(range.lowerBound, range.upperBound.adding(days: 1 - limit)) : range.lowerBound
             while day <= range.upperBound {
                 touched.insert(day)
                 day = day.adding(days: 1)

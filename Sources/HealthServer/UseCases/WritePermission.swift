@@ -12,7 +12,8 @@ enum WritePermission {
         let token = user.isOwner ? "this token" : "the scoped token '\(user.token.name)'"
         return Problem(
             .forbidden, "Forbidden",
-            detail: "this request deletes samples of kinds \(token) may not write; ask \(user.name) for a token with write for them")
+            detail:
+                "this request deletes samples of kinds \(token) may not write; ask \(user.name) for a token with write for them")
     }
 
     /// A 403 unless `user`'s token may write every one of `kinds`, naming each it may not.
