@@ -6,9 +6,10 @@ public enum SourceCategory: String, Sendable, Codable, CaseIterable, Comparable 
     case iPhone = "iphone"
     case other
 
-    /// From the sample's device (`hardware`, `model`, `name`), never from `sourceName`.
+    /// From the sample's device (`hardware`, `model`, `name`); without one, from its
+    /// source's name when that names an Apple Watch or an iPhone (``Sample/deviceClass``).
     public init(_ sample: Sample) {
-        switch sample.device?.deviceClass {
+        switch sample.deviceClass {
         case .appleWatch: self = .appleWatch
         case .iPhone: self = .iPhone
         case .other, nil: self = .other
