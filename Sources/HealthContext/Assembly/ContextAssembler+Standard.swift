@@ -35,11 +35,13 @@ extension ContextAssembler {
             })
     }
 
-    /// The kinds of health data each standard provider reads (the daily log, the app's own
-    /// records and the weather read none).
+    /// The kinds of health data each standard provider reads (the weather reads none). The
+    /// daily log's mood, stress and energy are `other` ("everything else"), the app's workout
+    /// in progress and planned workouts `workouts`: a steps-only coach read a person's mood
+    /// and the name of their next appointment.
     public static let readCategories: [String: Set<HealthDataCategory>] = [
         "vitals": [.heart], "activity": [.steps, .energy, .activity], "sleep": [.sleep], "body": [.body],
-        "meals": [.other],
+        "meals": [.other], "daily-log": [.other], "app": [.workouts],
     ]
 }
 
