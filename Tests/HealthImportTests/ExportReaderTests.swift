@@ -97,6 +97,35 @@ import ZIPFoundation
         #expect(workout.routes.first?.filePath == "/workout-routes/route_2024-02-29_7.00am.gpx")
     }
 
+    /// A probe of 2026-11-28: one route file emptied or cut short stopped the whole import
+    /// ("no XML element found", nothing imported) where a missing one is a warning. The
+    /// workout comes without that route's points, the next route's are read, and the read
+    /// says so.
+    @Test func aRouteFileThatIsNotWellFormedIsAWarning() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let routes = ["/workout-routes/empty.gpx", "/workout-routes/cut.gpx", "/workout-routes/good.gpx"]
+        try Data(Self.exportXML(routes: routes).utf8).write(to: folder.appendingPathComponent("export.xml"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("workout-routes"), withIntermediateDirectories: true)
+        let good = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1"><trk><trkseg><trkpt lon="2.35" lat="48.85"><ele>35</ele><time>2024-02-29T07:00:00Z</time></trkpt>\
+            </trkseg></trk></gpx>
+            """
+        try Data().write(to: folder.appendingPathComponent("workout-routes/empty.gpx"))
+        try Data(good.utf8.prefix(120)).write(to: folder.appendingPathComponent("workout-routes/cut.gpx"))
+        try Data(good.utf8).write(to: folder.appendingPathComponent("workout-routes/good.gpx"))
+        let (collected, reading) = try Self.read(folder.path)
+        #expect(reading.warnings == ["route left without its points: its GPX file is not well-formed": 2], "\(reading.warnings)")
+        #expect(reading.routeFilesLoaded == 1 && reading.routePoints == 1)
+        guard case .workout(let workout) = collected.records.first else {
+            Issue.record("the workout should be delivered")
+            return
+        }
+        #expect(workout.routes.map(\.points.count) == [0, 0, 1])
+    }
+
     /// Issue 37 §1, memory flat to a 4 GB export: a record that links to a file comes where
     /// it stands in the export, its file read then. Held back until the end of the main XML,
     /// a 4 GB export's 4,899 workouts grew the import's memory by about 17 MB (its peak by 8 MiB).

@@ -160,7 +160,11 @@ public final class AppleExportReader {
         return full
     }
 
-    /// `record` with the content of the files it links to; a missing file is a warning.
+    /// The warning of a route file that is not a well-formed GPX.
+    static let unreadableRoute = "route left without its points: its GPX file is not well-formed"
+
+    /// `record` with the content of the files it links to; a missing file, or a route file
+    /// that is not a well-formed GPX, is a warning.
     private func withLinkedFiles(_ record: HealthRecord, reading: inout ExportReading) throws -> HealthRecord {
         switch record {
         case .workout(var workout):
@@ -179,6 +183,12 @@ public final class AppleExportReader {
                     }
                 } catch let refused as LinkedFileRefused {
                     reading.warnings[refused.note, default: 0] += 1
+                    continue
+                } catch let error as ImportError where error.code == .malformedFile {
+                    // One route file emptied or cut short kept years of data out: the workout
+                    // is kept without its points, as for a missing file (a later export with a
+                    // good file gives them).
+                    reading.warnings[Self.unreadableRoute, default: 0] += 1
                     continue
                 }
                 guard let (points, altered) = read else {
