@@ -69,6 +69,16 @@ public struct DailyNormalizer: Sendable {
         return try await resolver.zoneTimeline(over: window).zone(at: instant)
     }
 
+    /// The zone a workout's clock times and day are read in: the explicit zone (`--tz`), else
+    /// the zone it was recorded in (`HKTimeZone`), else the zone of the local day its start
+    /// is counted in. A run without `HKTimeZone` (Strava's, an iPhone's, an old export's) was
+    /// shown in the home zone — the machine's — while the days put it in New York.
+    public func zone(of workout: Workout) async throws -> TimeZone {
+        if let explicit = configuration.explicitZone { return explicit }
+        if let recorded = workout.metadata.timeZoneIdentifier.flatMap(TimeZone.init(identifier:)) { return recorded }
+        return try await localDay(containing: workout.start).zone
+    }
+
     /// Every local day from `first` through `last` with the zone and bounds its metrics use
     /// (tiled across zone changes): for readers that bucket samples as the days do.
     public func localDays(from first: LocalDate, through last: LocalDate) async throws -> [LocalDay] {

@@ -42,7 +42,8 @@ extension DashboardAssembler {
     public func workoutPage(_ uuid: UUID, maximumHeartRate: Double? = nil) async throws -> WorkoutPageData? {
         guard !settings.withheld.contains(.workouts), var workout = try await store.workout(uuid) else { return nil }
         let withheld = settings.withheld
-        let zone = workout.metadata.timeZoneIdentifier.flatMap(TimeZone.init(identifier:)) ?? settings.normalization.homeZone
+        let zone = try await DailyNormalizer(store: store, configuration: settings.normalization, now: { Date() })
+            .zone(of: workout)
         var points: [RoutePoint] = []
         var splits: [RouteSplits.Split] = []
         var routeMetres: Double?

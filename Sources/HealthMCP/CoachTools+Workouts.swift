@@ -36,7 +36,8 @@ extension CoachTools {
         let workout = try await requestedWorkout(arguments)
         let maximum = try arguments.integer("max_hr", in: 100...250).map(Double.init)
         let mile = try arguments.choice("split_unit", ["km", "mi"]) == "mi"
-        let zone = workout.metadata.timeZoneIdentifier.flatMap(TimeZone.init(identifier:)) ?? source.normalization.homeZone
+        let zone = try await DailyNormalizer(store: source.store, configuration: source.normalization, now: { Date() })
+            .zone(of: workout)
         let withheld = source.withheld
         var answer: [String: Value] = [
             "id": .string(workout.uuid.uuidString.lowercased()),

@@ -194,17 +194,18 @@ struct ExportCSV: AsyncParsableCommand {
     ) async throws -> String {
         let configuration = zones.configuration()
         var found: [Workout] = []
+        let normalizer = DailyNormalizer(store: store, configuration: configuration, now: { Date() })
         if let (first, last) = dates {
-            let normalizer = DailyNormalizer(store: store, configuration: configuration, now: { Date() })
             let span = try await normalizer.span(from: first, through: last)
             found = try await store.workouts(overlapping: span).filter { $0.start >= span.start && $0.start < span.end }
             if found.isEmpty {
                 printError(try await WorkoutTable.noneNote(from: first, through: last, in: store, normalizer))
             }
         }
+        let zones = try await WorkoutTable.zones(of: found, normalizer)
         try WorkoutCSV.write(
             found, distance: distanceUnit ?? .km, dateStyle: dateFormat ?? .iso,
-            zone: { WorkoutTable.zone(of: $0, configuration: configuration) }, to: output)
+            zone: { zones[$0.uuid] ?? configuration.homeZone }, to: output)
         return "Wrote \(found.count) workout\(found.count == 1 ? "" : "s")"
     }
 

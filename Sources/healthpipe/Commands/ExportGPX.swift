@@ -55,7 +55,9 @@ struct ExportGPX: AsyncParsableCommand {
                     || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue)
                 {
                     try Self.makeFolder(path)
-                    path = (path as NSString).appendingPathComponent(Self.fileName(found, configuration: range.configuration()))
+                    let normalizer = DailyNormalizer(store: store, configuration: range.configuration(), now: { Date() })
+                    path = (path as NSString).appendingPathComponent(
+                        Self.fileName(found, zone: try await normalizer.zone(of: found)))
                 }
                 try await Self.write(found, to: path)
                 if path != "-" { printError("Wrote \(path).") }
@@ -79,7 +81,8 @@ struct ExportGPX: AsyncParsableCommand {
                     continue
                 }
                 try Self.makeFolder(folder)
-                let path = (folder as NSString).appendingPathComponent(Self.fileName(workout, configuration: configuration))
+                let path = (folder as NSString).appendingPathComponent(
+                    Self.fileName(workout, zone: try await normalizer.zone(of: workout)))
                 try await Self.write(workout, to: path)
                 written += 1
             }
@@ -93,11 +96,11 @@ struct ExportGPX: AsyncParsableCommand {
         }
     }
 
-    /// `2024-06-01_Running_1a2b3c4d-….gpx`: the local day it started (in `--tz`, else the zone
-    /// it was recorded in, else the home zone), its activity, its whole id (two workouts of a
-    /// day may share the start of theirs).
-    static func fileName(_ workout: Workout, configuration: DailyNormalizer.Configuration) -> String {
-        let day = LocalDate(workout.start, in: WorkoutTable.zone(of: workout, configuration: configuration))
+    /// `2024-06-01_Running_1a2b3c4d-….gpx`: the local day it started (in `zone`, its
+    /// ``DailyNormalizer/zone(of:)``), its activity, its whole id (two workouts of a day may
+    /// share the start of theirs).
+    static func fileName(_ workout: Workout, zone: TimeZone) -> String {
+        let day = LocalDate(workout.start, in: zone)
         let activity = HealthKitWorkoutActivities.shortName(workout.activityType).filter { $0.isLetter || $0.isNumber }
         return "\(day)_\(activity.isEmpty ? "Workout" : activity)_\(workout.uuid.uuidString.lowercased()).gpx"
     }

@@ -35,7 +35,7 @@ struct Workouts: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = range.configuration()
-        let (first, last, workouts, others, stored) = try await storage.withQueries { store in
+        let (first, last, workouts, others, stored, zones) = try await storage.withQueries { store in
             let (first, last) = try await range.dates(store: store, configuration: configuration, defaultDays: 7)
             let normalizer = DailyNormalizer(store: store, configuration: configuration, now: { Date() })
             let span = try await normalizer.span(from: first, through: last)
@@ -45,7 +45,8 @@ struct Workouts: AsyncParsableCommand {
                     && workout.durationSeconds >= Double(minMinutes) * 60
             }
             let stored = inRange.isEmpty ? try await WorkoutTable.storedDays(store, normalizer) : nil
-            return (first, last, workouts, inRange.count - workouts.count, stored)
+            let zones = try await WorkoutTable.zones(of: workouts, normalizer)
+            return (first, last, workouts, inRange.count - workouts.count, stored, zones)
         }
         // A name that is no activity (HealthKit's, or one stored) and matched nothing: said.
         if let type, workouts.isEmpty, !HealthKitWorkoutActivities.isKnown(type) {
@@ -82,11 +83,12 @@ struct Workouts: AsyncParsableCommand {
             printError(WorkoutTable.noneNote(from: first, through: last, stored: stored))
             return
         }
-        print(WorkoutTable.render(workouts, configuration: configuration))
+        print(WorkoutTable.render(workouts, zones: zones))
     }
 }
 
-/// One line per workout: its local day and start (``zone(of:configuration:)``), activity, minutes, recorded energy and distance, source and id.
+/// One line per workout: its local day and start (``DailyNormalizer/zone(of:)``), activity,
+/// minutes, recorded energy and distance, source and id.
 enum WorkoutTable {
     /// The first and last local day with a workout in `store` (dated by its start, as the
     /// list dates it), in the days `normalizer` gives; `nil` without workouts.
@@ -118,10 +120,18 @@ enum WorkoutTable {
                 ?? " The store holds no workouts.")
     }
 
-    static func render(_ workouts: [Workout], configuration: DailyNormalizer.Configuration) -> String {
+    /// The zone of each of `workouts` (``DailyNormalizer/zone(of:)``), by id.
+    static func zones(of workouts: [Workout], _ normalizer: DailyNormalizer) async throws -> [UUID: TimeZone] {
+        var zones: [UUID: TimeZone] = [:]
+        for workout in workouts { zones[workout.uuid] = try await normalizer.zone(of: workout) }
+        return zones
+    }
+
+    /// The table of `workouts`, each in its zone of `zones` (UTC when it has none).
+    static func render(_ workouts: [Workout], zones: [UUID: TimeZone]) -> String {
         var rows = [["date", "start", "activity", "min", "energy", "distance", "source", "id"]]
         for workout in workouts {
-            let local = zone(of: workout, configuration: configuration)
+            let local = zones[workout.uuid] ?? TimeZone(identifier: "UTC")!
             rows.append([
                 LocalDate(workout.start, in: local).description, ClockTime.format(workout.start, in: local),
                 HealthKitWorkoutActivities.shortName(workout.activityType),
@@ -136,13 +146,6 @@ enum WorkoutTable {
             ])
         }
         return TextTable.render(rows, leftAligned: [0, 2, 6, 7])
-    }
-
-    /// The zone a workout's clock times are shown in: `--tz`, else the zone it was recorded
-    /// in (`HKTimeZone`), else the home zone. (An export's offsets are the export's moment's.)
-    static func zone(of workout: Workout, configuration: DailyNormalizer.Configuration) -> TimeZone {
-        configuration.explicitZone ?? workout.metadata.timeZoneIdentifier.flatMap(TimeZone.init(identifier:))
-            ?? configuration.homeZone
     }
 
     /// The statistic of a type `matching` (its sum), else the element's total; `—` for none.
