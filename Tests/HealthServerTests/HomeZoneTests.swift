@@ -125,6 +125,37 @@ extension HomeZoneTests {
         }
     }
 
+    /// A probe of 2026-11-28: a coach's token that may write steps set the person's home zone
+    /// with its first write's `?tz=` (every day counted again in Pacific/Kiritimati), where
+    /// `PUT /v1/me/zone` is the owner's alone. Only the owner's token's `tz` sets it now.
+    @Test(arguments: ServerBackend.enabled)
+    func aScopedTokensTzDoesNotSetTheHomeZone(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let (_, tracker) = try await harness.store.addToken(
+            owner: "alice", name: "tracker", readTypes: [.steps], writeTypes: [.steps])
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/samples?tz=Pacific/Kiritimati", method: .post,
+                headers: harness.headers(tracker.text, idempotencyKey: "tracker"),
+                body: ByteBuffer(string: Self.batch(steps: 300, start: "2024-06-01T20:00:00Z"))
+            ) { response in #expect(response.status == .ok) }
+            // A name that is no zone is still a 400, whoever sends it.
+            try await client.execute(
+                uri: "/v1/samples?tz=Mars/Olympus", method: .post,
+                headers: harness.headers(tracker.text, idempotencyKey: "mars"),
+                body: ByteBuffer(string: Self.batch(steps: 300, start: "2024-06-01T21:00:00Z"))
+            ) { response in #expect(response.status == .badRequest) }
+            let days = try await Self.days(client, harness)
+            #expect(try await Self.zone(client, harness).1["zone"] is NSNull)
+            #expect(days.map(\.1).allSatisfy { $0 == TimeZone(identifier: "UTC")!.identifier }, "\(days)")
+            // The owner's first tz sets it.
+            try await Self.post(client, harness, steps: 100, start: "2024-06-01T22:00:00Z", tz: "America/Los_Angeles", key: "own")
+            _ = try await Self.days(client, harness)
+            #expect(try await Self.zone(client, harness).1["zone"] as? String == "America/Los_Angeles")
+        }
+    }
+
     @Test(arguments: ServerBackend.enabled)
     func onlyTheOwnerChangesTheHomeZoneAndOnlyToAZone(_ backend: ServerBackend) async throws {
         let harness = try await ServerHarness(backend)

@@ -65,7 +65,7 @@ extension HealthRoutes {
     /// A token that may not write the kind of a sample found is a 403 that deletes nothing.
     func deleteSamples(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.require(.write)
-        let zone = try givenZone(request)
+        let zone = try homeZoneOffer(request, user: user)
         return try await idempotent(request, context) { body in
             let uuids = try await offload {
                 let batch = try JSONDecoder().decode(DeletionRequest.self, from: body)

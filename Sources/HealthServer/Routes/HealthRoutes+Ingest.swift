@@ -23,7 +23,7 @@ extension HealthRoutes {
     /// `POST /v1/health-auto-export[?tz=]`: the body the Health Auto Export app sends.
     func postHealthAutoExport(_ request: Request, _ context: AuthenticatedContext) async throws -> IngestReport {
         let user = try context.require(.write)
-        let zone = try givenZone(request)
+        let zone = try homeZoneOffer(request, user: user)
         let body = try await context.jsonBody(request)
         let batch = try await offload {
             do {
@@ -46,7 +46,7 @@ extension HealthRoutes {
     /// (``idempotent(_:_:_:)``).
     func postSamples(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.require(.write)
-        let zone = try givenZone(request)
+        let zone = try homeZoneOffer(request, user: user)
         return try await idempotent(request, context) { body in
             let records = try await offload {
                 let batch = try SampleWire.decoder().decode(SampleBatch.self, from: body)

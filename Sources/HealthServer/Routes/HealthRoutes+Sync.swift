@@ -17,7 +17,7 @@ extension HealthRoutes {
     /// answered as the first time), and hands it to ``SyncBatchIntake``.
     func postSyncBatch(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
         let user = try context.require(.write)
-        let zone = try givenZone(request)
+        let zone = try homeZoneOffer(request, user: user)
         let key = request.headers[.init("Idempotency-Key")!]
         // The key is the batch id, a UUID: in any letters the same batch.
         return try await idempotent(request, context, keyIgnoresCase: true) { body in

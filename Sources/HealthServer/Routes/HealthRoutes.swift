@@ -98,6 +98,15 @@ extension HealthRoutes {
         return try Self.zone(named: String(text), pointer: nil)
     }
 
+    /// A write's `?tz=`, the zone that sets the person's home zone when they have none yet
+    /// (docs/api.md §Home zone) — checked whoever sends it (a 400 for a name that is no
+    /// zone), kept only from the owner's token: a coach's token that writes steps does not
+    /// decide in which zone the person's days are counted.
+    func homeZoneOffer(_ request: Request, user: User) throws -> TimeZone? {
+        let zone = try givenZone(request)
+        return user.isOwner ? zone : nil
+    }
+
     /// The IANA zone `name`, or a 400 (`pointer`: a body's field, else the `tz` parameter).
     static func zone(named name: String, pointer: String?) throws -> TimeZone {
         // Foundation reads a name only up to a NUL byte: `Asia/Tokyo\0x` must not become a zone.
