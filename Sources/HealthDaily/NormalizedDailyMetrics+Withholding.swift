@@ -7,6 +7,12 @@ extension NormalizedDailyMetrics {
     /// score is computed from, as readiness reads nothing but daily metrics.
     public static let categories: Set<HealthDataCategory> = [.steps, .energy, .sleep, .heart]
 
+    /// `true` when any figure of the day has a value (an in-bed-only night's hours count).
+    public var hasFigures: Bool {
+        stepsNormalized != nil || stepsRawSum != nil || activeEnergyKcal != nil || sleepHours != nil
+            || sleepSource != nil || restingHRBpm != nil || hrvMs != nil
+    }
+
     /// The day with the fields of `withheld` categories cleared (`null`), for a reader who
     /// may not see them.
     public func withholding(_ withheld: Set<HealthDataCategory>) -> NormalizedDailyMetrics {

@@ -39,3 +39,42 @@ import Testing
         }
     }
 }
+
+extension WithheldKindsTests {
+    /// A probe of 2026-11-28: `GET /v1/daily-metrics` with a steps-only token answered rows,
+    /// every field `null`, for the days of a weight the person wrote: the coach learned that
+    /// the day holds a kind it may not read. With kinds withheld, a day with no figure left is
+    /// left out; the owner still reads every day.
+    @Test(arguments: ServerBackend.enabled) func aDayOfAWithheldKindOnlyIsNoRowForTheCoach(
+        _ backend: ServerBackend
+    ) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let (_, token) = try await harness.store.addToken(owner: "alice", name: "coach", readTypes: [.steps], writeTypes: [])
+        try await harness.store.saveConsent(
+            Consent(granted: Set(HealthDataCategory.allCases), denied: [], decidedAt: DashboardWebTests.now),
+            userID: harness.ids["alice"]!)
+        let weight =
+            #"{"samples": [{"type": "HKQuantityTypeIdentifierBodyMass", "start": "2024-06-20T10:00:00Z", "end": "2024-06-20T10:00:00Z", "value": 70, "unit": "kg", "source": "Scale"}, {"type": "HKQuantityTypeIdentifierRestingHeartRate", "start": "2024-06-22T10:00:00Z", "end": "2024-06-22T10:00:00Z", "value": 50, "unit": "count/min", "source": "Watch"}, {"type": "HKQuantityTypeIdentifierStepCount", "start": "2024-06-23T10:00:00Z", "end": "2024-06-23T10:10:00Z", "value": 400, "unit": "count", "source": "Watch"}]}"#
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "w"),
+                body: ByteBuffer(string: weight)
+            ) { response in #expect(response.status == .ok) }
+            func dates(_ bearer: String) async throws -> [String] {
+                try await client.execute(
+                    uri: "/v1/daily-metrics?from=2024-06-15&to=2024-06-25", method: .get,
+                    headers: [.authorization: "Bearer \(bearer)"]
+                ) { response in
+                    #expect(response.status == .ok)
+                    let days = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [[String: Any]]
+                    return (days ?? []).compactMap { $0["local_date"] as? String }
+                }
+            }
+            // The owner: the days around each write, empty ones too.
+            #expect(try await dates(try #require(harness.tokens["alice"])).contains("2024-06-20"))
+            // The coach: the day of steps only.
+            #expect(try await dates(token.text) == ["2024-06-23"])
+        }
+    }
+}

@@ -58,7 +58,9 @@ extension HealthRoutes {
     }
 
     /// `GET /v1/daily-metrics?from=&to=[&version=&types=]`: fields of kinds the token may not
-    /// read (or did not ask for) are `null`; `HealthPipe-Withheld` names them.
+    /// read (or did not ask for) are `null`; `HealthPipe-Withheld` names them. With kinds
+    /// withheld, a day with no figure left is left out: the row of a day that holds only a
+    /// withheld kind told a steps-only coach that the person wrote, say, a weight that day.
     func getDailyMetrics(
         _ request: Request, _ context: AuthenticatedContext
     ) async throws -> EditedResponse<Response> {
@@ -76,7 +78,7 @@ extension HealthRoutes {
                 try await repositories.dailyMetrics.dailyMetrics(
                     userID: access.user.id, from: first, through: last, version: version)
             }
-        ).map { $0.withholding(withheld) }
+        ).map { $0.withholding(withheld) }.filter { withheld.isEmpty || $0.hasFigures }
         return EditedResponse(
             headers: Self.withheldHeader(withheld),
             response: HealthResponseEncoder.response(try NormalizedDailyMetrics.backendJSON(days)))
