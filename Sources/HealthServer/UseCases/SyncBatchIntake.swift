@@ -95,12 +95,22 @@ struct SyncBatchIntake: Sendable {
             answer.alreadyApplied = true
             return answer
         }
-        // The kinds it adds are known now; those it deletes once found, in the transaction.
+        // The kinds it adds are known now, and those its tombstones name: a 403 for a kind the
+        // token may not write whether or not such a sample is stored (checked only once
+        // found, it was a 403 for a stored sample and `unknown` for one never stored, telling
+        // a coach's token what the person keeps). The store then refuses a tombstone whose
+        // sample is stored as another type (422).
         try WritePermission.require(
             records: items.flatMap { item -> [HealthRecord] in
                 guard case .add(let records) = item else { return [] }
                 return records
             }, user: user)
+        try WritePermission.require(
+            Set(
+                items.flatMap { item -> [HealthDataCategory] in
+                    guard case .delete(_, let types) = item else { return [] }
+                    return types.values.map(HealthDataCategory.init)
+                }), user: user)
         // Under the user's lock: a deletion of the user waits for the batch, or it finds the
         // user gone (401).
         return try await repositories.writing(user.id) { database in

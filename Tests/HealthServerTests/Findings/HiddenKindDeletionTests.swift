@@ -2,6 +2,7 @@ import Foundation
 import HealthCore
 import HealthServer
 import HealthServerRecords
+import HealthWire
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -76,6 +77,39 @@ import Testing
             // Alice's own token deletes it.
             let own = try await Self.delete(client, sleep, token: try #require(harness.tokens["alice"]), key: "own")
             #expect(own.0 == .ok && own.deleted == sleep)
+        }
+    }
+}
+
+extension HiddenKindDeletionTests {
+    /// The same oracle in a sync batch: a tombstone of a kind the token may not write was a
+    /// 403 when such a sample was stored and `unknown` when it was not. The kinds the
+    /// tombstones name are checked before anything is looked up: a 403 either way.
+    @Test(arguments: ServerBackend.enabled) func aSyncTombstoneOfAKindTheTokenMayNotWriteIsRefusedAlike(
+        _ backend: ServerBackend
+    ) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let (_, token) = try await harness.store.addToken(
+            owner: "alice", name: "tracker", readTypes: [.steps], writeTypes: [.steps])
+        try await harness.app.test(.router) { client in
+            let device = try await SyncRouteTests.enrol(client, harness)
+            let night = Sample(
+                type: .sleepAnalysis, start: SyncRouteTests.start.addingTimeInterval(-8 * 3600), end: SyncRouteTests.start,
+                value: .category("HKCategoryValueSleepAnalysisAsleepCore"), source: Source(name: "Jane’s Apple Watch"),
+                uuid: UUID())
+            let first = try SyncRouteTests.envelope([.add(SampleWire(night))], device: device, sequence: 1)
+            #expect(try await SyncRouteTests.post(client, harness, first).0 == .ok)
+            var answers: [HTTPResponse.Status] = []
+            for (sequence, uuid) in [(2, night.uuid), (3, UUID())] {
+                let tombstone = try SyncRouteTests.envelope(
+                    [.delete(uuid: uuid, type: SampleType.sleepAnalysis.identifier)], device: device, sequence: Int64(sequence))
+                answers.append(try await SyncRouteTests.post(client, harness, tombstone, user: token.text).0)
+            }
+            // Before: [403, 200].
+            #expect(answers == [.forbidden, .forbidden])
+            let stored = try await M3WriteScopeTests.uuids(client, harness, M3WriteScopeTests.sleepType)
+            #expect(stored == [night.uuid.uuidString])
         }
     }
 }
