@@ -345,3 +345,27 @@ import ZIPFoundation
         #expect(routeBatches.flatMap { $0 }.reduce(0, +) == reading.routePoints)
     }
 }
+
+extension ExportReaderTests {
+    /// A probe of 2026-11-28: an active-energy record in a unit healthpipe does not read
+    /// (`furlongs`) was imported without a word and left out of the day's energy (50 kcal
+    /// for 60). It is still kept, and the read says so, once per type and unit.
+    @Test func aUnitThatDoesNotParseIsAWarning() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let energy = { (unit: String, value: String, hour: Int) in
+            #" <Record type="HKQuantityTypeIdentifierActiveEnergyBurned" sourceName="Watch" unit="\#(unit)" startDate="2024-02-29 0\#(hour):00:00 +0100" endDate="2024-02-29 0\#(hour):10:00 +0100" value="\#(value)"/>"#
+        }
+        let records = [energy("furlongs", "41.84", 7), energy("furlongs", "10", 8), energy("kcal", "50", 9)]
+        let xml = Self.exportXML(routes: [], before: records.joined(separator: "\n"))
+        let path = folder.appendingPathComponent("export.xml")
+        try Data(xml.utf8).write(to: path)
+        let (collected, reading) = try Self.read(path.path)
+        #expect(
+            reading.warnings == [
+                "HKQuantityTypeIdentifierActiveEnergyBurned in 'furlongs': a unit healthpipe does not read (kept, left out of the figures)":
+                    2
+            ], "\(reading.warnings)")
+        #expect(collected.records.count == 4)  // three records and the workout
+    }
+}

@@ -22,10 +22,15 @@ public struct PlausibilityCheck: Sendable {
     private var next = 0
     private static let slots = 8
 
+    /// Set by the last check when its sample's type has a row and its unit does not parse:
+    /// the sample passes (the generic bound), but no figure can convert it — a reader warns.
+    public private(set) var lastUnitUnread = false
+
     public init() {}
 
     /// Why `value` in `unit` is implausible for `type`, or `nil`.
     public mutating func violation(value: Double, unit: String, type: SampleType) -> String? {
+        lastUnitUnread = false
         if value.isFinite {
             for index in kept.indices where kept[index].type == type.identifier && kept[index].unit == unit {
                 let converted = kept[index].scale.map { value * $0.numerator / $0.denominator } ?? value
@@ -41,6 +46,7 @@ public struct PlausibilityCheck: Sendable {
     /// quantity sample checked against the kept rows; a sample's span
     /// (``PlausibleRange/spanViolation(start:end:)``) first.
     public mutating func violation(of record: HealthRecord) -> String? {
+        lastUnitUnread = false
         guard case .sample(let sample) = record else { return PlausibleRange.violation(of: record) }
         // The span too, as every other way in checks it (an end before the start, 31 days).
         if let problem = PlausibleRange.spanViolation(start: sample.start, end: sample.end) { return problem }
@@ -52,9 +58,13 @@ public struct PlausibilityCheck: Sendable {
     /// and without an offset (temperatures are always asked of the table).
     private mutating func keep(type: SampleType, unit: String) {
         guard !kept.contains(where: { $0.type == type.identifier && $0.unit == unit }),
-            let (range, own) = PlausibleRange.checks[type.identifier], let own,
-            let parsed = try? HealthUnit(parsing: unit), parsed.dimension == own.dimension
+            let (range, own) = PlausibleRange.checks[type.identifier], let own
         else { return }
+        guard let parsed = try? HealthUnit(parsing: unit) else {
+            lastUnitUnread = true
+            return
+        }
+        guard parsed.dimension == own.dimension else { return }
         let scale: (numerator: Double, denominator: Double)?
         if parsed.symbol == own.symbol {
             scale = nil
