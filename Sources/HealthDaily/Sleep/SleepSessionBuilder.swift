@@ -102,7 +102,10 @@ public enum SleepSessionBuilder {
                 stageSeconds[stage, default: 0] += totals[stage]! * scale
             }
             if let awake = totals[.awake], awake > 0 { stageSeconds[.awake, default: 0] += awake }
-            stageSeconds[.unspecified] = max(0, available - staged * scale)
+            // The app's hours are decimals (3.2999999999999994): what they leave of the asleep
+            // time below a millisecond is their rounding, not a stage (it read 7.3e-12 hours).
+            let left = available - staged * scale
+            stageSeconds[.unspecified] = left < 0.001 ? 0 : left
             if Self.hasStages(totals) { basis = .trackerStages }
         }
         let asleep: Double? =
