@@ -20,7 +20,8 @@ struct ConditionalGetMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         var response = try await next(request, context)
-        guard request.method == .get, response.status == .ok,
+        // A HEAD is answered as its GET (the router's HEAD endpoints), its tag too.
+        guard request.method == .get || request.method == .head, response.status == .ok,
             response.headers[.contentType]?.hasPrefix("application/json") == true,
             let length = response.body.contentLength, length <= Self.maximumBytes
         else { return response }

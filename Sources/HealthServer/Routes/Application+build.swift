@@ -88,7 +88,9 @@ public struct ServerRepositories: Sendable {
 public func buildApplication(
     configuration: ServerConfiguration, repositories: ServerRepositories, logger: Logger = Logger(label: "healthpipe.serve")
 ) throws -> some ApplicationProtocol {
-    let router = Router(context: HealthRequestContext.self)
+    // HEAD on every GET route (RFC 9110 §9.3.2): the GET's status and headers, no body —
+    // a load balancer's `HEAD /readyz` was a 405.
+    let router = Router(context: HealthRequestContext.self, options: .autoGenerateHeadEndpoints)
     // HSTS first (outermost, before any route): on every answer, the problems too.
     if configuration.servesHTTPS { router.add(middleware: StrictTransportSecurityMiddleware()) }
     let imports = ImportRunner(repositories: repositories, limits: .init(configuration), logger: logger)
