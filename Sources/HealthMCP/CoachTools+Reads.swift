@@ -18,6 +18,9 @@ extension CoachTools {
                     message: "at must be an ISO 8601 instant with an offset, not '\(text.prefix(40))'",
                     hint: "For example 2024-06-01T20:00:00Z.")
             }
+            guard NormalizedDailyMetrics.servedInstants.contains(parsed) else {
+                throw ToolError(message: "at must be within the years 1900–2199", hint: "For example 2024-06-01T20:00:00Z.")
+            }
             instant = parsed
         } else {
             // As of the newest sample when the store holds nothing newer than an earlier day.

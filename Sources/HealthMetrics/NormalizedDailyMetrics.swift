@@ -121,6 +121,11 @@ public struct NormalizedDailyMetrics: Hashable, Sendable, Codable {
 
     /// An RFC 3339 date-time (``RFC3339``); `nil` otherwise.
     public static func parseInstant(_ text: String) -> Date? { RFC3339.parse(text) }
+
+    /// The instants a request may ask "as of": 1900-01-01 through 2199-12-31 (UTC), the
+    /// years every sample and every queried date lie in.
+    public static let servedInstants =
+        Date(timeIntervalSince1970: -2_208_988_800)...Date(timeIntervalSince1970: 7_258_118_399)
 }
 
 /// How the day's steps were derived.

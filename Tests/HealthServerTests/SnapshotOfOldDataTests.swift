@@ -36,3 +36,23 @@ import Testing
         }
     }
 }
+
+extension SnapshotOfOldDataTests {
+    /// A probe of 2026-11-28: `at=0001-01-01T00:00:00Z` and `at=9999-…` were a 200 (a snapshot
+    /// of year 1), though every query date is within 1900–2199. They are a 422 naming `at`.
+    @Test func anInstantOutsideTheServedYearsIsRefused() async throws {
+        let harness = try await ServerHarness(.sqlite)
+        defer { harness.cleanUp() }
+        try await harness.app.test(.router) { client in
+            for (at, status) in [
+                ("0001-01-01T00:00:00Z", HTTPResponse.Status.unprocessableContent),
+                ("9999-12-31T23:59:59Z", .unprocessableContent), ("1900-01-01T00:00:00Z", .ok),
+            ] {
+                try await client.execute(uri: "/v1/snapshot?at=\(at)", method: .get, headers: harness.headers("alice")) {
+                    #expect($0.status == status, "\(at)")
+                    if status != .ok { #expect(String(buffer: $0.body).contains("at must be within the years 1900–2199")) }
+                }
+            }
+        }
+    }
+}

@@ -33,6 +33,9 @@ extension HealthRoutes {
             guard let parsed = Self.instant(at) else {
                 throw Problem.badRequest("at must be an ISO 8601 instant with an offset, e.g. 2024-06-01T20:00:00Z")
             }
+            guard NormalizedDailyMetrics.servedInstants.contains(parsed) else {
+                throw Problem.unprocessableQuery("at must be within the years 1900–2199")
+            }
             instant = parsed
         }
         let latitude = query["lat"].map { Double(String($0)) }
