@@ -194,6 +194,16 @@ public actor StdioLineTransport: Transport {
 public enum JSONRPCRefusal {
     /// The error response for `message` (`"id": null`), or `nil` when the SDK can answer it.
     public static func of(_ message: Data) -> Data? { RequestIDs.refusal(of: message) }
+
+    /// The error response to a batch sent where one message is taken (MCP's streamable HTTP
+    /// since 2025-06-18, and the SDK's transport: it answered Parse error); `nil` for a
+    /// message that is no batch.
+    public static func ofBatch(_ message: Data) -> Data? {
+        guard message.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "[") else { return nil }
+        return Data(
+            #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a batch; POST /mcp takes one message a request (MCP 2025-06-18)"}}"#
+                .utf8)
+    }
 }
 
 /// The ids of JSON-RPC requests and responses in a message (one object or a batch), as keys
@@ -250,11 +260,27 @@ enum RequestIDs {
     /// read (``InvalidParams``) when `checkingParams`; `nil` for an item passed on.
     private static func refusal(ofItem item: [String: Value], checkingParams: Bool) -> Data? {
         if hasBadID(item) { return errorResponse(-32600, "Invalid Request: id must be a string or an integer") }
+        // `{}`, `"jsonrpc": "1.0"`, a method that is no string: the SDK answered Parse error
+        // (-32700), over stdio under an id it made up.
+        if !isMessage(item) {
+            return errorResponse(-32600, "Invalid Request: not a JSON-RPC 2.0 request, notification or response")
+        }
         guard checkingParams, let reason = InvalidParams.reason(item), let id = item["id"] else { return nil }
         let error: Value = .object([
             "jsonrpc": .string("2.0"), "id": id, "error": .object(["code": .int(-32602), "message": .string(reason)]),
         ])
         return try? JSONEncoder().encode(error)
+    }
+
+    /// A JSON-RPC 2.0 message: `"jsonrpc": "2.0"` and a method that is a string (a request or
+    /// a notification), or no method and a result or an error (a response).
+    private static func isMessage(_ item: [String: Value]) -> Bool {
+        guard item["jsonrpc"] == .string("2.0") else { return false }
+        if let method = item["method"] {
+            if case .string = method { return true }
+            return false
+        }
+        return item["result"] != nil || item["error"] != nil
     }
 
     /// A request (a method) whose `id` is present and neither a string nor an integer.
@@ -291,7 +317,8 @@ enum RequestIDs {
     /// (JSON-RPC 2.0 §5: `"id": null` when the request's id cannot be known); `nil` for one it
     /// answers. Parse error (-32700): no JSON. Invalid Request (-32600): JSON that is no
     /// object and no batch of objects, an empty batch, a request whose `id` is present but
-    /// neither a string nor an integer (`null`, a fraction, an object…).
+    /// neither a string nor an integer (`null`, a fraction, an object…), an object that is no
+    /// JSON-RPC 2.0 message (`{}`, another `jsonrpc`).
     static func refusal(of line: Data) -> Data? { incoming(line).refusal }
 
     /// `{"jsonrpc":"2.0","id":null,"error":{"code":…,"message":…}}`.

@@ -26,7 +26,7 @@ extension HealthRoutes {
                 .contentTooLarge, "Body too large", detail: "an MCP message is at most \(configuration.maxBodyBytes) bytes")
         }
         // What the SDK would drop or answer under a random id is answered as stdio answers it.
-        if let refusal = JSONRPCRefusal.of(body) {
+        if let refusal = JSONRPCRefusal.ofBatch(body) ?? JSONRPCRefusal.of(body) {
             return Response(
                 status: .badRequest, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(bytes: refusal)))
