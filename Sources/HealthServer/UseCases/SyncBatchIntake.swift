@@ -186,9 +186,10 @@ struct SyncBatchIntake: Sendable {
         } catch let error as SyncEnvelopeError {
             let pointer: String
             switch error.kind {
-            case .unsupported: pointer = "/v"
+            // The field the check named: `compression: "none"` pointed at `/v`, a short
+            // ciphertext at `/nonce`.
+            case .unsupported, .malformed: pointer = "/" + (error.field ?? "v")
             case .wrongKey: pointer = "/key_id"
-            case .malformed: pointer = "/nonce"
             case .authenticationFailed, .notInflatable: pointer = "/ciphertext"
             case .checksumMismatch: pointer = "/checksum"
             }

@@ -65,10 +65,13 @@ public struct SyncEnvelope: Codable, Sendable, Hashable {
     /// The plaintext, at most `limit` bytes of it, when every check holds: format, key id,
     /// authentication of the ciphertext and of every field in clear, inflation, checksum.
     public func open(userID: String, key: SyncKey, limit: Int) throws -> Data {
-        guard version == 1 else { throw SyncEnvelopeError(.unsupported("version \(version) (this server reads 1)")) }
-        guard compression == "deflate" else { throw SyncEnvelopeError(.unsupported("compression '\(compression.prefix(40))'")) }
+        guard version == 1 else { throw SyncEnvelopeError(.unsupported("version \(version) (this server reads 1)"), field: "v") }
+        guard compression == "deflate" else {
+            throw SyncEnvelopeError(.unsupported("compression '\(compression.prefix(40))'"), field: "compression")
+        }
         guard keyID == key.id else { throw SyncEnvelopeError(.wrongKey) }
-        guard nonce.count == 12, ciphertext.count >= 16 else { throw SyncEnvelopeError(.malformed) }
+        guard nonce.count == 12 else { throw SyncEnvelopeError(.malformed, field: "nonce") }
+        guard ciphertext.count >= 16 else { throw SyncEnvelopeError(.malformed, field: "ciphertext") }
         let compressed: Data
         do {
             let box = try AES.GCM.SealedBox(
@@ -179,8 +182,13 @@ public struct SyncEnvelopeError: Error, CustomStringConvertible, Sendable, Equat
     }
 
     public let kind: Kind
+    /// The envelope's field the check is about (`compression`, `nonce`…), when one is.
+    public let field: String?
 
-    public init(_ kind: Kind) { self.kind = kind }
+    public init(_ kind: Kind, field: String? = nil) {
+        self.kind = kind
+        self.field = field
+    }
 
     public var description: String {
         switch kind {

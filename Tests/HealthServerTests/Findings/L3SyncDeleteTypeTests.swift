@@ -52,3 +52,27 @@ import Testing
         }
     }
 }
+
+/// A probe of 2026-11-28: an envelope's `compression: "none"` was refused pointing at `/v`,
+/// and a ciphertext too short for its tag at `/nonce`. Each refusal points at its field.
+@Suite struct SyncEnvelopePointerTests {
+    @Test func aRefusedEnvelopePointsAtTheFieldItRefuses() async throws {
+        let harness = try await ServerHarness(.sqlite)
+        defer { harness.cleanUp() }
+        try await harness.app.test(.router) { client in
+            let device = try await SyncRouteTests.enrol(client, harness)
+            let sealed = try SyncRouteTests.envelope(
+                [.add(SampleWire(SyncRouteTests.samples(1)[0]))], device: device, sequence: 1)
+            var plain = sealed
+            plain.compression = "none"
+            var shortNonce = sealed
+            shortNonce.nonce = Data(repeating: 1, count: 5)
+            var shortCiphertext = sealed
+            shortCiphertext.ciphertext = Data(repeating: 1, count: 3)
+            for (envelope, pointer) in [(plain, "/compression"), (shortNonce, "/nonce"), (shortCiphertext, "/ciphertext")] {
+                let (status, problem, _) = try await SyncRouteTests.post(client, harness, envelope)
+                #expect(status == .unprocessableContent && problem["pointer"] as? String == pointer, "\(pointer): \(problem)")
+            }
+        }
+    }
+}
