@@ -124,8 +124,10 @@ import Testing
                 #expect(response.status == .notFound)
                 #expect(response.headers[.contentType] == "application/problem+json")
             }
-            // A method a route does not have: 405 with the methods it has.
-            for (uri, allow) in [("/v1/daily-metrics", "POST, GET"), ("/v1/imports/abc", "GET"), ("/healthz", "GET")] {
+            // A method a route does not have: 405 with the methods it has (HEAD with every GET).
+            for (uri, allow) in [
+                ("/v1/daily-metrics", "POST, GET, HEAD"), ("/v1/imports/abc", "GET, HEAD"), ("/healthz", "GET, HEAD"),
+            ] {
                 try await client.execute(uri: uri, method: .delete, headers: harness.headers("alice")) { response in
                     #expect(response.status == .methodNotAllowed)
                     #expect(response.headers[.allow] == allow)

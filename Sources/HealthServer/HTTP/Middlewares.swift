@@ -95,6 +95,8 @@ func allowedMethods(forPath path: String, among routes: [String]) -> [String] {
             zip(pattern, segments).allSatisfy({ $0.hasPrefix("{") ? !$1.isEmpty : $0 == $1 })
         else { continue }
         methods.append(String(parts[0]))
+        // The router answers HEAD wherever it answers GET (autoGenerateHeadEndpoints).
+        if parts[0] == "GET" { methods.append("HEAD") }
     }
     return methods
 }
