@@ -120,13 +120,12 @@ import Testing
         #expect(nights[0].main == nil && nights[0].naps.isEmpty && nights[0].source == nil)
         #expect(nights[1].main == nil)
         #expect(nights[1].naps.map(\.asleepSeconds) == [750.0])  // 03:27:53–03:40:23 +02:00
-        // The fixture's records name no device; the source's name says Apple Watch (`Sample.deviceClass`).
-        #expect(nights[1].naps.map(\.basis) == [.watchStages])
+        #expect(nights[1].naps.map(\.basis) == [.trackerStages])  // the fixture's records name no device
         #expect(nights[1].source == "Alexandre's Apple Watch")
         let day = try await DailyNormalizer(store: database.store, configuration: configuration, now: { Date() })
             .metrics(for: Build.day("2024-01-01"))
         #expect(day.sleepHours == 750.0 / 3600)
-        #expect(day.sleepSource == SleepSourceMetadata(basis: .watchStages, inBedHours: 750.0 / 3600))
+        #expect(day.sleepSource == SleepSourceMetadata(basis: .trackerStages, inBedHours: 750.0 / 3600))
     }
 
     /// One night written by four sources at once. Taking the best away, one at a time, walks

@@ -52,19 +52,6 @@ public struct Sample: Hashable, Sendable, Codable {
     /// The IANA zone from `HKTimeZone` metadata, when present.
     public var timeZoneIdentifier: String? { metadata.timeZoneIdentifier }
 
-    /// What kind of device recorded the sample: its device's class (``Device/deviceClass``).
-    /// A sample without a device is an app's (`nil`) — unless its source's name says Apple
-    /// Watch or iPhone: the oldest exports (HealthKit Export Version 3) carry no `device`,
-    /// and there the source is the device itself, by its owner's name for it
-    /// (`Kim’s Apple Watch`, `iPhone de Marie`). Every such record read as an app's, a Watch's
-    /// and a phone's steps of the same minutes were added together.
-    public var deviceClass: DeviceClass? {
-        if let device { return device.deviceClass }
-        if source.name.contains("Apple Watch") { return .appleWatch }
-        if source.name.contains("iPhone") { return .iPhone }
-        return nil
-    }
-
     /// `true` when the sample overlaps the half-open `interval` — the one rule every store
     /// and every daily rule obeys (``HealthQuerying``):
     /// - a sample with a duration overlaps when `start < interval.end && end > interval.start`

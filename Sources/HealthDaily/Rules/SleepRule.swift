@@ -49,7 +49,7 @@ public enum SleepRule {
             guard end > start else { continue }
             var record = bySource[sample.source.name] ?? Record()
             record.deviceOrder = min(record.deviceOrder, SleepSourceRank.deviceOrder(sample))
-            record.stages.append((stage: stage, watch: sample.deviceClass == .appleWatch))
+            record.stages.append((stage: stage, watch: sample.device?.deviceClass == .appleWatch))
             record.all.append((start: start, end: end))
             if stage.isAsleep { record.asleep.append((start: start, end: end)) }
             if stage == .inBed { record.inBed.append((start: start, end: end)) }

@@ -43,7 +43,7 @@ public struct SleepSourceRank: Hashable, Sendable, Comparable {
     /// The device order of a sample: Apple Watch 0, another wearable 1, no device (an app)
     /// 2, iPhone 3. A source's order is the best of its samples'.
     public static func deviceOrder(_ sample: Sample) -> Int {
-        switch sample.deviceClass {
+        switch sample.device?.deviceClass {
         case .appleWatch: 0
         case .other: 1
         case nil: 2

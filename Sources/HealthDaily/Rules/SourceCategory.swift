@@ -6,10 +6,9 @@ public enum SourceCategory: String, Sendable, Codable, CaseIterable, Comparable 
     case iPhone = "iphone"
     case other
 
-    /// From the sample's device (`hardware`, `model`, `name`); without one, from its
-    /// source's name when that names an Apple Watch or an iPhone (``Sample/deviceClass``).
+    /// From the sample's device (`hardware`, `model`, `name`), never from `sourceName`.
     public init(_ sample: Sample) {
-        switch sample.deviceClass {
+        switch sample.device?.deviceClass {
         case .appleWatch: self = .appleWatch
         case .iPhone: self = .iPhone
         case .other, nil: self = .other

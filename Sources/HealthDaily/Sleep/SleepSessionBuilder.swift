@@ -63,7 +63,7 @@ public enum SleepSessionBuilder {
             guard case .category(let value) = sample.value, let stage = SleepStage(categoryValue: value),
                 sample.end > sample.start
             else { continue }
-            let watch = sample.deviceClass == .appleWatch
+            let watch = sample.device?.deviceClass == .appleWatch
             let totals = stage == .unspecified ? stageTotals(sample) : nil
             bySource[sample.source.name, default: []].append((sample.start, sample.end, stage, watch, totals))
         }
