@@ -71,12 +71,13 @@ struct SampleIntake: Sendable {
                     for deletion in written.deletions {
                         let found = zip(deletion.deleted, deletion.deletedTypes)
                             .filter { hidden.contains(HealthDataCategory($0.1)) }.map(\.0)
-                        guard found.isEmpty else {
-                            // A member deleted with its correlation is not a UUID asked: no try
-                            // without it would help, and its kind is not named.
-                            guard found.allSatisfy(asked.contains) else { throw WritePermission.refusal(user: user) }
-                            throw HiddenSamples(uuids: found)
-                        }
+                        // A correlation's members are deleted with it and not asked: the try
+                        // without the hidden correlation leaves them too (a blood pressure,
+                        // `other`, answered a 403 where an unknown UUID was a 200). Hidden members
+                        // of a correlation the token may see: a 403 that names no kind.
+                        let hiddenAsked = found.filter(asked.contains)
+                        if !hiddenAsked.isEmpty { throw HiddenSamples(uuids: hiddenAsked) }
+                        if !found.isEmpty { throw WritePermission.refusal(user: user) }
                     }
                     try WritePermission.deletionCheck(user)(written)
                 }

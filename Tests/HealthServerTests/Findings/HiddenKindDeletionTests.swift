@@ -113,3 +113,30 @@ extension HiddenKindDeletionTests {
         }
     }
 }
+
+extension HiddenKindDeletionTests {
+    /// The review of 1ff07af: a correlation's members are deleted with it and not asked, so a
+    /// hidden blood pressure (`other`, members `heart`) was still the 403 of the first fix.
+    @Test(arguments: ServerBackend.enabled) func aHiddenCorrelationIsUnknownToo(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let (_, token) = try await harness.store.addToken(
+            owner: "alice", name: "tracker", readTypes: [.steps], writeTypes: [.steps])
+        let correlation = UUID()
+        let reading = { (type: String, value: Int) in
+            #"{"uuid": "\#(UUID().uuidString)", "type": "HKQuantityTypeIdentifierBloodPressure\#(type)", "start": "2024-06-01T07:00:00Z", "end": "2024-06-01T07:00:00Z", "value": \#(value), "unit": "mmHg", "source": "Cuff"}"#
+        }
+        let body =
+            #"{"samples": [{"uuid": "\#(correlation.uuidString)", "type": "HKCorrelationTypeIdentifierBloodPressure", "start": "2024-06-01T07:00:00Z", "end": "2024-06-01T07:00:00Z", "source": "Cuff", "members": [\#(reading("Systolic", 121)), \#(reading("Diastolic", 79))]}]}"#
+        try await harness.app.test(.router) { client in
+            try await client.execute(
+                uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "bp"),
+                body: ByteBuffer(string: body)
+            ) { response in #expect(response.status == .ok) }
+            let answer = try await Self.delete(client, [correlation.uuidString], token: token.text, key: "bp")
+            #expect(answer.0 == .ok && answer.deleted.isEmpty && answer.unknown == [correlation.uuidString], "\(answer.detail)")
+            let stored = try await M3WriteScopeTests.uuids(client, harness, "HKCorrelationTypeIdentifierBloodPressure")
+            #expect(stored == [correlation.uuidString])
+        }
+    }
+}
