@@ -149,6 +149,19 @@ extension HomeZoneTests {
             let days = try await Self.days(client, harness)
             #expect(try await Self.zone(client, harness).1["zone"] is NSNull)
             #expect(days.map(\.1).allSatisfy { $0 == TimeZone(identifier: "UTC")!.identifier }, "\(days)")
+            // Nor does an upload's, from a scoped token that may write every kind (the review).
+            let (_, importer) = try await harness.store.addToken(
+                owner: "alice", name: "importer", readTypes: Set(HealthDataCategory.allCases),
+                writeTypes: Set(HealthDataCategory.allCases))
+            let export = try await ImportsRouteTests.expected()
+            let id = try await client.execute(
+                uri: "/v1/imports?tz=Pacific/Kiritimati", method: .post, headers: harness.upload(importer.text),
+                body: ByteBuffer(data: export.zip)
+            ) { ServerHarness.json($0.body)["id"] as? String ?? "" }
+            let job = try await ImportsRouteTests.finished(id, client, harness.headers("alice"))
+            #expect(job["state"] as? String == "succeeded")
+            _ = try await Self.days(client, harness)
+            #expect(try await Self.zone(client, harness).1["zone"] is NSNull)
             // The owner's first tz sets it.
             try await Self.post(client, harness, steps: 100, start: "2024-06-01T22:00:00Z", tz: "America/Los_Angeles", key: "own")
             _ = try await Self.days(client, harness)

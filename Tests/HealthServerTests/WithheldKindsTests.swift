@@ -61,9 +61,9 @@ extension WithheldKindsTests {
                 uri: "/v1/samples", method: .post, headers: harness.headers("alice", idempotencyKey: "w"),
                 body: ByteBuffer(string: weight)
             ) { response in #expect(response.status == .ok) }
-            func dates(_ bearer: String) async throws -> [String] {
+            func dates(_ bearer: String, types: String? = nil) async throws -> [String] {
                 try await client.execute(
-                    uri: "/v1/daily-metrics?from=2024-06-15&to=2024-06-25", method: .get,
+                    uri: "/v1/daily-metrics?from=2024-06-15&to=2024-06-25" + (types.map { "&types=\($0)" } ?? ""), method: .get,
                     headers: [.authorization: "Bearer \(bearer)"]
                 ) { response in
                     #expect(response.status == .ok)
@@ -71,8 +71,9 @@ extension WithheldKindsTests {
                     return (days ?? []).compactMap { $0["local_date"] as? String }
                 }
             }
-            // The owner: the days around each write, empty ones too.
+            // The owner: the days around each write, empty ones too — also asking for steps only.
             #expect(try await dates(try #require(harness.tokens["alice"])).contains("2024-06-20"))
+            #expect(try await dates(try #require(harness.tokens["alice"]), types: "steps").contains("2024-06-20"))
             // The coach: the day of steps only.
             #expect(try await dates(token.text) == ["2024-06-23"])
         }

@@ -58,9 +58,10 @@ extension HealthRoutes {
     }
 
     /// `GET /v1/daily-metrics?from=&to=[&version=&types=]`: fields of kinds the token may not
-    /// read (or did not ask for) are `null`; `HealthPipe-Withheld` names them. With kinds
-    /// withheld, a day with no figure left is left out: the row of a day that holds only a
-    /// withheld kind told a steps-only coach that the person wrote, say, a weight that day.
+    /// read (or did not ask for) are `null`; `HealthPipe-Withheld` names them. For a token
+    /// that may not read some kinds, a day with no figure left is left out: the row of a day
+    /// that holds only such a kind told a steps-only coach that the person wrote, say, a
+    /// weight that day.
     func getDailyMetrics(
         _ request: Request, _ context: AuthenticatedContext
     ) async throws -> EditedResponse<Response> {
@@ -69,6 +70,9 @@ extension HealthRoutes {
         let (first, last) = try range(request, maxDays: 3660)
         let version = try self.version(request)
         let withheld = NormalizedDailyMetrics.categories.subtracting(shown)
+        // Kinds the token may not read (not those a reader left out with `types`): a day of
+        // those only is no row for it.
+        let hidden = NormalizedDailyMetrics.categories.subtracting(access.readable)
         let days = try await currentDays(
             userID: access.user.id,
             oneStatement: {
@@ -78,7 +82,7 @@ extension HealthRoutes {
                 try await repositories.dailyMetrics.dailyMetrics(
                     userID: access.user.id, from: first, through: last, version: version)
             }
-        ).map { $0.withholding(withheld) }.filter { withheld.isEmpty || $0.hasFigures }
+        ).map { $0.withholding(withheld) }.filter { hidden.isEmpty || $0.hasFigures }
         return EditedResponse(
             headers: Self.withheldHeader(withheld),
             response: HealthResponseEncoder.response(try NormalizedDailyMetrics.backendJSON(days)))

@@ -29,7 +29,7 @@ extension HealthRoutes {
                 .unsupportedMediaType, "Unsupported media type",
                 detail: "send the export.zip as the body with Content-Type: application/zip")
         }
-        let zone = try givenZone(request)
+        let zone = try homeZoneOffer(request, user: user)
         let limit = configuration.maxUploadBytes
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > limit {
             throw Self.uploadTooLarge(limit)
