@@ -74,9 +74,40 @@ public struct DailyNormalizer: Sendable {
     /// is counted in. A run without `HKTimeZone` (Strava's, an iPhone's, an old export's) was
     /// shown in the home zone — the machine's — while the days put it in New York.
     public func zone(of workout: Workout) async throws -> TimeZone {
-        if let explicit = configuration.explicitZone { return explicit }
-        if let recorded = workout.metadata.timeZoneIdentifier.flatMap(TimeZone.init(identifier:)) { return recorded }
-        return try await localDay(containing: workout.start).zone
+        try await workoutZones([(workout.start, workout.metadata.timeZoneIdentifier)])[0]
+    }
+
+    /// ``zone(of:)`` for many workouts at once — each a start and the zone it recorded, if
+    /// any — in their order: the local days over their span are read once, not per workout.
+    public func workoutZones(_ workouts: [(start: Date, recorded: String?)]) async throws -> [TimeZone] {
+        if let explicit = configuration.explicitZone { return workouts.map { _ in explicit } }
+        let recorded = workouts.map { $0.recorded.flatMap(TimeZone.init(identifier:)) }
+        let open = zip(workouts, recorded).filter { $0.1 == nil }.map(\.0.start)
+        guard let earliest = open.min(), let latest = open.max() else { return recorded.map { $0! } }
+        // Dates in UTC, widened by two: a day's zone is at most 14 hours from UTC.
+        let utc = TimeZone(identifier: "UTC")!
+        let days = try await localDays(
+            from: LocalDate(earliest, in: utc).adding(days: -2), through: LocalDate(latest, in: utc).adding(days: 2))
+        var zones: [TimeZone] = []
+        for (workout, known) in zip(workouts, recorded) {
+            if let known {
+                zones.append(known)
+                continue
+            }
+            // The days tile time in order: the first that ends after the start holds it.
+            var low = 0
+            var high = days.count
+            while low < high {
+                let middle = (low + high) / 2
+                if days[middle].interval.end <= workout.start { low = middle + 1 } else { high = middle }
+            }
+            if low < days.count, days[low].interval.start <= workout.start {
+                zones.append(days[low].zone)
+            } else {
+                zones.append(try await localDay(containing: workout.start).zone)
+            }
+        }
+        return zones
     }
 
     /// Every local day from `first` through `last` with the zone and bounds its metrics use

@@ -96,6 +96,7 @@ public struct DashboardAssembler: Sendable {
             rings: rings, withheld: withheld)
         data.latestDataNote = note
         data.workoutTotals = totals
+        data.workoutZones = try await normalizer.workoutZones(workouts.map { ($0.start, $0.timeZone) }).map(\.identifier)
         return data
     }
 

@@ -62,6 +62,9 @@ public struct DashboardData: Sendable {
     /// The latest workouts, newest first; each figure says where it comes from
     /// (``WorkoutSummary/FigureSource``: the workout's own record, or samples).
     public var workouts: [WorkoutSummary]
+    /// The zone each of ``workouts`` is shown in (``DailyNormalizer/workoutZones(_:)``), in
+    /// their order; empty: the zone it recorded, else the page's.
+    public var workoutZones: [String] = []
     /// The last 30 days' workouts per activity (the workouts panel's totals).
     public var workoutTotals: [ActivityTotal] = []
     /// Today's rings.

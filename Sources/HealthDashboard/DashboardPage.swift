@@ -239,8 +239,12 @@ public struct DashboardPage: Sendable {
         guard !data.workouts.isEmpty else { return placeholder("No workouts in the last 90 days.") }
         let pageZone = TimeZone(identifier: data.zone) ?? .gmt
         let items = data.workouts.enumerated().map { index, workout -> String in
-            // Its clock in the zone it was recorded in, as its page and `healthpipe workouts`.
-            let zone = workout.timeZone.flatMap(TimeZone.init(identifier:)) ?? pageZone
+            // Its clock in the zone of its day unless it recorded one, as its page and
+            // `healthpipe workouts` show it.
+            let zone =
+                data.workoutZones.indices.contains(index)
+                ? TimeZone(identifier: data.workoutZones[index]) ?? pageZone
+                : workout.timeZone.flatMap(TimeZone.init(identifier:)) ?? pageZone
             let route = Charts.route(
                 id: "route-\(index)", title: "Route of the \(workout.activity) workout",
                 points: workout.route.map { ($0.latitude, $0.longitude) })

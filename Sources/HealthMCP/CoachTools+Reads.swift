@@ -196,10 +196,9 @@ extension CoachTools {
         try arguments.only(["from", "to", "activity", "include_route", "min_minutes"])
         let minimum = Double(try arguments.integer("min_minutes", in: 0...10_000) ?? 0) * 60
         let (first, last) = try arguments.range(maxDays: 3660)
-        let home = source.normalization.homeZone
         // The days in the data's zones (a workout's HKTimeZone, else the home zone), as every read.
-        let window = try await DailyNormalizer(store: source.store, configuration: source.normalization, now: source.now)
-            .span(from: first, through: last)
+        let normalizer = DailyNormalizer(store: source.store, configuration: source.normalization, now: source.now)
+        let window = try await normalizer.span(from: first, through: last)
         let routes = try arguments.bool("include_route")
         // A route tells the distance and the pace: without activity, none (and said so).
         let routesWithheld = routes && source.withheld.contains(.activity)
@@ -215,8 +214,9 @@ extension CoachTools {
                 message: "no activity named '\(activity.prefix(60))'",
                 hint: "For example " + HealthKitWorkoutActivities.closest(to: activity).joined(separator: ", ") + ".")
         }
-        let rows: [Value] = workouts.map { workout in
-            let zone = workout.timeZone.flatMap(TimeZone.init(identifier:)) ?? home
+        // Each in the zone of its day unless it recorded one, as get_workout_details shows it.
+        let zones = try await normalizer.workoutZones(workouts.map { ($0.start, $0.timeZone) })
+        let rows: [Value] = zip(workouts, zones).map { workout, zone in
             var row: [String: Value] = [
                 // For get_workout_details and get_workout_route.
                 "id": .text(workout.id?.uuidString.lowercased()),

@@ -36,6 +36,21 @@ import Testing
         #expect(try await normalizer.localDay(containing: Self.run().start).date == Build.day("2023-11-07"))
     }
 
+    /// Many at once (the CLI's list, MCP's get_workouts, the dashboard's panel): the same
+    /// zones, the days read once.
+    @Test func manyWorkoutsAtOnceTakeTheSameZones() async throws {
+        let normalizer = Build.normalizer(Self.nights, home: Self.utc, now: "2023-11-10T12:00:00Z")
+        let early = Workout(
+            activityType: "HKWorkoutActivityTypeWalking", start: Build.at("2023-11-06T12:00:00Z"),
+            end: Build.at("2023-11-06T12:30:00Z"), source: Source(name: "iPhone"))
+        let workouts = [Self.run(), Self.run(zone: "America/Chicago"), early]
+        let zones = try await normalizer.workoutZones(workouts.map { ($0.start, $0.metadata.timeZoneIdentifier) })
+        var one: [String] = []
+        for workout in workouts { one.append(try await normalizer.zone(of: workout).identifier) }
+        #expect(zones.map(\.identifier) == ["America/New_York", "America/Chicago", "America/New_York"])
+        #expect(zones.map(\.identifier) == one)
+    }
+
     @Test func theZoneItWasRecordedInAndAnExplicitZoneComeFirst() async throws {
         let normalizer = Build.normalizer(Self.nights, home: Self.utc, now: "2023-11-10T12:00:00Z")
         #expect(try await normalizer.zone(of: Self.run(zone: "America/Chicago")).identifier == "America/Chicago")

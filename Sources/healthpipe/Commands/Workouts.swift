@@ -122,9 +122,8 @@ enum WorkoutTable {
 
     /// The zone of each of `workouts` (``DailyNormalizer/zone(of:)``), by id.
     static func zones(of workouts: [Workout], _ normalizer: DailyNormalizer) async throws -> [UUID: TimeZone] {
-        var zones: [UUID: TimeZone] = [:]
-        for workout in workouts { zones[workout.uuid] = try await normalizer.zone(of: workout) }
-        return zones
+        let zones = try await normalizer.workoutZones(workouts.map { ($0.start, $0.metadata.timeZoneIdentifier) })
+        return Dictionary(zip(workouts.map(\.uuid), zones), uniquingKeysWith: { first, _ in first })
     }
 
     /// The table of `workouts`, each in its zone of `zones` (UTC when it has none).
