@@ -26,6 +26,8 @@ import Testing
             try await store.appData.saveDailyLog(try DailyLogEntry(date: LocalDate("2024-06-03")!, energy: 1, mood: 1, stress: 5))
             _ = try await store.appData.addPlannedWorkout(
                 PlannedWorkout(name: "Therapy session", scheduledAt: ISO8601DateFormatter().date(from: "2024-06-04T16:00:00Z")!))
+            try await store.appData.recordCoachInteraction(
+                CoachInteraction(at: ISO8601DateFormatter().date(from: "2024-06-03T19:00:00Z")!))
             let uri = "/v1/snapshot?at=2024-06-03T20:00:00Z&tz=America/Los_Angeles"
             func snapshot(_ bearer: String) async throws -> [String: Any] {
                 try await client.execute(uri: uri, method: .get, headers: [.authorization: "Bearer \(bearer)"]) { response in
@@ -50,6 +52,8 @@ import Testing
             #expect(reasons["subjective_mood"] == "not permitted: other not granted to this reader")
             #expect(reasons["upcoming_planned_workout_name"] == "not permitted: workouts not granted to this reader")
             #expect(!String(describing: coach).contains("Therapy"))
+            // The coach's own interactions are no kind of the person's data (the review).
+            #expect(coach["time_since_last_coach_interaction_minutes"] as? Int == 60)
         }
     }
 }

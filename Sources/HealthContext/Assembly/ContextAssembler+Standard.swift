@@ -20,7 +20,7 @@ extension ContextAssembler {
             ActivityTodayProvider(store: store, version: configuration.daily.version, withheld: withheld),
             LastNightSleepProvider(store: store, configuration: configuration.daily),
             BodyMeasurementsProvider(store: store),
-            AppContextProvider(repository: appData),
+            AppContextProvider(repository: appData, withheld: withheld),
             LastMealProvider(store: store),
         ]
         return ContextAssembler(
@@ -28,9 +28,11 @@ extension ContextAssembler {
             providers: providers.map { provider in
                 let needed = readCategories[provider.name] ?? []
                 let missing = needed.intersection(withheld)
-                // Activity withholds figure by figure (its kinds are several); a provider
-                // none of whose kinds may be read is not asked at all.
+                // Activity withholds figure by figure (its kinds are several), the app its
+                // workouts (the coach's interactions are no kind of data); a provider none of
+                // whose kinds may be read is not asked at all.
                 if provider is ActivityTodayProvider, missing != needed { return provider }
+                if provider is AppContextProvider { return provider }
                 return missing.isEmpty ? provider : WithheldProvider(withholding: provider, missing: missing)
             })
     }

@@ -2,14 +2,21 @@ import Foundation
 import HealthCore
 
 /// The app's own context: the workout in progress, minutes since the last coach
-/// interaction, and the next planned workout (later today or tomorrow).
+/// interaction, and the next planned workout (later today or tomorrow). With `workouts`
+/// withheld, the two workouts are empty with "not permitted" as the reason (the coach's
+/// own interactions stay).
 public struct AppContextProvider: ContextProvider {
     public let repository: any AppDataRepository
     /// A workout started longer ago than this (seconds) and never finished is taken as
     /// abandoned, not in progress (default 12 hours).
     public var abandonedAfter: TimeInterval = 12 * 3600
+    /// Kinds the reader may not see: with `workouts` among them, no planned workout is read.
+    public let withheld: Set<HealthDataCategory>
 
-    public init(repository: any AppDataRepository) { self.repository = repository }
+    public init(repository: any AppDataRepository, withheld: Set<HealthDataCategory> = []) {
+        self.repository = repository
+        self.withheld = withheld
+    }
 
     public var name: String { "app" }
     public var fields: [ContextField] {
@@ -18,6 +25,17 @@ public struct AppContextProvider: ContextProvider {
 
     public func provide(for request: ContextRequest) async throws -> ContextContribution {
         let instant = request.instant
+        if withheld.contains(.workouts) {
+            var result = ContextContribution()
+            result.values.timeSinceLastCoachInteractionMinutes = result.note(
+                try await repository.lastCoachInteraction(atOrBefore: instant).flatMap {
+                    Int(truncatingSaturating: instant.timeIntervalSince($0.at) / 60)
+                }, .timeSinceLastCoachInteractionMinutes, otherwise: "no coach interaction recorded")
+            for field in [ContextField.activeWorkoutNameInProgress, .upcomingPlannedWorkoutName] {
+                result.reasons[field] = WithheldProvider.reason([.workouts])
+            }
+            return result
+        }
         async let active = repository.workoutInProgress(at: instant)
         async let coach = repository.lastCoachInteraction(atOrBefore: instant)
         // Up to the end of tomorrow, local.
