@@ -104,7 +104,9 @@ import ZIPFoundation
     @Test func aRouteFileThatIsNotWellFormedIsAWarning() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let routes = ["/workout-routes/empty.gpx", "/workout-routes/cut.gpx", "/workout-routes/good.gpx"]
+        let routes = [
+            "/workout-routes/empty.gpx", "/workout-routes/cut.gpx", "/workout-routes/page.gpx", "/workout-routes/good.gpx",
+        ]
         try Data(Self.exportXML(routes: routes).utf8).write(to: folder.appendingPathComponent("export.xml"))
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("workout-routes"), withIntermediateDirectories: true)
@@ -116,14 +118,20 @@ import ZIPFoundation
         try Data().write(to: folder.appendingPathComponent("workout-routes/empty.gpx"))
         try Data(good.utf8.prefix(120)).write(to: folder.appendingPathComponent("workout-routes/cut.gpx"))
         try Data(good.utf8).write(to: folder.appendingPathComponent("workout-routes/good.gpx"))
+        // Well-formed, no track point (a probe of the fix): said too.
+        try Data("<html><body>hi</body></html>".utf8).write(to: folder.appendingPathComponent("workout-routes/page.gpx"))
         let (collected, reading) = try Self.read(folder.path)
-        #expect(reading.warnings == ["route left without its points: its GPX file is not well-formed": 2], "\(reading.warnings)")
-        #expect(reading.routeFilesLoaded == 1 && reading.routePoints == 1)
+        #expect(
+            reading.warnings == [
+                "route left without its points: its GPX file is not well-formed": 2,
+                "route left without its points: its file holds no GPX track point": 1,
+            ], "\(reading.warnings)")
+        #expect(reading.routeFilesLoaded == 2 && reading.routePoints == 1)
         guard case .workout(let workout) = collected.records.first else {
             Issue.record("the workout should be delivered")
             return
         }
-        #expect(workout.routes.map(\.points.count) == [0, 0, 1])
+        #expect(workout.routes.map(\.points.count) == [0, 0, 0, 1])
     }
 
     /// Issue 37 §1, memory flat to a 4 GB export: a record that links to a file comes where

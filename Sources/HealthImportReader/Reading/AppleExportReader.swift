@@ -162,6 +162,8 @@ public final class AppleExportReader {
 
     /// The warning of a route file that is not a well-formed GPX.
     static let unreadableRoute = "route left without its points: its GPX file is not well-formed"
+    /// The warning of a well-formed route file without a track point.
+    static let pointlessRoute = "route left without its points: its file holds no GPX track point"
 
     /// `record` with the content of the files it links to; a missing file, or a route file
     /// that is not a well-formed GPX, is a warning.
@@ -195,6 +197,9 @@ public final class AppleExportReader {
                     reading.warnings["route file referenced but missing", default: 0] += 1
                     continue
                 }
+                // Well-formed, and no track point in it (an HTML page saved under the name):
+                // said, as for a file that is not well-formed.
+                if points.isEmpty { reading.warnings[Self.pointlessRoute, default: 0] += 1 }
                 workout.routes[index].points = points
                 budget -= points.count
                 if altered > 0 { reading.warnings[RoutePointWarning.text, default: 0] += altered }

@@ -3,28 +3,37 @@ import Foundation
 import HealthContext
 import HealthCore
 import HealthDaily
+import HealthMetrics
 
 /// Instants typed on the command line: ISO 8601 with an offset or `Z`
 /// (`2026-11-21T07:30:00-08:00`), or a local wall-clock time `YYYY-MM-DDTHH:MM[:SS]` (a
 /// space works too) read in the zone of its day.
 enum InstantOption {
     static func parse(_ text: String, option: String, zone: TimeZone) throws -> Date {
-        if let instant = LocalTimestamp.parse(text) { return instant }
-        if let instant = wallClock(text, in: zone) { return instant }
+        if let instant = LocalTimestamp.parse(text) ?? wallClock(text, in: zone) { return try served(instant, option: option) }
         throw ValidationError(
             "\(option) must be ISO 8601 like 2026-11-21T07:30:00-08:00, or a local time like 2026-11-21T07:30")
+    }
+
+    /// `instant` when it lies within the years 1900–2199 (as `GET /v1/snapshot`'s `at`).
+    private static func served(_ instant: Date, option: String) throws -> Date {
+        guard NormalizedDailyMetrics.servedInstants.contains(instant) else {
+            throw ValidationError("\(option) must be within the years 1900–2199")
+        }
+        return instant
     }
 
     /// `text` with its offset, or as a local time in the zone `zoneOfDay` gives its date.
     static func parse(
         _ text: String, option: String, zoneOfDay: (LocalDate) async throws -> TimeZone
     ) async throws -> Date {
-        if let instant = LocalTimestamp.parse(text) { return instant }
+        if let instant = LocalTimestamp.parse(text) { return try served(instant, option: option) }
         let utc = TimeZone(identifier: "UTC")!
         guard let asUTC = wallClock(text, in: utc) else { return try parse(text, option: option, zone: utc) }
         let zone = try await zoneOfDay(LocalDate(asUTC, in: utc))
         // A time skipped by a spring-forward change reads as the same wall time an hour on.
-        return wallClock(text, in: zone) ?? asUTC.addingTimeInterval(-Double(zone.secondsFromGMT(for: asUTC)))
+        return try served(
+            wallClock(text, in: zone) ?? asUTC.addingTimeInterval(-Double(zone.secondsFromGMT(for: asUTC))), option: option)
     }
 
     private static func wallClock(_ text: String, in zone: TimeZone) -> Date? {

@@ -55,6 +55,12 @@ import Testing
         let snapshot = try run(["snapshot", "--at", "2024-12-30T20:00", "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(snapshot.out.utf8)) as? [String: Any])
         #expect(object["timestamp"] as? String == "2024-12-30T20:00:00-08:00")
+        // Outside the years every query serves: refused, as GET /v1/snapshot refuses it (a probe
+        // of 2026-11-28: year 1 was a snapshot).
+        for at in ["0001-01-01T00:00:00Z", "9999-12-31T23:59"] {
+            let refused = try CommandLine33.run(["snapshot", "--at", at, "--db", db])
+            #expect(refused.status == 64 && refused.err.contains("must be within the years 1900–2199"), "\(refused.err)")
+        }
 
         let deleted = try run(["delete", "--type", "steps", "--yes"] + day)
         #expect(deleted.out.hasPrefix("Deleted 2 samples."), "\(deleted.out)")
