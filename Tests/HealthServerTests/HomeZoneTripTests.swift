@@ -150,6 +150,38 @@ extension HomeZoneTripTests {
         }
     }
 
+    /// The review of the twelve years' fix: one sample dated 1900 (a device's reset clock)
+    /// made every import and zone change compute 46,000 empty days (4 s a read waited for).
+    /// The years with samples are computed, not the century between.
+    @Test(arguments: ServerBackend.enabled)
+    func aSampleOf1900ComputesItsYearNotTheCentury(_ backend: ServerBackend) async throws {
+        let harness = try await ServerHarness(backend)
+        defer { harness.cleanUp() }
+        let recent = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-30 * 86400))
+        @Sendable func steps(_ value: Int, at start: String) -> String {
+            #"{"type": "steps", "start": "\#(start)", "end": "\#(start)", "value": \#(value), "unit": "count", "source": "Jane’s iPhone"}"#
+        }
+        @Sendable func days(_ client: some TestClientProtocol, _ from: String, _ to: String) async throws -> [[String: Any]] {
+            try await client.execute(
+                uri: "/v1/daily-metrics?from=\(from)&to=\(to)", method: .get, headers: harness.headers("alice")
+            ) { response in
+                (try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [[String: Any]]) ?? []
+            }
+        }
+        try await harness.app.test(.router) { client in
+            try await Self.post(
+                client, harness, #"{"samples": [\#(steps(5, at: "1900-01-02T18:00:00Z")), \#(steps(7, at: recent))]}"#,
+                key: "old")
+            #expect(try await HomeZoneTests.zone(client, harness, put: "America/Los_Angeles").0 == .ok)
+            let first = try await days(client, "1900-01-01", "1900-01-03")
+            #expect(first.contains { $0["local_date"] as? String == "1900-01-02" && $0["steps_normalized"] as? Int == 5 })
+            #expect(first.allSatisfy { $0["timezone"] as? String == "America/Los_Angeles" })
+            // No row for the empty decades between.
+            #expect(try await days(client, "1950-01-01", "1959-12-31").isEmpty)
+            #expect(try await days(client, "1990-01-01", "1999-12-31").isEmpty)
+        }
+    }
+
     /// A stored day beside the computed ones that does not meet them (a trip's, left by a
     /// deleted night) is computed with them in the zone in effect, not deleted: deleted, its
     /// hours outside the computed days were on no day.

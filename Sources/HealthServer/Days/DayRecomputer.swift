@@ -119,9 +119,10 @@ public struct DayRecomputer: Sendable {
     /// around each, not the months between — at most the latest 3660 days of each interval
     /// (a write's own days whatever else is computed with them: a span of ten years and
     /// more no longer pushed them out), and upserts them as `norm_v1`. With
-    /// `everyStoredDay` (an import, a new home zone) every day from the first sample's
-    /// through tomorrow is computed too, however long ago the first was: a person's twelve
-    /// years since the first iPhone are theirs whole, all in one zone. Where the person was away from `zone` near the intervals
+    /// `everyStoredDay` (an import, a new home zone) every day of every year with samples
+    /// from the first sample's through tomorrow is computed too, however long ago the first
+    /// was (``yearsWithSamples(_:zone:store:)``): a person's twelve years since the first
+    /// iPhone are theirs whole, all in one zone. Where the person was away from `zone` near the intervals
     /// (``widenedForZones(_:zone:userID:normalizer:)``), each is widened to the days a trip's
     /// zone moves. A stored day beside a run that does not meet it is computed with it
     /// (``grownToMeet(_:from:to:userID:)``); stored days of other dates the new ones still
@@ -142,7 +143,13 @@ public struct DayRecomputer: Sendable {
         }
         let stored = samples.map { $0.lowerBound.adding(days: -1)...$0.upperBound.adding(days: 1) }
         let asked = intervals.map { LocalDate($0.start, in: zone)...LocalDate($0.end, in: zone).adding(days: 1) }
-        let whole = everyStoredDay ? samples.map { $0.lowerBound...$0.upperBound.adding(days: 1) } : nil
+        var whole: [ClosedRange<LocalDate>]?
+        if everyStoredDay, let samples {
+            whole = try await Self.yearsWithSamples(
+                samples.lowerBound...samples.upperBound.adding(days: 1), zone: zone, store: database.queries)
+        } else if everyStoredDay {
+            whole = []
+        }
         // Every stored day computed (an import's, a zone change's) needs no widening.
         let covered = samples.map { span in asked.contains { $0.contains(span.lowerBound) && $0.contains(span.upperBound) } }
         let ranges =
@@ -155,7 +162,7 @@ public struct DayRecomputer: Sendable {
                         widened.upperBound, max(asked.upperBound, stored.upperBound))
             }
         var touched = Set<LocalDate>()
-        for (range, limited) in ranges.map({ ($0, true) }) + (whole.map { [($0, false)] } ?? []) {
+        for (range, limited) in ranges.map({ ($0, true) }) + (whole ?? []).map({ ($0, false) }) {
             var day = limited ? max(range.lowerBound, range.upperBound.adding(days: 1 - limit)) : range.lowerBound
             while day <= range.upperBound {
                 touched.insert(day)
@@ -203,6 +210,34 @@ public struct DayRecomputer: Sendable {
                 userID: userID, version: .v1, overlapping: interval, outside: dates)
         }
         return (days.count, counts)
+    }
+
+    /// The types a day's figures are computed from.
+    static let dayTypes: [SampleType] = [
+        .stepCount, .activeEnergyBurned, .sleepAnalysis, .restingHeartRate, .heartRateVariabilitySDNN,
+    ]
+
+    /// The years of `span` (in `zone`) in which a sample of ``dayTypes`` ends, each widened by
+    /// a day at both ends: every day of them is computed, the years between are not. One
+    /// sample dated 1900 (a device's reset clock) made an import compute 46,000 empty days,
+    /// 4 s the read after it waited for.
+    static func yearsWithSamples(
+        _ span: ClosedRange<LocalDate>, zone: TimeZone, store: any HealthQuerying
+    ) async throws -> [ClosedRange<LocalDate>] {
+        var years: [ClosedRange<LocalDate>] = []
+        var first = span.lowerBound
+        while first <= span.upperBound {
+            let last = min(span.upperBound, first.adding(days: 365))
+            let (start, end) = (first.instant(hour: 0, in: zone), last.adding(days: 1).instant(hour: 0, in: zone))
+            for type in dayTypes {
+                // The latest to end by the year's end: one that ends in the year is there.
+                guard let sample = try await store.latestSample(of: type, endingBy: end), sample.end >= start else { continue }
+                years.append(max(span.lowerBound, first.adding(days: -1))...min(span.upperBound, last.adding(days: 1)))
+                break
+            }
+            first = last.adding(days: 1)
+        }
+        return years
     }
 
     /// `run` with the stored days within three dates of it that overlap its span
