@@ -102,6 +102,14 @@ import Testing
 }
 
 extension HomeZoneTripTests {
+    /// One step sample of `value` at `start`, as the posts below give it.
+    static func steps(_ value: Int, at start: String) -> String {
+        #"{"type": "steps", "start": "\#(start)", "end": "\#(start)", "value": \#(value), "unit": "count", "source": "Jane’s iPhone"}"#
+    }
+
+    /// An instant thirty days ago: recent, and before tomorrow whatever the clock.
+    static var thirtyDaysAgo: String { ISO8601DateFormatter().string(from: Date().addingTimeInterval(-30 * 86400)) }
+
     /// A probe of 2026-11-28: a person's days were computed again (an import, the first zone,
     /// a new home zone) for the latest 3,660 days only. An export of twelve years, as an
     /// iPhone since 2014 gives, lost its oldest days; after the first `tz` they stayed in
@@ -111,10 +119,7 @@ extension HomeZoneTripTests {
     func twelveYearsOfDaysAreAllCountedInTheHomeZone(_ backend: ServerBackend) async throws {
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
-        let recent = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-30 * 86400))
-        @Sendable func steps(_ value: Int, at start: String) -> String {
-            #"{"type": "steps", "start": "\#(start)", "end": "\#(start)", "value": \#(value), "unit": "count", "source": "Jane’s iPhone"}"#
-        }
+        let recent = Self.thirtyDaysAgo
         /// The day of October 1, 2014 (zone, steps); 18:00 UTC is 11:00 in Los Angeles and
         /// 03:00 on October 2 in Tokyo.
         @Sendable func october(_ client: some TestClientProtocol) async throws -> [String: (String, Int?)] {
@@ -131,12 +136,12 @@ extension HomeZoneTripTests {
             }
         }
         try await harness.app.test(.router) { client in
-            try await Self.post(client, harness, #"{"samples": [\#(steps(1234, at: "2014-10-01T18:00:00Z"))]}"#, key: "old")
+            try await Self.post(client, harness, #"{"samples": [\#(Self.steps(1234, at: "2014-10-01T18:00:00Z"))]}"#, key: "old")
             // The first zone named: every day, the one of 2014 too, in Los Angeles.
             try await client.execute(
                 uri: "/v1/samples?tz=America/Los_Angeles", method: .post,
                 headers: harness.headers("alice", idempotencyKey: "recent"),
-                body: ByteBuffer(string: #"{"samples": [\#(steps(7, at: recent))]}"#)
+                body: ByteBuffer(string: #"{"samples": [\#(Self.steps(7, at: recent))]}"#)
             ) { response in #expect(response.status == .ok) }
             let first = try await october(client)
             #expect(first["2014-10-01"]?.0 == "America/Los_Angeles" && first["2014-10-01"]?.1 == 1234, "\(first)")
@@ -157,10 +162,7 @@ extension HomeZoneTripTests {
     func aSampleOf1900ComputesItsYearNotTheCentury(_ backend: ServerBackend) async throws {
         let harness = try await ServerHarness(backend)
         defer { harness.cleanUp() }
-        let recent = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-30 * 86400))
-        @Sendable func steps(_ value: Int, at start: String) -> String {
-            #"{"type": "steps", "start": "\#(start)", "end": "\#(start)", "value": \#(value), "unit": "count", "source": "Jane’s iPhone"}"#
-        }
+        let recent = Self.thirtyDaysAgo
         @Sendable func days(_ client: some TestClientProtocol, _ from: String, _ to: String) async throws -> [[String: Any]] {
             try await client.execute(
                 uri: "/v1/daily-metrics?from=\(from)&to=\(to)", method: .get, headers: harness.headers("alice")
@@ -170,7 +172,7 @@ extension HomeZoneTripTests {
         }
         try await harness.app.test(.router) { client in
             try await Self.post(
-                client, harness, #"{"samples": [\#(steps(5, at: "1900-01-02T18:00:00Z")), \#(steps(7, at: recent))]}"#,
+                client, harness, #"{"samples": [\#(Self.steps(5, at: "1900-01-02T18:00:00Z")), \#(Self.steps(7, at: recent))]}"#,
                 key: "old")
             #expect(try await HomeZoneTests.zone(client, harness, put: "America/Los_Angeles").0 == .ok)
             let first = try await days(client, "1900-01-01", "1900-01-03")
