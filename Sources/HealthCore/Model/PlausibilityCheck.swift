@@ -26,7 +26,26 @@ public struct PlausibilityCheck: Sendable {
     /// the sample passes (the generic bound), but no figure can convert it — a reader warns.
     public private(set) var lastUnitUnread = false
 
+    /// The last pair of type and unit warned of as unread, with its message.
+    private var lastUnread: (type: String, unit: String, message: String)?
+
     public init() {}
+
+    /// The warning for `record` when the last check found its unit unread
+    /// (``lastUnitUnread``): one message per pair of type and unit, built once for a run
+    /// of them; `nil` otherwise.
+    public mutating func unreadUnitWarning(_ record: HealthRecord) -> String? {
+        guard lastUnitUnread, case .sample(let sample) = record, case .quantity(_, let unit) = sample.value else {
+            return nil
+        }
+        if lastUnread?.type != sample.type.identifier || lastUnread?.unit != unit {
+            lastUnread = (
+                sample.type.identifier, unit,
+                "\(sample.type.identifier) in '\(unit.prefix(40))': a unit healthpipe does not read (kept, left out of the figures)"
+            )
+        }
+        return lastUnread?.message
+    }
 
     /// Why `value` in `unit` is implausible for `type`, or `nil`.
     public mutating func violation(value: Double, unit: String, type: SampleType) -> String? {

@@ -15,8 +15,6 @@ struct ExportXMLHandler: XMLHandler {
     private var depth = 0
     private var interner = StringInterner()
     private var plausibility = PlausibilityCheck()
-    /// The last pair of type and unit warned of as unread, with its message.
-    private var lastUnread: (type: String, unit: String, message: String)?
     private var devices: [String: Device?] = [:]
     /// The last device looked up, by its interned key: consecutive records share one.
     private var lastDevice: (key: String, device: Device?)?
@@ -210,17 +208,8 @@ struct ExportXMLHandler: XMLHandler {
     private mutating func emit(_ record: consuming HealthRecord) throws {
         // An absurd value (a step count of 1e300) is refused like any invalid record.
         if let problem = plausibility.violation(of: record) { throw ExportFormatError(problem) }
-        if plausibility.lastUnitUnread, case .sample(let sample) = record, case .quantity(_, let unit) = sample.value {
-            // Kept, as a later version may read it; today every figure leaves it out. The
-            // message of the last such pair is kept: a file of them builds it once.
-            if lastUnread?.type != sample.type.identifier || lastUnread?.unit != unit {
-                lastUnread = (
-                    sample.type.identifier, unit,
-                    "\(sample.type.identifier) in '\(unit.prefix(40))': a unit healthpipe does not read (kept, left out of the figures)"
-                )
-            }
-            warn(lastUnread!.message)
-        }
+        // Kept, as a later version may read it; today every figure leaves it out.
+        if let warning = plausibility.unreadUnitWarning(record) { warn(warning) }
         recordCount += 1
         try sink(consume record)
     }
