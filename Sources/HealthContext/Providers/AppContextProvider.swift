@@ -25,35 +25,31 @@ public struct AppContextProvider: ContextProvider {
 
     public func provide(for request: ContextRequest) async throws -> ContextContribution {
         let instant = request.instant
+        async let coach = repository.lastCoachInteraction(atOrBefore: instant)
+        var result = ContextContribution()
         if withheld.contains(.workouts) {
-            var result = ContextContribution()
-            result.values.timeSinceLastCoachInteractionMinutes = result.note(
-                try await repository.lastCoachInteraction(atOrBefore: instant).flatMap {
-                    Int(truncatingSaturating: instant.timeIntervalSince($0.at) / 60)
-                }, .timeSinceLastCoachInteractionMinutes, otherwise: "no coach interaction recorded")
             for field in [ContextField.activeWorkoutNameInProgress, .upcomingPlannedWorkoutName] {
                 result.reasons[field] = WithheldProvider.reason([.workouts])
             }
-            return result
+        } else {
+            async let active = repository.workoutInProgress(at: instant)
+            // Up to the end of tomorrow, local.
+            let horizon = request.day.date.adding(days: 2).instant(hour: 0, in: request.day.zone)
+            async let upcoming = repository.plannedWorkouts(
+                scheduledIn: DateInterval(start: instant, end: max(instant, horizon)))
+            let current = try await active.flatMap { workout in
+                workout.startedAt.map { instant.timeIntervalSince($0) <= abandonedAfter } == true ? workout : nil
+            }
+            result.values.activeWorkoutNameInProgress = result.note(
+                current?.name, .activeWorkoutNameInProgress, otherwise: "no workout in progress")
+            result.values.upcomingPlannedWorkoutName = result.note(
+                try await upcoming.first { $0.status(at: instant) == .planned }?.name, .upcomingPlannedWorkoutName,
+                otherwise: "nothing planned for the rest of today or tomorrow")
         }
-        async let active = repository.workoutInProgress(at: instant)
-        async let coach = repository.lastCoachInteraction(atOrBefore: instant)
-        // Up to the end of tomorrow, local.
-        let horizon = request.day.date.adding(days: 2).instant(hour: 0, in: request.day.zone)
-        async let upcoming = repository.plannedWorkouts(scheduledIn: DateInterval(start: instant, end: max(instant, horizon)))
-        var result = ContextContribution()
-        let current = try await active.flatMap { workout in
-            workout.startedAt.map { instant.timeIntervalSince($0) <= abandonedAfter } == true ? workout : nil
-        }
-        result.values.activeWorkoutNameInProgress = result.note(
-            current?.name, .activeWorkoutNameInProgress, otherwise: "no workout in progress")
         result.values.timeSinceLastCoachInteractionMinutes = result.note(
             try await coach.flatMap { Int(truncatingSaturating: instant.timeIntervalSince($0.at) / 60) },
             .timeSinceLastCoachInteractionMinutes,
             otherwise: "no coach interaction recorded")
-        result.values.upcomingPlannedWorkoutName = result.note(
-            try await upcoming.first { $0.status(at: instant) == .planned }?.name, .upcomingPlannedWorkoutName,
-            otherwise: "nothing planned for the rest of today or tomorrow")
         return result
     }
 }

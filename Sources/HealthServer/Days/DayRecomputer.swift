@@ -143,12 +143,15 @@ public struct DayRecomputer: Sendable {
         }
         let stored = samples.map { $0.lowerBound.adding(days: -1)...$0.upperBound.adding(days: 1) }
         let asked = intervals.map { LocalDate($0.start, in: zone)...LocalDate($0.end, in: zone).adding(days: 1) }
+        // An import's or a zone change's years with samples (none in an empty store); `nil`
+        // for the days of writes alone.
         var whole: [ClosedRange<LocalDate>]?
-        if everyStoredDay, let samples {
-            whole = try await Self.yearsWithSamples(
-                samples.lowerBound...samples.upperBound.adding(days: 1), zone: zone, store: database.queries)
-        } else if everyStoredDay {
+        if everyStoredDay {
             whole = []
+            if let samples {
+                whole = try await Self.yearsWithSamples(
+                    samples.lowerBound...samples.upperBound.adding(days: 1), zone: zone, store: database.queries)
+            }
         }
         // Every stored day computed (an import's, a zone change's) needs no widening.
         let covered = samples.map { span in asked.contains { $0.contains(span.lowerBound) && $0.contains(span.upperBound) } }
